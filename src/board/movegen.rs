@@ -1,0 +1,151 @@
+//! Move generation and flips on raw bitboards: the hottest code in the engine.
+//!
+//! Everything here works on two `u64`s, `p` (the side to move) and `o` (the opponent), and is
+//! branch-free and allocation-free. The typed API in [`super::Board`] wraps these functions.
+
+/// Squares not on the a- or h-file: masks the opponent for horizontal and diagonal directions so a
+/// shift can never wrap from one row's edge into the next row.
+const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// The legal moves (squares) of the side with discs `p` against the opponent `o`.
+///
+/// For each of the 4 axes, a parallel-prefix fill walks from the player's discs over runs of opponent
+/// discs in both directions (up to 6 long, the most that fits between two squares of a line); the
+/// square just beyond a run, if empty, is a move. About 60 integer operations with no branches.
+#[inline]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    let oh = o & INNER_COLS;
+    let moves =
+        axis_moves(p, oh, 1) | axis_moves(p, o, 8) | axis_moves(p, oh, 7) | axis_moves(p, oh, 9);
+    moves & !(p | o)
+}
+
+/// Candidate moves along one axis (both directions) with shift `d`: squares beyond a run of `o`
+/// that starts next to a disc of `p`. Not yet masked by emptiness.
+#[inline(always)]
+fn axis_moves(p: u64, o: u64, d: u32) -> u64 {
+    // Left shifts (towards h8).
+    let mut fl = o & (p << d);
+    fl |= o & (fl << d);
+    let pre_l = o & (o << d);
+    fl |= pre_l & (fl << (2 * d));
+    fl |= pre_l & (fl << (2 * d));
+    // Right shifts (towards a1). `o & (o >> d)` is `pre_l >> d`.
+    let mut fr = o & (p >> d);
+    fr |= o & (fr >> d);
+    let pre_r = pre_l >> d;
+    fr |= pre_r & (fr >> (2 * d));
+    fr |= pre_r & (fr >> (2 * d));
+    (fl << d) | (fr >> d)
+}
+
+/// Rays from each square (exclusive) in the 8 directions: `[sq][0..4]` go towards higher bit
+/// indices (east +1, north-west +7, north +8, north-east +9), `[sq][4..8]` towards lower ones
+/// (west -1, south-east -7, south -8, south-west -9).
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    // (dcol, drow) for each direction in the order documented on RAYS.
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = DIRS[d];
+            let mut c = (sq % 8) as i32 + dc;
+            let mut r = (sq / 8) as i32 + dr;
+            let mut mask = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                mask |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// The opponent discs flipped when the side `p` plays on square index `sq` (0..64) against `o`.
+/// Zero when the move flips nothing (that is, when it is illegal). `sq` must be empty.
+///
+/// Towards higher indices the first non-opponent square of a ray is found with a carry: adding 1 to
+/// `o | !ray` ripples through every bit outside the ray and every opponent disc on it, and stops on the
+/// first other square of the ray. Towards lower indices the same square is the highest set bit of
+/// `!o & ray`, found with a leading-zero count. If that square holds a disc of `p`, the ray between is
+/// flipped. Eight such steps, no branches.
+#[inline]
+pub fn flips(sq: usize, p: u64, o: u64) -> u64 {
+    let rays = &RAYS[sq & 63];
+    let mut f = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let ray = rays[d];
+        let outflank = (o | !ray).wrapping_add(1) & p & ray;
+        f |= outflank.wrapping_sub((outflank != 0) as u64) & ray;
+        d += 1;
+    }
+    while d < 8 {
+        let ray = rays[d];
+        let x = !o & ray;
+        // When x == 0 the shift amount is 64, which `wrapping_shr` reduces to 0: the result is bit 63,
+        // and shifting that left by one below gives 0, so nothing is flipped, as required.
+        let outflank = (1u64 << 63).wrapping_shr(x.leading_zeros()) & p;
+        f |= (outflank << 1).wrapping_neg() & ray;
+        d += 1;
+    }
+    f
+}
+
+/// Number of discs flipped by playing `sq`; see [`flips`].
+#[inline]
+pub fn count_flips(sq: usize, p: u64, o: u64) -> u32 {
+    flips(sq, p, o).count_ones()
+}
+
+/// Squares adjacent (in the 8 directions) to any square of `b`.
+#[inline]
+pub fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rays_have_expected_lengths() {
+        // a1 (0): east 7, north 7, north-east 7, nothing towards lower indices or north-west.
+        assert_eq!(RAYS[0][0].count_ones(), 7);
+        assert_eq!(RAYS[0][1], 0);
+        assert_eq!(RAYS[0][2].count_ones(), 7);
+        assert_eq!(RAYS[0][3].count_ones(), 7);
+        assert!(RAYS[0][4..].iter().all(|&r| r == 0));
+        // d4 (27): west 3, south 3, south-west 3, south-east 3.
+        assert_eq!(RAYS[27][4].count_ones(), 3);
+        assert_eq!(RAYS[27][6].count_ones(), 3);
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        // h1's neighbours: g1, g2, h2; never a2 or a1.
+        let n = neighbours(1 << 7);
+        assert_eq!(n, (1 << 6) | (1 << 14) | (1 << 15));
+        let n = neighbours(1 << 8); // a2
+        assert_eq!(n, 1 | 2 | (1 << 9) | (1 << 16) | (1 << 17));
+    }
+}

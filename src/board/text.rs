@@ -1,0 +1,565 @@
+//! Text formats for positions and games, each with a typed parse error and a `Display` that reads
+//! back: the 64-character board string with the side to move, UGI Othello FEN, OBF problem lines,
+//! transcripts (`f5d6c3...`, passes implicit when forced) and XOT opening files. Also the line-by-line
+//! file reader whose errors name the file and line.
+
+use super::square::{is_pass_token, truncate, Color, Move, ParseSquareError};
+use super::{Board, Position};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// Why a board string or FEN could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseBoardError {
+    /// Not 64 square characters (the count found is given).
+    WrongLength(usize),
+    /// A character that is not a disc or an empty square, at the given square index (0 = a1).
+    BadSquareChar {
+        /// Index of the square, 0 = a1.
+        index: usize,
+        /// The character found.
+        found: char,
+    },
+    /// The side to move is missing.
+    MissingSide,
+    /// The side to move is not X/B/* (black) or O/W (white).
+    BadSide(String),
+    /// A FEN row does not describe exactly 8 squares (row number 1-8 given).
+    BadFenRow(usize),
+    /// A FEN does not have 8 rows.
+    WrongFenRows(usize),
+}
+
+impl fmt::Display for ParseBoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseBoardError::WrongLength(n) => write!(
+                f,
+                "a board needs 64 squares (X/O/-), a1 to h8 row by row, then the side to move; found {n}"
+            ),
+            ParseBoardError::BadSquareChar { index, found } => write!(
+                f,
+                "square {} holds '{}' (expected X, O, *, B, W for discs or -, ., _ for empty)",
+                super::Square::ALL[*index % 64],
+                found.escape_default()
+            ),
+            ParseBoardError::MissingSide => {
+                write!(f, "the side to move is missing after the 64 squares (expected X or O)")
+            }
+            ParseBoardError::BadSide(s) => {
+                write!(f, "'{s}' is not a side to move (expected X/B/* for black or O/W for white)")
+            }
+            ParseBoardError::BadFenRow(r) => {
+                write!(f, "FEN row {r} does not describe exactly 8 squares")
+            }
+            ParseBoardError::WrongFenRows(n) => {
+                write!(f, "a FEN needs 8 rows separated by '/', found {n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseBoardError {}
+
+fn square_char(c: char) -> Option<Option<Color>> {
+    match c {
+        'X' | 'x' | '*' | 'B' | 'b' => Some(Some(Color::Black)),
+        'O' | 'o' | 'W' | 'w' => Some(Some(Color::White)),
+        '-' | '.' | '_' => Some(None),
+        _ => None,
+    }
+}
+
+fn side_from_str(s: &str) -> Result<Color, ParseBoardError> {
+    match s {
+        "X" | "x" | "B" | "b" | "*" => Ok(Color::Black),
+        "O" | "o" | "W" | "w" => Ok(Color::White),
+        "" => Err(ParseBoardError::MissingSide),
+        other => Err(ParseBoardError::BadSide(truncate(other))),
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParseBoardError;
+
+    /// Reads `<64 squares> <side>`: squares a1, b1, ..., h8 as `X`/`O`/`-` (also `*`, `B`, `W`,
+    /// `.`, `_`, lower case), then the side to move. Whitespace anywhere is ignored, so boards pasted
+    /// as 8 lines of 8 also read.
+    fn from_str(s: &str) -> Result<Position, ParseBoardError> {
+        let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+        if chars.len() < 64 {
+            return Err(ParseBoardError::WrongLength(chars.len()));
+        }
+        if chars.len() > 65 {
+            return Err(ParseBoardError::WrongLength(chars.len()));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (index, &c) in chars[..64].iter().enumerate() {
+            match square_char(c) {
+                Some(Some(Color::Black)) => black |= 1 << index,
+                Some(Some(Color::White)) => white |= 1 << index,
+                Some(None) => {}
+                None => return Err(ParseBoardError::BadSquareChar { index, found: c }),
+            }
+        }
+        let side: String = chars[64..].iter().collect();
+        let side = side_from_str(&side)?;
+        // Disjoint by construction: each square sets at most one of the two.
+        Position::from_colors(black, white, side).map_err(|_| ParseBoardError::WrongLength(64))
+    }
+}
+
+impl fmt::Display for Position {
+    /// Writes `<64 squares> <side>` with `X`, `O`, `-`, e.g. the start is
+    /// `---------------------------OX------XO--------------------------- X`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (black, white) = (self.black(), self.white());
+        let mut s = String::with_capacity(66);
+        for i in 0..64 {
+            s.push(if black >> i & 1 == 1 {
+                'X'
+            } else if white >> i & 1 == 1 {
+                'O'
+            } else {
+                '-'
+            });
+        }
+        s.push(' ');
+        s.push(self.side.letter());
+        f.write_str(&s)
+    }
+}
+
+impl Position {
+    /// Reads a UGI Othello FEN: 8 rows from row 1 to row 8 separated by `/`, each with `x` (black),
+    /// `o` (white) and digits for runs of empty squares, then the side to move `x` or `o`.
+    /// The start position is `8/8/8/3ox3/3xo3/8/8/8 x`.
+    pub fn from_fen(s: &str) -> Result<Position, ParseBoardError> {
+        let mut parts = s.split_whitespace();
+        let rows_text = parts.next().unwrap_or("");
+        let side = side_from_str(parts.next().unwrap_or(""))?;
+        if let Some(extra) = parts.next() {
+            return Err(ParseBoardError::BadSide(truncate(extra)));
+        }
+        let rows: Vec<&str> = rows_text.split('/').collect();
+        if rows.len() != 8 {
+            return Err(ParseBoardError::WrongFenRows(rows.len()));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (r, row) in rows.iter().enumerate() {
+            let mut col = 0usize;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    if n == 0 {
+                        return Err(ParseBoardError::BadFenRow(r + 1));
+                    }
+                    col += n as usize;
+                } else {
+                    if col >= 8 {
+                        return Err(ParseBoardError::BadFenRow(r + 1));
+                    }
+                    let bit = 1u64 << (r * 8 + col);
+                    match c {
+                        'x' | 'X' => black |= bit,
+                        'o' | 'O' => white |= bit,
+                        _ => {
+                            return Err(ParseBoardError::BadSquareChar {
+                                index: r * 8 + col,
+                                found: c,
+                            })
+                        }
+                    }
+                    col += 1;
+                }
+                if col > 8 {
+                    return Err(ParseBoardError::BadFenRow(r + 1));
+                }
+            }
+            if col != 8 {
+                return Err(ParseBoardError::BadFenRow(r + 1));
+            }
+        }
+        Position::from_colors(black, white, side).map_err(|_| ParseBoardError::WrongLength(64))
+    }
+
+    /// Writes the position as a UGI Othello FEN (see [`Position::from_fen`]).
+    pub fn to_fen(self) -> String {
+        let (black, white) = (self.black(), self.white());
+        let mut out = String::new();
+        for r in 0..8 {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut run = 0;
+            for c in 0..8 {
+                let bit = 1u64 << (r * 8 + c);
+                let ch = if black & bit != 0 {
+                    'x'
+                } else if white & bit != 0 {
+                    'o'
+                } else {
+                    run += 1;
+                    continue;
+                };
+                if run > 0 {
+                    out.push_str(&run.to_string());
+                    run = 0;
+                }
+                out.push(ch);
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+        }
+        out.push(' ');
+        out.push(match self.side {
+            Color::Black => 'x',
+            Color::White => 'o',
+        });
+        out
+    }
+
+    /// A human-readable diagram (8 rows with coordinates, `X`, `O`, `.` and `*` on legal moves).
+    pub fn diagram(self) -> String {
+        let legal = self.board.legal_moves().0;
+        let (black, white) = (self.black(), self.white());
+        let mut out = String::from("  a b c d e f g h\n");
+        for r in 0..8 {
+            out.push_str(&format!("{}", r + 1));
+            for c in 0..8 {
+                let bit = 1u64 << (r * 8 + c);
+                let ch = if black & bit != 0 {
+                    'X'
+                } else if white & bit != 0 {
+                    'O'
+                } else if legal & bit != 0 {
+                    '*'
+                } else {
+                    '.'
+                };
+                out.push(' ');
+                out.push(ch);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A problem line of an OBF file: a position and, for some or all moves, their exact scores (final
+/// disc difference for the side to move under perfect play), best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObfLine {
+    /// The position to solve.
+    pub position: Position,
+    /// `(move, score)` pairs in file order; may be empty.
+    pub scores: Vec<(Move, i32)>,
+}
+
+/// Why an OBF line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseObfError {
+    /// The board part was malformed.
+    Board(ParseBoardError),
+    /// A `MOVE:score` item was malformed (the item is quoted).
+    BadItem(String),
+    /// A move in an item was not a square or pass.
+    BadMove(ParseSquareError),
+}
+
+impl fmt::Display for ParseObfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseObfError::Board(e) => e.fmt(f),
+            ParseObfError::BadItem(s) => {
+                write!(f, "'{s}' is not a MOVE:SCORE item (expected e.g. G8:+18)")
+            }
+            ParseObfError::BadMove(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseObfError {}
+
+impl FromStr for ObfLine {
+    type Err = ParseObfError;
+
+    /// Reads `<64 squares> <side>; MOVE:+score; MOVE:score; ...`.
+    fn from_str(s: &str) -> Result<ObfLine, ParseObfError> {
+        let mut items = s.split(';');
+        let position: Position = items
+            .next()
+            .unwrap_or("")
+            .parse()
+            .map_err(ParseObfError::Board)?;
+        let mut scores = Vec::new();
+        for item in items {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (mv, score) = item
+                .split_once(':')
+                .ok_or_else(|| ParseObfError::BadItem(truncate(item)))?;
+            let mv: Move = mv.trim().parse().map_err(ParseObfError::BadMove)?;
+            let score: i32 = score
+                .trim()
+                .trim_start_matches('+')
+                .parse()
+                .map_err(|_| ParseObfError::BadItem(truncate(item)))?;
+            if !(-64..=64).contains(&score) {
+                return Err(ParseObfError::BadItem(truncate(item)));
+            }
+            scores.push((mv, score));
+        }
+        Ok(ObfLine { position, scores })
+    }
+}
+
+impl fmt::Display for ObfLine {
+    /// Writes `<64 squares> <side>; F5:+2; ...` (moves in upper case, as the FFO files do).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{};", self.position)?;
+        for (mv, score) in &self.scores {
+            let name = mv.to_string().to_uppercase();
+            write!(f, " {name}:{score:+};")?;
+        }
+        Ok(())
+    }
+}
+
+/// A game: a start position and the moves played from it, passes included explicitly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The position before the first move.
+    pub start: Position,
+    /// The moves, each legal in turn; passes appear as [`Move::PASS`].
+    pub moves: Vec<Move>,
+}
+
+/// Why a transcript could not be read or replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TranscriptError {
+    /// A token that is neither a square nor a pass, at the given move number (1-based).
+    BadToken {
+        /// 1-based number of the move in the transcript.
+        number: usize,
+        /// The offending text.
+        token: String,
+    },
+    /// A move that is not legal in its position.
+    Illegal {
+        /// 1-based number of the move in the transcript.
+        number: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// A move after the game had ended.
+    AfterGameOver {
+        /// 1-based number of the move in the transcript.
+        number: usize,
+    },
+}
+
+impl fmt::Display for TranscriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TranscriptError::BadToken { number, token } => {
+                write!(
+                    f,
+                    "move {number}: '{token}' is not a square (a1..h8) or pass"
+                )
+            }
+            TranscriptError::Illegal { number, mv } => {
+                write!(f, "move {number}: {mv} is not legal in that position")
+            }
+            TranscriptError::AfterGameOver { number } => {
+                write!(f, "move {number}: the game is already over")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TranscriptError {}
+
+/// Splits a transcript into move tokens: squares are two characters, passes are `pass`, `ps`, `pa`
+/// or `--`; whitespace between tokens is ignored.
+fn transcript_tokens(s: &str) -> Result<Vec<Move>, TranscriptError> {
+    let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let number = moves.len() + 1;
+        let take = |n: usize| -> String { chars[i..(i + n).min(chars.len())].iter().collect() };
+        let four = take(4);
+        if four.eq_ignore_ascii_case("pass") {
+            moves.push(Move::PASS);
+            i += 4;
+            continue;
+        }
+        let two = take(2);
+        if is_pass_token(&two) {
+            moves.push(Move::PASS);
+        } else {
+            let mv = two.parse::<Move>().map_err(|_| TranscriptError::BadToken {
+                number,
+                token: truncate(&two),
+            })?;
+            moves.push(mv);
+        }
+        i += 2;
+    }
+    Ok(moves)
+}
+
+impl Game {
+    /// An empty game from `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Replays a transcript from `start`. Passes may be written or left out: when the side to move
+    /// has no legal square and the game is not over, a pass is inserted before the next move.
+    pub fn from_transcript(start: Position, s: &str) -> Result<Game, TranscriptError> {
+        let mut game = Game::new(start);
+        let mut pos = start;
+        for (i, mv) in transcript_tokens(s)?.into_iter().enumerate() {
+            let number = i + 1;
+            if pos.board.is_game_over() {
+                return Err(TranscriptError::AfterGameOver { number });
+            }
+            if !mv.is_pass() && pos.board.must_pass() {
+                game.moves.push(Move::PASS);
+                pos = Position {
+                    board: pos.board.pass(),
+                    side: pos.side.opposite(),
+                };
+            }
+            pos = pos
+                .play(mv)
+                .ok_or(TranscriptError::Illegal { number, mv })?;
+            game.moves.push(mv);
+        }
+        Ok(game)
+    }
+
+    /// The position after all the moves.
+    pub fn position(&self) -> Position {
+        let mut pos = self.start;
+        for &mv in &self.moves {
+            // Every stored move was checked legal when it was added.
+            pos = pos.play(mv).unwrap_or(pos);
+        }
+        pos
+    }
+
+    /// The transcript: squares concatenated, passes left out (they are implied).
+    pub fn transcript(&self) -> String {
+        self.moves
+            .iter()
+            .filter(|m| !m.is_pass())
+            .map(|m| m.to_string())
+            .collect()
+    }
+}
+
+impl FromStr for Game {
+    type Err = TranscriptError;
+
+    /// A transcript from the standard start position.
+    fn from_str(s: &str) -> Result<Game, TranscriptError> {
+        Game::from_transcript(Position::START, s)
+    }
+}
+
+/// A parse error in a file, naming the file and the 1-based line (0 when the file could not be read).
+#[derive(Debug)]
+pub struct FileError {
+    /// The file.
+    pub path: PathBuf,
+    /// The 1-based line number, or 0 for an error reading the file itself.
+    pub line: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.path.display(), self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.path.display(), self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// Reads a text file line by line, skipping blank lines and comments (`#` or `%` first), and parses
+/// each remaining line with `parse`. The first failure is returned with the file and line.
+pub fn read_lines<T, E: fmt::Display>(
+    path: &Path,
+    mut parse: impl FnMut(&str) -> Result<T, E>,
+) -> Result<Vec<T>, FileError> {
+    let text = std::fs::read(path).map_err(|e| FileError {
+        path: path.to_path_buf(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    let mut out = Vec::new();
+    for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
+        let line = std::str::from_utf8(raw).map_err(|_| FileError {
+            path: path.to_path_buf(),
+            line: i + 1,
+            message: "the line is not valid UTF-8".to_string(),
+        })?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+            continue;
+        }
+        out.push(parse(line).map_err(|e| FileError {
+            path: path.to_path_buf(),
+            line: i + 1,
+            message: e.to_string(),
+        })?);
+    }
+    Ok(out)
+}
+
+/// Reads an OBF file (one problem a line).
+pub fn read_obf_file(path: &Path) -> Result<Vec<ObfLine>, FileError> {
+    read_lines(path, str::parse::<ObfLine>)
+}
+
+/// Reads a file of openings (transcripts from the start position, one a line, e.g. the XOT set).
+pub fn read_openings_file(path: &Path) -> Result<Vec<Game>, FileError> {
+    read_lines(path, str::parse::<Game>)
+}
+
+/// The board after a transcript from the start, for tests and tools.
+pub fn board_after(transcript: &str) -> Result<Board, TranscriptError> {
+    Ok(transcript.parse::<Game>()?.position().board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn start_board_string_round_trips() {
+        let p: Position = START.parse().unwrap();
+        assert_eq!(p, Position::START);
+        assert_eq!(p.to_string(), START);
+        assert_eq!(
+            Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x"),
+            Ok(Position::START)
+        );
+        assert_eq!(Position::START.to_fen(), "8/8/8/3ox3/3xo3/8/8/8 x");
+    }
+}

@@ -1,0 +1,78 @@
+//! The `wedge` command line: with no subcommand it will run the engine protocol loop on stdin/stdout;
+//! subcommands run tools (perft, ...) directly over the library. Errors are printed here and only here.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+use wedge::board::Position;
+use wedge::tools::perft;
+
+#[derive(Parser)]
+#[command(name = "wedge", version, about = "wedge, an Othello engine", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move paths of DEPTH plies (a pass is a ply; a finished game counts once).
+    Perft {
+        /// Number of plies.
+        depth: u32,
+        /// Start from this board: 64 squares a1..h8 (X, O, -) then the side to move (X or O).
+        #[arg(long)]
+        board: Option<String>,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft {
+            depth,
+            board,
+            divide,
+        }) => run_perft(depth, board.as_deref(), divide),
+        None => Err("the protocol loop is not available yet; try `wedge --help`".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("wedge: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> Result<(), String> {
+    let pos = match board {
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| format!("--board: {e}"))?,
+        None => Position::START,
+    };
+    let start = Instant::now();
+    let total = if divide {
+        let mut total = 0;
+        for (mv, n) in perft::perft_divide(pos.board, depth) {
+            println!("{mv} {n}");
+            total += n;
+        }
+        total
+    } else {
+        perft::perft(pos.board, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth}: {total} leaves");
+    println!(
+        "time {:.3} s, {:.0} leaves/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

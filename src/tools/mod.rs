@@ -1,0 +1,4 @@
+//! Tools that drive the library directly (no protocol text): perft and, later, bench, solve, match
+//! and tuning. Each is a thin layer that the command line calls.
+
+pub mod perft;

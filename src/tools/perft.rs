@@ -1,0 +1,69 @@
+//! perft: counts the move paths of a given length, the standard correctness and speed test of move
+//! generation.
+//!
+//! Convention (that of `../shared/data/perft.txt` and the public tables): a pass is a move and uses a
+//! ply; a game that ends before the last ply counts as one leaf at every deeper depth. The last ply is
+//! bulk-counted: a node at depth 1 contributes its number of legal moves without playing them.
+
+use crate::board::movegen::{flips, legal_moves};
+use crate::board::{Board, Move};
+
+/// Number of leaves `depth` plies below `board` (1 at depth 0).
+pub fn perft(board: Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    perft_rec(board.player(), board.opponent(), depth)
+}
+
+/// The count below each legal move of `board` (`depth >= 1`): the `--divide` breakdown. A forced
+/// pass appears as a single `Move::PASS` entry; a finished game gives an empty list.
+pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
+    let depth = depth.max(1);
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        if board.must_pass() {
+            return vec![(Move::PASS, perft(board.pass(), depth - 1))];
+        }
+        return Vec::new();
+    }
+    moves
+        .map(|sq| {
+            let child = board.play(sq).unwrap_or(board);
+            (Move::play(sq), perft(child, depth - 1))
+        })
+        .collect()
+}
+
+fn perft_rec(p: u64, o: u64, depth: u32) -> u64 {
+    let mut moves = legal_moves(p, o);
+    if moves == 0 {
+        // Pass, or game over: either way a single path, which ends here if the game is over.
+        if depth == 1 || legal_moves(o, p) == 0 {
+            return 1;
+        }
+        return perft_rec(o, p, depth - 1);
+    }
+    if depth == 1 {
+        return u64::from(moves.count_ones());
+    }
+    let mut total = 0;
+    if depth == 2 {
+        // Bulk count: each child contributes its number of moves (1 if it must pass or is over).
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            let n = legal_moves(o ^ f, p | f | (1 << sq)).count_ones();
+            total += u64::from(n + (n == 0) as u32);
+        }
+        return total;
+    }
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let f = flips(sq, p, o);
+        total += perft_rec(o ^ f, p | f | (1 << sq), depth - 1);
+    }
+    total
+}
