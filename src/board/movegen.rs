@@ -14,10 +14,55 @@ const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 /// square just beyond a run, if empty, is a move. About 60 integer operations with no branches.
 #[inline]
 pub fn legal_moves(p: u64, o: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    // SAFETY: this branch is compiled only when AVX2 is enabled for the whole build
+    // (`target_feature = "avx2"`), so every function in the binary already assumes AVX2 and the
+    // CPU that runs it has it; calling an AVX2 function adds no new requirement.
+    unsafe {
+        legal_moves_avx2(p, o)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_scalar(p, o)
+    }
+}
+
+/// Portable [`legal_moves`]: the four axes one after the other.
+#[inline]
+pub fn legal_moves_scalar(p: u64, o: u64) -> u64 {
     let oh = o & INNER_COLS;
     let moves =
         axis_moves(p, oh, 1) | axis_moves(p, o, 8) | axis_moves(p, oh, 7) | axis_moves(p, oh, 9);
     moves & !(p | o)
+}
+
+/// [`legal_moves`] with the four axes in the four 64-bit lanes of one AVX2 register (variable
+/// per-lane shifts), the same fill as [`axis_moves`]; then the lanes are OR-ed together.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn legal_moves_avx2(p: u64, o: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let shift = _mm256_set_epi64x(7, 9, 8, 1);
+    let shift2 = _mm256_add_epi64(shift, shift);
+    let inner = INNER_COLS as i64;
+    let mask = _mm256_set_epi64x(inner, inner, -1, inner);
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), mask);
+    let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, shift));
+    let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, shift));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, shift)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, shift)));
+    let pre_l = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, shift));
+    let pre_r = _mm256_srlv_epi64(pre_l, shift);
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pre_l, _mm256_sllv_epi64(fl, shift2)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pre_r, _mm256_srlv_epi64(fr, shift2)));
+    let m = _mm256_or_si256(_mm256_sllv_epi64(fl, shift), _mm256_srlv_epi64(fr, shift));
+    let m2 = _mm_or_si128(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
+    let m1 = _mm_or_si128(m2, _mm_unpackhi_epi64(m2, m2));
+    (_mm_cvtsi128_si64(m1) as u64) & !(p | o)
 }
 
 /// Candidate moves along one axis (both directions) with shift `d`: squares beyond a run of `o`
