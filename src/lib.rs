@@ -6,6 +6,8 @@
 //! The binary (`src/main.rs`) is a thin command line over this library.
 
 pub mod board;
+pub mod protocol;
+pub mod search;
 pub mod tools;
 
 pub use board::{Bitboard, Board, Color, Move, Position, Square};

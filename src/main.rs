@@ -2,10 +2,12 @@
 //! subcommands run tools (perft, ...) directly over the library. Errors are printed here and only here.
 
 use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use wedge::board::text::read_obf_file;
 use wedge::board::Position;
-use wedge::tools::perft;
+use wedge::tools::{perft, solve};
 
 #[derive(Parser)]
 #[command(name = "wedge", version, about = "wedge, an Othello engine", long_about = None)]
@@ -27,6 +29,23 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Solve the positions of an OBF file exactly and check the scores it gives.
+    Solve {
+        /// The OBF file (one position a line, with `MOVE:score` items).
+        file: PathBuf,
+        /// Solve for win/loss/draw only.
+        #[arg(long)]
+        wld: bool,
+        /// Positions solved at once (each position is solved by one thread).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size per thread, in MB.
+        #[arg(long, default_value_t = 256)]
+        hash: usize,
+        /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
+        #[arg(long, default_value_t = 1)]
+        first: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -38,6 +57,13 @@ fn main() -> ExitCode {
             board,
             divide,
         }) => run_perft(depth, board.as_deref(), divide),
+        Some(Command::Solve {
+            file,
+            wld,
+            threads,
+            hash,
+            first,
+        }) => run_solve(&file, wld, threads, hash, first),
         None => Err("the protocol loop is not available yet; try `wedge --help`".to_string()),
     };
     match result {
@@ -74,5 +100,31 @@ fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> Result<(), String
         secs,
         total as f64 / secs.max(1e-9)
     );
+    Ok(())
+}
+
+fn run_solve(
+    file: &Path,
+    wld: bool,
+    threads: usize,
+    hash: usize,
+    first: usize,
+) -> Result<(), String> {
+    let lines = read_obf_file(file).map_err(|e| e.to_string())?;
+    let options = solve::SolveOptions {
+        wld,
+        threads,
+        hash_mb: hash,
+    };
+    let start = Instant::now();
+    let results = solve::solve_all(&lines, &options);
+    print!("{}", solve::report(&results, first, start.elapsed()));
+    let bad = results.iter().filter(|r| !r.ok).count();
+    if bad > 0 {
+        return Err(format!(
+            "{bad} position(s) disagree with {}",
+            file.display()
+        ));
+    }
     Ok(())
 }

@@ -236,7 +236,11 @@ fn fast_generator_matches_reference_on_random_positions() {
         let moves = movegen::legal_moves(p, o);
         assert_eq!(moves, reference_moves(p, o), "moves of {b:?}");
         // The portable generator too (the SIMD one above is what this machine runs by default).
-        assert_eq!(movegen::legal_moves_scalar(p, o), moves, "scalar moves of {b:?}");
+        assert_eq!(
+            movegen::legal_moves_scalar(p, o),
+            moves,
+            "scalar moves of {b:?}"
+        );
         for s in 0..64 {
             if (p | o) >> s & 1 == 0 {
                 assert_eq!(

@@ -8,6 +8,7 @@
 pub mod bitboard;
 pub mod movegen;
 pub mod square;
+pub mod stability;
 pub mod symmetry;
 pub mod text;
 
@@ -16,6 +17,37 @@ pub use square::{Color, Move, ParseSquareError, Square};
 pub use symmetry::Symmetry;
 
 use std::fmt;
+
+/// A 64-bit hash of the discs of the side to move (`player`) and of the other side (`opponent`).
+///
+/// Two rounds of multiply-xorshift mixing over both words: every input bit affects every output bit,
+/// and it costs a few multiplies instead of 64 table lookups (a Zobrist hash would need one lookup per
+/// disc, or an incremental update through every flip).
+#[inline]
+pub const fn hash(player: u64, opponent: u64) -> u64 {
+    let mut h = player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^ (h >> 32)
+}
+
+/// The final score of a finished game for the side with discs `player` (world rule: empties to the
+/// winner); see [`Board::final_score`].
+#[inline]
+pub const fn final_score(player: u64, opponent: u64) -> i32 {
+    let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+    let empties = 64 - (player | opponent).count_ones() as i32;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
 
 /// Discs of the side to move (`player`) and of the other side (`opponent`), one bit per square.
 ///
@@ -174,15 +206,7 @@ impl Board {
     /// squares go to the winner (none to either side on a draw).
     #[inline]
     pub const fn final_score(self) -> i32 {
-        let diff = self.disc_difference();
-        let empties = self.empty_count() as i32;
-        if diff > 0 {
-            diff + empties
-        } else if diff < 0 {
-            diff - empties
-        } else {
-            0
-        }
+        final_score(self.player, self.opponent)
     }
 
     /// The board seen through symmetry `s` (both bitboards transformed alike).
@@ -207,21 +231,10 @@ impl Board {
         best
     }
 
-    /// A 64-bit hash of the position (side to move's discs and opponent's discs), suitable for
-    /// indexing a transposition table. Two rounds of multiply-xorshift mixing over both words: every
-    /// input bit affects every output bit, and it costs a few multiplies instead of 64 table lookups.
+    /// A 64-bit hash of the position, suitable for indexing a transposition table; see [`hash`].
     #[inline]
     pub const fn hash(self) -> u64 {
-        let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= self
-            .opponent
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(29);
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^ (h >> 32)
+        hash(self.player, self.opponent)
     }
 }
 

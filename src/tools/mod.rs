@@ -2,3 +2,4 @@
 //! and tuning. Each is a thin layer that the command line calls.
 
 pub mod perft;
+pub mod solve;

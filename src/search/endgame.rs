@@ -1,0 +1,535 @@
+//! The perfect endgame solver: exact final disc differences and win/loss/draw proofs.
+//!
+//! Layers by number of empty squares, each the cheapest code that works there:
+//! - 1 empty: the score follows from the disc count and the flip count of the last move; the board
+//!   after it is never built.
+//! - 2..=`SHALLOW_MAX` empties: no move generation; the empties live in a small list ordered by
+//!   quadrant parity (a square alone in its quadrant first) and each is tried directly.
+//! - up to `TT_MIN`: move generation with fastest-first ordering (fewest opponent replies; corners
+//!   count double), no hash table.
+//! - from `TT_MIN` empties up: a transposition table (bounds and best move), the hash move first,
+//!   a stability cut-off, and principal variation search.
+//!
+//! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
+
+use crate::board::movegen::{count_flips, flips, legal_moves};
+use crate::board::stability::stable_discs;
+use crate::board::{final_score, hash, Board, Move, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Above any score: scores lie in -64..=64.
+const INF: i32 = 65;
+/// Largest number of empties handled by the parity-ordered list search.
+const SHALLOW_MAX: u32 = 6;
+/// Smallest number of empties at which the transposition table is used.
+const TT_MIN: u32 = 11;
+/// How often (in nodes) the stop flag is looked at.
+const STOP_CHECK_MASK: u64 = 0xFFF;
+
+/// The outcome of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// The exact score (or, for a WLD solve, -1/0/+1 times some positive margin: only the sign is
+    /// meaningful), from the side to move's point of view.
+    pub score: i32,
+    /// The best move (`Move::PASS` if the side to move must pass; `None` if the game is over).
+    pub best_move: Option<Move>,
+    /// The principal variation, starting with the best move (passes included).
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Whether the solve was interrupted by the stop flag (then the result is not reliable).
+    pub aborted: bool,
+}
+
+/// One entry of the solver's transposition table: the full board (so there are no false hits), the
+/// bounds on its score, and the best move found.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+/// The endgame solver. Keeps its transposition table between solves of the same game.
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    nodes: u64,
+    stop: Option<Arc<AtomicBool>>,
+    aborted: bool,
+}
+
+/// Quadrant of each square (0..4), for parity ordering.
+const fn quadrant(sq: usize) -> usize {
+    ((sq >> 2) & 1) | (((sq >> 5) & 1) << 1)
+}
+
+/// Masks of the four quadrants.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares adjacent to a corner (C- and X-squares) get ordered after the others at equal parity.
+const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+impl Solver {
+    /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB).
+    pub fn new(table_mb: usize) -> Solver {
+        let entries = (table_mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let size = entries.next_power_of_two() >> 1;
+        Solver {
+            table: vec![Entry::default(); size.max(1024)],
+            mask: size.max(1024) - 1,
+            nodes: 0,
+            stop: None,
+            aborted: false,
+        }
+    }
+
+    /// Sets the flag that, once true, makes the running solve return early (marked `aborted`).
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Solves `board` exactly: the best final disc difference for the side to move and a move that
+    /// achieves it.
+    pub fn solve_exact(&mut self, board: Board) -> SolveResult {
+        self.solve_window(board, -64, 64)
+    }
+
+    /// Solves for win/loss/draw only (window -1..1): the sign of the score is exact, the magnitude is
+    /// not.
+    pub fn solve_wld(&mut self, board: Board) -> SolveResult {
+        self.solve_window(board, -1, 1)
+    }
+
+    /// Solves with the window `alpha..beta` (exclusive bounds, fail-soft): a score strictly inside it
+    /// is exact, one at or below `alpha` is an upper bound and one at or above `beta` a lower bound.
+    pub fn solve_window(&mut self, board: Board, alpha: i32, beta: i32) -> SolveResult {
+        self.nodes = 0;
+        self.aborted = false;
+        let (p, o) = (board.player(), board.opponent());
+        let n = board.empty_count();
+        if board.is_game_over() {
+            return SolveResult {
+                score: board.final_score(),
+                best_move: None,
+                pv: Vec::new(),
+                nodes: 1,
+                aborted: false,
+            };
+        }
+        let (score, best) = self.root(p, o, alpha.max(-64), beta.min(64), n);
+        let pv = if self.aborted || score <= alpha || score >= beta {
+            // Only a bound is known (or the solve was cut short): the PV is the move chosen.
+            best.into_iter().collect()
+        } else {
+            self.principal_variation(board, score)
+        };
+        SolveResult {
+            score,
+            best_move: best,
+            pv,
+            nodes: self.nodes,
+            aborted: self.aborted,
+        }
+    }
+
+    /// Nodes searched by the last solve so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The root: every move searched with PVS, best move returned.
+    fn root(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> (i32, Option<Move>) {
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            let score = -self.search(o, p, -beta, -alpha, n);
+            return (score, Some(Move::PASS));
+        }
+        let ordered = self.order_moves(p, o, moves, n);
+        let mut best = -INF;
+        let mut best_move = None;
+        for (i, &sq) in ordered.iter().enumerate() {
+            let sq = sq as usize;
+            let f = flips(sq, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let v = if i == 0 {
+                -self.search(cp, co, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(cp, co, -beta, -v, n - 1)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Square::new(sq as u8).map(Move::play);
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        if best_move.is_none() {
+            best_move = Square::new(ordered[0]).map(Move::play);
+        }
+        (best, best_move)
+    }
+
+    /// Dispatches to the layer for `n` empties. Window `alpha..beta`, fail-soft.
+    #[inline]
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n >= TT_MIN {
+            self.search_tt(p, o, alpha, beta, n)
+        } else if n > SHALLOW_MAX {
+            self.search_mid(p, o, alpha, beta, n)
+        } else {
+            let mut list = [0u8; SHALLOW_MAX as usize];
+            let count = parity_ordered_empties(p, o, &mut list);
+            self.search_shallow(p, o, alpha, beta, &list[..count])
+        }
+    }
+
+    /// The moves of `p` ordered for search: fastest first (fewest replies for the opponent, corner
+    /// replies counted twice), then moves into odd-parity quadrants. The hash move is put first by
+    /// the caller.
+    fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> Vec<u8> {
+        let mut scored: Vec<(i32, u8)> = Vec::with_capacity(moves.count_ones() as usize);
+        let parity = quadrant_parity(!(p | o));
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let f = flips(sq, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let replies = legal_moves(cp, co);
+            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            if parity >> quadrant(sq) & 1 == 1 && n < 20 {
+                key -= 8;
+            }
+            if (1u64 << sq) & NEAR_CORNERS != 0 {
+                key += 4;
+            }
+            scored.push((key, sq as u8));
+        }
+        scored.sort_unstable();
+        scored.into_iter().map(|(_, sq)| sq).collect()
+    }
+
+    /// Search with the transposition table, hash move first, stability cut-off and PVS.
+    fn search_tt(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & STOP_CHECK_MASK == 0 {
+            if let Some(stop) = &self.stop {
+                if stop.load(Ordering::Relaxed) {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        // Stability cut-off: the opponent's stable discs are lost to us for good.
+        let max_possible = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+        if max_possible <= alpha {
+            return max_possible;
+        }
+        beta = beta.min(max_possible);
+
+        let slot = (hash(p, o) as usize) & self.mask;
+        let entry = self.table[slot];
+        let mut hash_move = 64u8;
+        if entry.player == p && entry.opponent == o {
+            let (lo, hi) = (entry.lower as i32, entry.upper as i32);
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            if lo == hi {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            hash_move = entry.best;
+        }
+        let original_alpha = alpha;
+
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.search_tt(o, p, -beta, -alpha, n);
+        }
+        let mut ordered = self.order_moves(p, o, moves, n);
+        if hash_move < 64 && moves >> hash_move & 1 == 1 {
+            if let Some(pos) = ordered.iter().position(|&s| s == hash_move) {
+                ordered[..=pos].rotate_right(1);
+            }
+        }
+        let mut best = -INF;
+        let mut best_sq = ordered[0];
+        for (i, &sq) in ordered.iter().enumerate() {
+            let s = sq as usize;
+            let f = flips(s, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << s));
+            let v = if i == 0 {
+                -self.search(cp, co, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.search(cp, co, -beta, -v, n - 1)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Store: fail-high gives a lower bound, fail-low an upper bound, otherwise exact.
+        let (lower, upper) = if best >= beta {
+            (best, 64)
+        } else if best <= original_alpha {
+            (-64, best)
+        } else {
+            (best, best)
+        };
+        let old = &mut self.table[slot];
+        if old.empties as u32 <= n || !(old.player == p && old.opponent == o) {
+            let (lower, upper) = if old.player == p && old.opponent == o {
+                (lower.max(old.lower as i32), upper.min(old.upper as i32))
+            } else {
+                (lower, upper)
+            };
+            *old = Entry {
+                player: p,
+                opponent: o,
+                lower: lower as i8,
+                upper: upper.max(lower) as i8,
+                best: best_sq,
+                empties: n as u8,
+            };
+        }
+        best
+    }
+
+    /// Search with move generation and fastest-first ordering, no hash table.
+    fn search_mid(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.search_mid(o, p, -beta, -alpha, n);
+        }
+        // Fixed-size move list on the stack: fastest-first keys, then a small insertion sort.
+        let mut list = [(0i32, 0u8, 0u64); 32];
+        let mut count = 0;
+        let parity = quadrant_parity(!(p | o));
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, p, o);
+            let replies = legal_moves(o ^ f, p | f | (1 << sq));
+            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            if parity >> quadrant(sq) & 1 == 1 {
+                key -= 8;
+            }
+            let mut j = count;
+            while j > 0 && list[j - 1].0 > key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (key, sq as u8, f);
+            count += 1;
+        }
+        let mut best = -INF;
+        for &(_, sq, f) in &list[..count] {
+            let s = sq as usize;
+            let v = -self.search(o ^ f, p | f | (1 << s), -beta, -alpha, n - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Search over an explicit list of empty squares (no move generation): each square is tried
+    /// directly, a move with no flips is illegal. `empties` is in parity order.
+    fn search_shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u8]) -> i32 {
+        if empties.len() == 1 {
+            return self.last1(p, o, alpha, empties[0] as usize);
+        }
+        self.nodes += 1;
+        let mut best = -INF;
+        let mut rest = [0u8; SHALLOW_MAX as usize];
+        for (i, &sq) in empties.iter().enumerate() {
+            let s = sq as usize;
+            let f = flips(s, p, o);
+            if f == 0 {
+                continue;
+            }
+            // The list without this square, order kept.
+            let k = empties.len() - 1;
+            rest[..i].copy_from_slice(&empties[..i]);
+            rest[i..k].copy_from_slice(&empties[i + 1..]);
+            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, &rest[..k]);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // No move: pass if the opponent can move, else the game is over.
+            if empties.iter().any(|&sq| flips(sq as usize, o, p) != 0) {
+                return -self.search_shallow(o, p, -beta, -alpha, empties);
+            }
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// The last empty square: the final score without building the last board. With one empty square
+    /// the two sides hold 63 discs, so the score is never a draw.
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64, _alpha: i32, sq: usize) -> i32 {
+        self.nodes += 1;
+        let diff = 2 * p.count_ones() as i32 - 63;
+        let n = count_flips(sq, p, o) as i32;
+        if n > 0 {
+            return diff + 2 * n + 1;
+        }
+        let n = count_flips(sq, o, p) as i32;
+        if n > 0 {
+            // The opponent plays the last square.
+            return diff - 2 * n - 1;
+        }
+        // Nobody can play it: the empty goes to the winner.
+        if diff > 0 {
+            diff + 1
+        } else {
+            diff - 1
+        }
+    }
+
+    /// The principal variation for an exact score: from the root, repeatedly pick a move whose exact
+    /// score matches (checked with a window of width 2 around it, cheap with the table warm).
+    fn principal_variation(&mut self, board: Board, score: i32) -> Vec<Move> {
+        let saved_nodes = self.nodes;
+        let mut pv = Vec::new();
+        let mut b = board;
+        let mut target = score;
+        while !b.is_game_over() {
+            let (p, o) = (b.player(), b.opponent());
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                pv.push(Move::PASS);
+                b = b.pass();
+                target = -target;
+                continue;
+            }
+            let n = b.empty_count();
+            let mut found = None;
+            for sq in self.order_moves(p, o, moves, n) {
+                let s = sq as usize;
+                let f = flips(s, p, o);
+                let (cp, co) = (o ^ f, p | f | (1 << s));
+                if -self.search(cp, co, -target - 1, -target + 1, n - 1) == target {
+                    found = Square::new(sq).zip(Board::new(cp, co).ok());
+                    break;
+                }
+            }
+            let Some((sq, next)) = found else { break };
+            pv.push(Move::play(sq));
+            b = next;
+            target = -target;
+        }
+        self.nodes = saved_nodes;
+        pv
+    }
+}
+
+/// One bit per quadrant: set when the quadrant holds an odd number of empty squares.
+#[inline]
+fn quadrant_parity(empties: u64) -> u32 {
+    let mut parity = 0;
+    for (q, &mask) in QUADRANTS.iter().enumerate() {
+        parity |= ((empties & mask).count_ones() & 1) << q;
+    }
+    parity
+}
+
+/// Fills `list` with the empty squares of the board, those in odd quadrants first (then the others),
+/// corners before other squares and C/X-squares last within each group; returns how many.
+fn parity_ordered_empties(p: u64, o: u64, list: &mut [u8; SHALLOW_MAX as usize]) -> usize {
+    let empties = !(p | o);
+    let parity = quadrant_parity(empties);
+    let mut odd = 0u64;
+    for (q, &mask) in QUADRANTS.iter().enumerate() {
+        if parity >> q & 1 == 1 {
+            odd |= mask;
+        }
+    }
+    let mut count = 0;
+    for group in [empties & odd, empties & !odd] {
+        for part in [
+            group & CORNERS,
+            group & !CORNERS & !NEAR_CORNERS,
+            group & NEAR_CORNERS,
+        ] {
+            let mut m = part;
+            while m != 0 && count < list.len() {
+                list[count] = m.trailing_zeros() as u8;
+                m &= m - 1;
+                count += 1;
+            }
+        }
+    }
+    count
+}

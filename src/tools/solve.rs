@@ -1,0 +1,171 @@
+//! `wedge solve`: solves every position of an OBF file with the endgame solver, compares with the
+//! expected scores in the file, and reports nodes, time and nodes/second per position and in total.
+
+use crate::board::text::ObfLine;
+use crate::board::Move;
+use crate::search::Solver;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What to solve and how.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Solve for win/loss/draw only.
+    pub wld: bool,
+    /// Positions solved at once (each single-threaded, with its own table).
+    pub threads: usize,
+    /// Transposition table size per solver, in MB.
+    pub hash_mb: usize,
+}
+
+/// The outcome for one position.
+#[derive(Clone, Debug)]
+pub struct SolvedLine {
+    /// Empty squares in the position.
+    pub empties: u32,
+    /// The move the solver chose (`None` if the game was over).
+    pub best_move: Option<Move>,
+    /// The score found (for WLD: -1, 0 or +1).
+    pub score: i32,
+    /// The best score the file gives, if any.
+    pub expected: Option<i32>,
+    /// Whether the result agrees with the file (score, and the chosen move has the best score).
+    pub ok: bool,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+fn sign(x: i32) -> i32 {
+    x.signum()
+}
+
+/// Checks one result against a problem line: the score equals the file's best score (sign only for
+/// WLD), and the chosen move, when the file lists it, has that best score too.
+pub fn check(
+    line: &ObfLine,
+    best_move: Option<Move>,
+    score: i32,
+    wld: bool,
+) -> (Option<i32>, bool) {
+    let Some(expected) = line.scores.iter().map(|&(_, s)| s).max() else {
+        return (None, true);
+    };
+    let score_ok = if wld {
+        sign(score) == sign(expected)
+    } else {
+        score == expected
+    };
+    let move_ok = match best_move {
+        Some(mv) => line
+            .scores
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .is_none_or(|&(_, s)| {
+                if wld {
+                    sign(s) == sign(expected)
+                } else {
+                    s == expected
+                }
+            }),
+        None => true,
+    };
+    (Some(expected), score_ok && move_ok)
+}
+
+/// Solves one problem line.
+pub fn solve_line(solver: &mut Solver, line: &ObfLine, wld: bool) -> SolvedLine {
+    let board = line.position.board;
+    let start = Instant::now();
+    let result = if wld {
+        solver.solve_wld(board)
+    } else {
+        solver.solve_exact(board)
+    };
+    let time = start.elapsed();
+    let score = if wld {
+        sign(result.score)
+    } else {
+        result.score
+    };
+    let (expected, ok) = check(line, result.best_move, result.score, wld);
+    SolvedLine {
+        empties: board.empty_count(),
+        best_move: result.best_move,
+        score,
+        expected: expected.map(|e| if wld { sign(e) } else { e }),
+        ok,
+        nodes: result.nodes,
+        time,
+    }
+}
+
+/// Solves all lines, `threads` positions at a time; results come back in file order.
+pub fn solve_all(lines: &[ObfLine], options: &SolveOptions) -> Vec<SolvedLine> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<SolvedLine>>> = Mutex::new(vec![None; lines.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, 256) {
+            scope.spawn(|| {
+                let mut solver = Solver::new(options.hash_mb);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(line) = lines.get(i) else { break };
+                    let r = solve_line(&mut solver, line, options.wld);
+                    if let Ok(mut all) = results.lock() {
+                        all[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Formats the result table: one row per position, then the totals.
+pub fn report(results: &[SolvedLine], first_number: usize, wall: Duration) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "   # empties  move  score  expect  check          nodes     time(s)        nodes/s\n",
+    );
+    let mut nodes = 0u64;
+    let mut time = 0f64;
+    let mut bad = 0;
+    for (i, r) in results.iter().enumerate() {
+        let secs = r.time.as_secs_f64();
+        nodes += r.nodes;
+        time += secs;
+        bad += usize::from(!r.ok);
+        let mv = r.best_move.map_or("-".to_string(), |m| m.to_string());
+        let expected = r.expected.map_or("-".to_string(), |e| format!("{e:+}"));
+        out.push_str(&format!(
+            "{:>4} {:>7}  {:>4}  {:>+5}  {:>6}  {:<8} {:>13} {:>11.3} {:>14.0}\n",
+            first_number + i,
+            r.empties,
+            mv,
+            r.score,
+            expected,
+            if r.ok { "OK" } else { "MISMATCH" },
+            r.nodes,
+            secs,
+            r.nodes as f64 / secs.max(1e-9)
+        ));
+    }
+    out.push_str(&format!(
+        "total: {} positions, {} mismatches, {} nodes, {:.3} s solving ({:.3} s wall), {:.0} nodes/s\n",
+        results.len(),
+        bad,
+        nodes,
+        time,
+        wall.as_secs_f64(),
+        nodes as f64 / time.max(1e-9)
+    ));
+    out
+}

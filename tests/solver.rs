@@ -1,0 +1,245 @@
+//! The endgame solver against the FFO answers and against plain, obviously-correct searches written
+//! here; WLD against exact; stable discs never flip.
+
+use wedge::board::stability::stable_discs;
+use wedge::board::text::read_obf_file;
+use wedge::board::{Board, Move, Square};
+use wedge::search::Solver;
+use wedge::tools::solve::{check, solve_all, SolveOptions};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+/// A position with exactly `empties` empty squares reached by random play (None if the random game
+/// ended earlier).
+fn random_position(rng: &mut Rng, empties: u32) -> Option<Board> {
+    let mut b = Board::START;
+    while b.empty_count() > empties {
+        if b.is_game_over() {
+            return None;
+        }
+        let moves: Vec<Square> = b.legal_moves().collect();
+        if moves.is_empty() {
+            b = b.pass();
+            continue;
+        }
+        b = b.play(moves[(rng.next() % moves.len() as u64) as usize])?;
+    }
+    (!b.is_game_over()).then_some(b)
+}
+
+/// Plain minimax to the end of the game.
+fn minimax(b: Board) -> i32 {
+    let moves: Vec<Square> = b.legal_moves().collect();
+    if moves.is_empty() {
+        if b.pass().legal_moves().is_empty() {
+            return b.final_score();
+        }
+        return -minimax(b.pass());
+    }
+    moves
+        .into_iter()
+        .map(|m| -minimax(b.play(m).unwrap()))
+        .max()
+        .unwrap()
+}
+
+/// Plain fail-hard alpha-beta in square order, no tricks (for positions too big for minimax).
+fn alphabeta(b: Board, mut alpha: i32, beta: i32) -> i32 {
+    let moves: Vec<Square> = b.legal_moves().collect();
+    if moves.is_empty() {
+        if b.pass().legal_moves().is_empty() {
+            return b.final_score().clamp(alpha, beta);
+        }
+        return -alphabeta(b.pass(), -beta, -alpha);
+    }
+    for m in moves {
+        let v = -alphabeta(b.play(m).unwrap(), -beta, -alpha);
+        if v >= beta {
+            return beta;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
+}
+
+fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+#[test]
+fn ffo_1_to_19_scores_and_moves_match() {
+    let lines = read_obf_file(&data("fforum-1-19.obf")).unwrap();
+    assert_eq!(lines.len(), 19);
+    let options = SolveOptions {
+        wld: false,
+        threads: 2,
+        hash_mb: 16,
+    };
+    let results = solve_all(&lines, &options);
+    assert_eq!(results.len(), 19);
+    for (i, (line, r)) in lines.iter().zip(&results).enumerate() {
+        let best = line.scores.iter().map(|&(_, s)| s).max().unwrap();
+        assert_eq!(r.score, best, "FFO #{}", i + 1);
+        let mv = r.best_move.unwrap();
+        let listed = line.scores.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s);
+        assert_eq!(
+            listed,
+            Some(best),
+            "FFO #{}: move {mv} is not a best move",
+            i + 1
+        );
+        assert!(r.ok);
+    }
+}
+
+#[test]
+fn ffo_20_to_23_wld_and_exact() {
+    // The quicker ones of the second file (17-18 empties); the rest are the `solve` benchmark.
+    let lines = read_obf_file(&data("fforum-20-39.obf")).unwrap();
+    let mut solver = Solver::new(16);
+    for line in &lines[..4] {
+        let best = line.scores.iter().map(|&(_, s)| s).max().unwrap();
+        let exact = solver.solve_exact(line.position.board);
+        assert_eq!(exact.score, best);
+        let wld = solver.solve_wld(line.position.board);
+        assert_eq!(wld.score.signum(), best.signum());
+        assert!(check(line, wld.best_move, wld.score, true).1);
+    }
+}
+
+#[test]
+fn check_detects_wrong_scores_and_moves() {
+    let lines = read_obf_file(&data("fforum-1-19.obf")).unwrap();
+    let line = &lines[0]; // G8:+18; H1:+12; ...
+    let g8 = Move::play("g8".parse().unwrap());
+    let h1 = Move::play("h1".parse().unwrap());
+    assert!(check(line, Some(g8), 18, false).1);
+    assert!(!check(line, Some(g8), 16, false).1);
+    assert!(!check(line, Some(h1), 18, false).1);
+    assert!(check(line, Some(h1), 5, true).1);
+    assert!(!check(line, Some(g8), -2, true).1);
+}
+
+#[test]
+fn solver_equals_minimax_on_random_positions() {
+    let mut rng = Rng(0xE4D6_A3E5);
+    let mut solver = Solver::new(4);
+    let mut tested = 0;
+    while tested < 60 {
+        let empties = 6 + (rng.next() % 5) as u32; // 6..=10
+        let Some(b) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        let expected = minimax(b);
+        let r = solver.solve_exact(b);
+        assert_eq!(r.score, expected, "{b:?}");
+        // The best move really achieves the score, and the PV replays to a finished game.
+        let mv = r.best_move.unwrap();
+        let child = b.play_move(mv).unwrap();
+        assert_eq!(-minimax(child), expected);
+        let mut end = b;
+        for m in &r.pv {
+            end = end.play_move(*m).unwrap();
+        }
+        assert!(end.is_game_over(), "PV does not reach the end: {:?}", r.pv);
+        let sign = if r.pv.len() % 2 == 0 { 1 } else { -1 };
+        assert_eq!(sign * end.final_score(), expected, "PV score");
+        tested += 1;
+    }
+}
+
+#[test]
+fn solver_equals_plain_alphabeta_up_to_14_empties() {
+    let mut rng = Rng(0x0BAD_5EED);
+    let mut solver = Solver::new(16);
+    let mut tested = 0;
+    while tested < 24 {
+        let empties = 11 + (tested % 4) as u32; // 11..=14
+        let Some(b) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        let expected = alphabeta(b, -64, 64);
+        assert_eq!(solver.solve_exact(b).score, expected, "{b:?}");
+        // WLD agrees in sign.
+        assert_eq!(
+            solver.solve_wld(b).score.signum(),
+            expected.signum(),
+            "{b:?}"
+        );
+        // A narrow window gives the right bound.
+        let r = solver.solve_window(b, expected - 1, expected + 1);
+        assert_eq!(r.score, expected);
+        tested += 1;
+    }
+}
+
+#[test]
+fn game_over_and_forced_pass_positions() {
+    let mut solver = Solver::new(1);
+    // Over: a wipe-out.
+    let over = wedge::board::text::board_after("d3c3b3d2e1d6d7e3f4").unwrap();
+    let r = solver.solve_exact(over);
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.score, over.final_score());
+    // Must pass: the solver answers PASS and the score of the position after it.
+    let mut rng = Rng(5);
+    let mut found = 0;
+    while found < 5 {
+        let empties = 8 + (rng.next() % 4) as u32;
+        let Some(b) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        if !b.must_pass() {
+            continue;
+        }
+        let r = solver.solve_exact(b);
+        assert_eq!(r.best_move, Some(Move::PASS));
+        assert_eq!(r.score, minimax(b));
+        found += 1;
+    }
+}
+
+#[test]
+fn stable_discs_never_flip() {
+    let mut rng = Rng(0x57AB1E);
+    for _ in 0..300 {
+        let empties = 4 + (rng.next() % 30) as u32;
+        let Some(b) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        let mine = stable_discs(b.player(), b.opponent());
+        let theirs = stable_discs(b.opponent(), b.player());
+        // Random continuations: the stable discs keep their colour to the end.
+        for _ in 0..5 {
+            let (mut cur, mut flipped) = (b, false);
+            while !cur.is_game_over() {
+                let moves: Vec<Square> = cur.legal_moves().collect();
+                cur = if moves.is_empty() {
+                    cur.pass()
+                } else {
+                    cur.play(moves[(rng.next() % moves.len() as u64) as usize])
+                        .unwrap()
+                };
+                flipped = !flipped;
+            }
+            // `flipped` tells whether `cur.player()` is the original opponent.
+            let (p_now, o_now) = if flipped {
+                (cur.opponent(), cur.player())
+            } else {
+                (cur.player(), cur.opponent())
+            };
+            assert_eq!(p_now & mine, mine);
+            assert_eq!(o_now & theirs, theirs);
+        }
+    }
+}
