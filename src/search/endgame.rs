@@ -12,7 +12,7 @@
 //!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 
-use crate::board::movegen::{count_flips, flips, legal_moves};
+use crate::board::movegen::{count_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +24,10 @@ const INF: i32 = 65;
 const SHALLOW_MAX: u32 = 6;
 /// Smallest number of empties at which the transposition table is used.
 const TT_MIN: u32 = 11;
+/// Weight of the opponent's potential mobility in move ordering (its mobility weighs 16).
+const POTENTIAL_WEIGHT: i32 = 0;
+/// Smallest number of empties at which children are probed in the table before searching (ETC).
+const ETC_MIN: u32 = 16;
 /// How often (in nodes) the stop flag is looked at.
 const STOP_CHECK_MASK: u64 = 0xFFF;
 
@@ -163,6 +167,7 @@ impl Solver {
             return (score, Some(Move::PASS));
         }
         let ordered = self.order_moves(p, o, moves, n);
+        let ordered = ordered.squares();
         let mut best = -INF;
         let mut best_move = None;
         for (i, &sq) in ordered.iter().enumerate() {
@@ -211,11 +216,12 @@ impl Solver {
         }
     }
 
-    /// The moves of `p` ordered for search: fastest first (fewest replies for the opponent, corner
-    /// replies counted twice), then moves into odd-parity quadrants. The hash move is put first by
+    /// The moves of `p` ordered for search, best first: fastest first (fewest replies for the
+    /// opponent, corner replies counted twice), fewer potential replies (empty squares next to our
+    /// discs), moves into odd-parity quadrants, C- and X-squares late. The hash move is put first by
     /// the caller.
-    fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> Vec<u8> {
-        let mut scored: Vec<(i32, u8)> = Vec::with_capacity(moves.count_ones() as usize);
+    fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
+        let mut list = MoveList::default();
         let parity = quadrant_parity(!(p | o));
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
@@ -224,16 +230,16 @@ impl Solver {
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             let replies = legal_moves(cp, co);
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            key += (neighbours(co) & !(cp | co)).count_ones() as i32 * POTENTIAL_WEIGHT;
             if parity >> quadrant(sq) & 1 == 1 && n < 20 {
                 key -= 8;
             }
             if (1u64 << sq) & NEAR_CORNERS != 0 {
                 key += 4;
             }
-            scored.push((key, sq as u8));
+            list.insert(key, sq as u8);
         }
-        scored.sort_unstable();
-        scored.into_iter().map(|(_, sq)| sq).collect()
+        list
     }
 
     /// Search with the transposition table, hash move first, stability cut-off and PVS.
@@ -249,12 +255,15 @@ impl Solver {
         if self.aborted {
             return 0;
         }
-        // Stability cut-off: the opponent's stable discs are lost to us for good.
-        let max_possible = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-        if max_possible <= alpha {
-            return max_possible;
+        // Stability cut-off: the opponent's stable discs are lost to us for good. Only worth computing
+        // when alpha is so high that even all the opponent's discs being stable could refute it.
+        if alpha >= 64 - 2 * o.count_ones() as i32 {
+            let max_possible = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if max_possible <= alpha {
+                return max_possible;
+            }
+            beta = beta.min(max_possible);
         }
-        beta = beta.min(max_possible);
 
         let slot = (hash(p, o) as usize) & self.mask;
         let entry = self.table[slot];
@@ -283,12 +292,26 @@ impl Solver {
             }
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
-        let mut ordered = self.order_moves(p, o, moves, n);
-        if hash_move < 64 && moves >> hash_move & 1 == 1 {
-            if let Some(pos) = ordered.iter().position(|&s| s == hash_move) {
-                ordered[..=pos].rotate_right(1);
+        if n >= ETC_MIN {
+            // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
+            // refutes this node before any ordering work.
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(sq, p, o);
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let e = &self.table[(hash(cp, co) as usize) & self.mask];
+                if e.player == cp && e.opponent == co && -(e.upper as i32) >= beta {
+                    return -(e.upper as i32);
+                }
             }
         }
+        let mut ordered = self.order_moves(p, o, moves, n);
+        if hash_move < 64 {
+            ordered.move_to_front(hash_move);
+        }
+        let ordered = ordered.squares();
         let mut best = -INF;
         let mut best_sq = ordered[0];
         for (i, &sq) in ordered.iter().enumerate() {
@@ -476,7 +499,7 @@ impl Solver {
             }
             let n = b.empty_count();
             let mut found = None;
-            for sq in self.order_moves(p, o, moves, n) {
+            for &sq in self.order_moves(p, o, moves, n).squares() {
                 let s = sq as usize;
                 let f = flips(s, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << s));
@@ -492,6 +515,49 @@ impl Solver {
         }
         self.nodes = saved_nodes;
         pv
+    }
+}
+
+/// A move list on the stack, kept sorted by key (smallest first) as moves are inserted.
+#[derive(Clone, Copy, Default)]
+struct MoveList {
+    keys: [i32; 32],
+    squares: [u8; 32],
+    len: usize,
+}
+
+impl MoveList {
+    /// Inserts a move keeping the keys in ascending order (at most 32 moves: no Othello position has
+    /// more legal moves than that).
+    #[inline]
+    fn insert(&mut self, key: i32, sq: u8) {
+        if self.len >= 32 {
+            return;
+        }
+        let mut j = self.len;
+        while j > 0 && self.keys[j - 1] > key {
+            self.keys[j] = self.keys[j - 1];
+            self.squares[j] = self.squares[j - 1];
+            j -= 1;
+        }
+        self.keys[j] = key;
+        self.squares[j] = sq;
+        self.len += 1;
+    }
+
+    /// The squares in order.
+    #[inline]
+    fn squares(&self) -> &[u8] {
+        &self.squares[..self.len]
+    }
+
+    /// Moves `sq` to the front if present.
+    #[inline]
+    fn move_to_front(&mut self, sq: u8) {
+        if let Some(pos) = self.squares().iter().position(|&s| s == sq) {
+            self.squares[..=pos].rotate_right(1);
+            self.keys[..=pos].rotate_right(1);
+        }
     }
 }
 

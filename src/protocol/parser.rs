@@ -1,0 +1,1177 @@
+//! Reading one protocol line into a [`Command`].
+//!
+//! The line is split into whitespace-separated tokens and the first token picks the command; both steps
+//! and every keyword and number are nom parsers over `&str`. The parser checks syntax only: that a
+//! board or FEN is well formed, that moves are square names or passes, that numbers fit and lie in the
+//! ranges the protocol fixes (`perft` 1..=20, `bench` 1..=60). Whether a move is legal, whether an option
+//! exists and whether a command is allowed right now are decided by the engine loop.
+//!
+//! [`parse_command`] never panics: every input, however long or strange, gives a command, `None` (blank
+//! line) or a [`ParseError`] whose one-line message says what was wrong and what was expected. User
+//! text quoted in messages is shortened, so a huge token cannot flood the output.
+
+use std::fmt;
+use std::str::FromStr;
+
+use nom::branch::alt;
+use nom::bytes::{tag_no_case, take_till1, take_while};
+use nom::character::{digit1, one_of};
+use nom::combinator::{all_consuming, opt, value};
+use nom::multi::many0;
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Offset, Parser};
+
+use crate::board::square::truncate;
+use crate::board::text::ParseBoardError;
+use crate::board::{Move, Position};
+
+/// The longest line accepted, in bytes (64 KiB); longer lines are rejected as "line too long".
+pub const MAX_LINE_BYTES: usize = 65536;
+
+/// The largest depth `perft` accepts.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// The largest depth `bench` accepts.
+pub const MAX_BENCH_DEPTH: u32 = 60;
+
+/// The base position of a `position` command, before its move list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionSpec {
+    /// `position startpos`: the standard start, black to move.
+    StartPos,
+    /// `position board <64 squares> <side>`.
+    Board(Position),
+    /// `position fen <rows> <side>`.
+    Fen(Position),
+}
+
+impl PositionSpec {
+    /// The position this base stands for.
+    pub fn position(self) -> Position {
+        match self {
+            PositionSpec::StartPos => Position::START,
+            PositionSpec::Board(p) | PositionSpec::Fen(p) => p,
+        }
+    }
+}
+
+/// The parameters of a `go` command. Times are in milliseconds; the UGI names map onto the UCI ones:
+/// `p1time` → `btime`, `p2time` → `wtime`, `p1inc` → `binc`, `p2inc` → `winc` (player 1 is black).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    /// `depth <n>`: the deepest iteration to search.
+    pub depth: Option<u32>,
+    /// `nodes <n>`: stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// `movetime <ms>`: time for this move.
+    pub movetime: Option<u64>,
+    /// `btime` / `p1time <ms>`: black's remaining clock (negative values read as 0).
+    pub btime: Option<u64>,
+    /// `wtime` / `p2time <ms>`: white's remaining clock (negative values read as 0).
+    pub wtime: Option<u64>,
+    /// `binc` / `p1inc <ms>`: black's increment (negative values read as 0).
+    pub binc: Option<u64>,
+    /// `winc` / `p2inc <ms>`: white's increment (negative values read as 0).
+    pub winc: Option<u64>,
+    /// `movestogo <n>`: moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+    /// `exact`: solve to the end of the game for the exact final score.
+    pub exact: bool,
+    /// `wld`: solve to the end of the game for win / loss / draw.
+    pub wld: bool,
+}
+
+/// What a UGI `query` asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QueryKind {
+    /// `query gameover`: is the game over? (`response true|false`)
+    GameOver,
+    /// `query p1turn`: is black (player 1) to move? (`response true|false`)
+    P1Turn,
+    /// `query result`: `response p1win|p2win|draw|none`.
+    Result,
+}
+
+/// One protocol command, as read from a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: handshake; UCI mode (passes written `pass`).
+    Uci,
+    /// `ugi`: handshake; UGI mode (passes written `0000`).
+    Ugi,
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `ucinewgame` or `uginewgame`: clear the hash table and game state.
+    NewGame,
+    /// `debug on` (true) or `debug off` (false).
+    Debug(bool),
+    /// `position startpos|board ...|fen ... [moves ...]`: the base position and the moves to play
+    /// from it (not yet checked for legality).
+    Position {
+        /// The position before the moves.
+        base: PositionSpec,
+        /// The listed moves, in order; passes may be missing where forced.
+        moves: Vec<Move>,
+    },
+    /// `go ...`: start a search.
+    Go(GoParams),
+    /// `stop`: end the search and answer `bestmove`.
+    Stop,
+    /// `quit`: end the process.
+    Quit,
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option name: the tokens between `name` and `value`, joined by single spaces (the case
+        /// is as sent; matching is the engine's job).
+        name: String,
+        /// The rest of the line after `value`, trimmed (`Some("")` when `value` ends the line);
+        /// `None` when there is no `value`.
+        value: Option<String>,
+    },
+    /// `query gameover|p1turn|result`.
+    Query(QueryKind),
+    /// `d`: show the board and details.
+    Display,
+    /// `eval`: show the static evaluation.
+    Eval,
+    /// `perft <n>` with `n` in 1..=20.
+    Perft(u32),
+    /// `bench [<depth>]` with an optional depth in 1..=60.
+    Bench(Option<u32>),
+    /// `ponderhit`: accepted and ignored (wedge never ponders).
+    PonderHit,
+}
+
+/// Why a line is not a valid command. The message is one line, meant to follow `error: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl ParseError {
+    fn new(message: impl Into<String>) -> ParseError {
+        ParseError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The command words, as written in messages.
+const KNOWN_COMMANDS: &str =
+    "uci, ugi, isready, ucinewgame, uginewgame, debug, position, go, stop, \
+                              ponderhit, quit, setoption, query, d, eval, perft, bench";
+
+/// Reads one line (without or with its line ending) into a command.
+///
+/// Returns `Ok(None)` for an empty or whitespace-only line, `Ok(Some(command))` for a well-formed
+/// command and `Err` for anything else, including lines over [`MAX_LINE_BYTES`].
+pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
+    if line.len() > MAX_LINE_BYTES {
+        return Err(ParseError::new(format!(
+            "line too long: {} bytes (at most {MAX_LINE_BYTES})",
+            line.len()
+        )));
+    }
+    let tokens = tokenize(line)?;
+    let Some((&first, args)) = tokens.split_first() else {
+        return Ok(None);
+    };
+    let Some(verb) = verb(first) else {
+        return Err(ParseError::new(format!(
+            "unknown command '{}' (known: {KNOWN_COMMANDS})",
+            truncate(first)
+        )));
+    };
+    let command = match verb {
+        Verb::Uci => no_args(verb, args, Command::Uci)?,
+        Verb::Ugi => no_args(verb, args, Command::Ugi)?,
+        Verb::IsReady => no_args(verb, args, Command::IsReady)?,
+        Verb::UciNewGame | Verb::UgiNewGame => no_args(verb, args, Command::NewGame)?,
+        Verb::Stop => no_args(verb, args, Command::Stop)?,
+        Verb::PonderHit => no_args(verb, args, Command::PonderHit)?,
+        Verb::Quit => no_args(verb, args, Command::Quit)?,
+        Verb::Display => no_args(verb, args, Command::Display)?,
+        Verb::Eval => no_args(verb, args, Command::Eval)?,
+        Verb::Debug => parse_debug(args)?,
+        Verb::Position => parse_position(args)?,
+        Verb::Go => Command::Go(parse_go(args)?),
+        Verb::SetOption => parse_setoption(line, args)?,
+        Verb::Query => parse_query(args)?,
+        Verb::Perft => parse_perft(args)?,
+        Verb::Bench => parse_bench(args)?,
+    };
+    Ok(Some(command))
+}
+
+type NomError<'a> = nom::error::Error<&'a str>;
+
+fn is_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// Splits a line into its whitespace-separated tokens (slices of `line`).
+fn tokenize(line: &str) -> Result<Vec<&str>, ParseError> {
+    let token = preceded(take_while(is_space), take_till1(is_space));
+    let mut tokens = all_consuming(terminated(many0(token), take_while(is_space)));
+    let result: IResult<&str, Vec<&str>, NomError<'_>> = tokens.parse_complete(line);
+    // An error cannot happen (every character is whitespace or part of a token); it is kept as an
+    // error rather than a panic.
+    result
+        .map(|(_, tokens)| tokens)
+        .map_err(|_| ParseError::new("could not split the line into tokens"))
+}
+
+/// A parser matching exactly the whole token `w`, in any case.
+fn word<'a>(w: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = NomError<'a>> {
+    all_consuming(tag_no_case(w))
+}
+
+/// Whether `token` is the keyword `w` (any case).
+fn is_word(token: &str, w: &'static str) -> bool {
+    word(w).parse_complete(token).is_ok()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Uci,
+    Ugi,
+    IsReady,
+    UciNewGame,
+    UgiNewGame,
+    Debug,
+    Position,
+    Go,
+    Stop,
+    PonderHit,
+    Quit,
+    SetOption,
+    Query,
+    Display,
+    Eval,
+    Perft,
+    Bench,
+}
+
+impl Verb {
+    fn name(self) -> &'static str {
+        match self {
+            Verb::Uci => "uci",
+            Verb::Ugi => "ugi",
+            Verb::IsReady => "isready",
+            Verb::UciNewGame => "ucinewgame",
+            Verb::UgiNewGame => "uginewgame",
+            Verb::Debug => "debug",
+            Verb::Position => "position",
+            Verb::Go => "go",
+            Verb::Stop => "stop",
+            Verb::PonderHit => "ponderhit",
+            Verb::Quit => "quit",
+            Verb::SetOption => "setoption",
+            Verb::Query => "query",
+            Verb::Display => "d",
+            Verb::Eval => "eval",
+            Verb::Perft => "perft",
+            Verb::Bench => "bench",
+        }
+    }
+}
+
+fn verb(token: &str) -> Option<Verb> {
+    let mut parser = alt((
+        value(Verb::Uci, word("uci")),
+        value(Verb::Ugi, word("ugi")),
+        value(Verb::IsReady, word("isready")),
+        value(Verb::UciNewGame, word("ucinewgame")),
+        value(Verb::UgiNewGame, word("uginewgame")),
+        value(Verb::Debug, word("debug")),
+        value(Verb::Position, word("position")),
+        value(Verb::Go, word("go")),
+        value(Verb::Stop, word("stop")),
+        value(Verb::PonderHit, word("ponderhit")),
+        value(Verb::Quit, word("quit")),
+        value(Verb::SetOption, word("setoption")),
+        value(Verb::Query, word("query")),
+        value(Verb::Display, word("d")),
+        value(Verb::Eval, word("eval")),
+        value(Verb::Perft, word("perft")),
+        value(Verb::Bench, word("bench")),
+    ));
+    parser.parse_complete(token).ok().map(|(_, v)| v)
+}
+
+fn no_args(verb: Verb, args: &[&str], command: Command) -> Result<Command, ParseError> {
+    match args.first() {
+        None => Ok(command),
+        Some(extra) => Err(ParseError::new(format!(
+            "'{}' takes no arguments, got '{}'",
+            verb.name(),
+            truncate(extra)
+        ))),
+    }
+}
+
+/// A token read as a decimal integer with an optional sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Number {
+    Value(u64),
+    Negative,
+    Overflow,
+    Invalid,
+}
+
+fn read_number(token: &str) -> Number {
+    let mut parser = all_consuming((opt(one_of("+-")), digit1()));
+    let result: IResult<&str, (Option<char>, &str), NomError<'_>> = parser.parse_complete(token);
+    match result {
+        Ok((_, (sign, digits))) => {
+            if sign == Some('-') && digits.bytes().any(|b| b != b'0') {
+                Number::Negative
+            } else {
+                match digits.parse::<u64>() {
+                    Ok(v) => Number::Value(v),
+                    Err(_) => Number::Overflow,
+                }
+            }
+        }
+        Err(_) => Number::Invalid,
+    }
+}
+
+/// Reads the number after keyword `name` of command `cmd`, at most `max`. With `negative_is_zero`, a
+/// negative value (however large) reads as 0; otherwise it is an error.
+fn number_arg(
+    cmd: &str,
+    name: &str,
+    token: Option<&str>,
+    max: u64,
+    negative_is_zero: bool,
+) -> Result<u64, ParseError> {
+    let Some(token) = token else {
+        return Err(ParseError::new(format!(
+            "{cmd}: '{name}' needs a number, got nothing"
+        )));
+    };
+    match read_number(token) {
+        Number::Value(v) if v <= max => Ok(v),
+        Number::Value(_) | Number::Overflow => Err(ParseError::new(format!(
+            "{cmd}: '{name}' is too large: '{}' (at most {max})",
+            truncate(token)
+        ))),
+        Number::Negative if negative_is_zero => Ok(0),
+        Number::Negative => Err(ParseError::new(format!(
+            "{cmd}: '{name}' must not be negative, got '{}'",
+            truncate(token)
+        ))),
+        Number::Invalid => Err(ParseError::new(format!(
+            "{cmd}: '{name}' needs a number, got '{}'",
+            truncate(token)
+        ))),
+    }
+}
+
+/// Reads a depth-like number in `min..=max` for `cmd`.
+fn ranged_u32(cmd: &str, token: Option<&str>, min: u32, max: u32) -> Result<u32, ParseError> {
+    let v = number_arg(cmd, "depth", token, u64::from(u32::MAX), false)?;
+    match u32::try_from(v) {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(ParseError::new(format!(
+            "{cmd}: the depth must be {min}..{max}, got {v}"
+        ))),
+    }
+}
+
+fn parse_debug(args: &[&str]) -> Result<Command, ParseError> {
+    let mut parser = alt((value(true, word("on")), value(false, word("off"))));
+    match args {
+        [arg] => match parser.parse_complete(*arg) {
+            Ok((_, on)) => Ok(Command::Debug(on)),
+            Err(_) => Err(ParseError::new(format!(
+                "debug: expected 'on' or 'off', got '{}'",
+                truncate(arg)
+            ))),
+        },
+        [] => Err(ParseError::new(
+            "debug: expected 'on' or 'off', got nothing",
+        )),
+        [_, extra, ..] => Err(ParseError::new(format!(
+            "debug: expected only 'on' or 'off', got extra '{}'",
+            truncate(extra)
+        ))),
+    }
+}
+
+fn parse_query(args: &[&str]) -> Result<Command, ParseError> {
+    let mut parser = alt((
+        value(QueryKind::GameOver, word("gameover")),
+        value(QueryKind::P1Turn, word("p1turn")),
+        value(QueryKind::Result, word("result")),
+    ));
+    match args {
+        [arg] => match parser.parse_complete(*arg) {
+            Ok((_, kind)) => Ok(Command::Query(kind)),
+            Err(_) => Err(ParseError::new(format!(
+                "query: expected 'gameover', 'p1turn' or 'result', got '{}'",
+                truncate(arg)
+            ))),
+        },
+        [] => Err(ParseError::new(
+            "query: expected 'gameover', 'p1turn' or 'result', got nothing",
+        )),
+        [_, extra, ..] => Err(ParseError::new(format!(
+            "query: expected one of 'gameover', 'p1turn', 'result', got extra '{}'",
+            truncate(extra)
+        ))),
+    }
+}
+
+fn parse_perft(args: &[&str]) -> Result<Command, ParseError> {
+    if let Some(extra) = args.get(1) {
+        return Err(ParseError::new(format!(
+            "perft: expected only a depth, got extra '{}'",
+            truncate(extra)
+        )));
+    }
+    ranged_u32("perft", args.first().copied(), 1, MAX_PERFT_DEPTH).map(Command::Perft)
+}
+
+fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
+    if let Some(extra) = args.get(1) {
+        return Err(ParseError::new(format!(
+            "bench: expected at most a depth, got extra '{}'",
+            truncate(extra)
+        )));
+    }
+    match args.first() {
+        None => Ok(Command::Bench(None)),
+        Some(&depth) => {
+            ranged_u32("bench", Some(depth), 1, MAX_BENCH_DEPTH).map(|d| Command::Bench(Some(d)))
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Base {
+    StartPos,
+    Board,
+    Fen,
+}
+
+const POSITION_USAGE: &str =
+    "expected 'startpos', 'board <64 squares> <side>' or 'fen <rows> <side>', then optionally 'moves ...'";
+
+fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+    let Some((&kind, rest)) = args.split_first() else {
+        return Err(ParseError::new(format!(
+            "position: {POSITION_USAGE}; got nothing"
+        )));
+    };
+    let mut base_parser = alt((
+        value(Base::StartPos, word("startpos")),
+        value(Base::Board, word("board")),
+        value(Base::Fen, word("fen")),
+    ));
+    let base = match base_parser.parse_complete(kind) {
+        Ok((_, base)) => base,
+        Err(_) => {
+            return Err(ParseError::new(format!(
+                "position: {POSITION_USAGE}; got '{}'",
+                truncate(kind)
+            )))
+        }
+    };
+    let (base, rest) = match base {
+        Base::StartPos => (PositionSpec::StartPos, rest),
+        Base::Board => {
+            let (squares, side, rest) = two_tokens("board", "the 64 squares", rest)?;
+            let count = squares.chars().count();
+            if count != 64 {
+                return Err(ParseError::new(format!(
+                    "position board: {}",
+                    ParseBoardError::WrongLength(count)
+                )));
+            }
+            let pos = Position::from_str(&format!("{squares} {side}"))
+                .map_err(|e| ParseError::new(format!("position board: {e}")))?;
+            (PositionSpec::Board(pos), rest)
+        }
+        Base::Fen => {
+            let (rows, side, rest) = two_tokens("fen", "the FEN rows", rest)?;
+            let pos = Position::from_fen(&format!("{rows} {side}"))
+                .map_err(|e| ParseError::new(format!("position fen: {e}")))?;
+            (PositionSpec::Fen(pos), rest)
+        }
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&keyword, list)) if is_word(keyword, "moves") => parse_moves(list)?,
+        Some((&other, _)) => {
+            return Err(ParseError::new(format!(
+            "position: unexpected '{}' after the position (expected 'moves' and a list of moves)",
+            truncate(other)
+        )))
+        }
+    };
+    Ok(Command::Position { base, moves })
+}
+
+/// The two tokens of a `board` or `fen` base (what, then the side to move) and the tokens after them.
+fn two_tokens<'t, 'a>(
+    kind: &str,
+    what: &str,
+    rest: &'t [&'a str],
+) -> Result<(&'a str, &'a str, &'t [&'a str]), ParseError> {
+    let first = match rest.first() {
+        Some(&t) if !is_word(t, "moves") => t,
+        _ => {
+            return Err(ParseError::new(format!(
+                "position {kind}: {what} are missing"
+            )))
+        }
+    };
+    let side = match rest.get(1) {
+        Some(&t) if !is_word(t, "moves") => t,
+        _ => {
+            return Err(ParseError::new(format!(
+                "position {kind}: the side to move is missing after {what} (expected X or O)"
+            )))
+        }
+    };
+    if side.chars().count() != 1 {
+        return Err(ParseError::new(format!(
+            "position {kind}: {}",
+            ParseBoardError::BadSide(truncate(side))
+        )));
+    }
+    Ok((first, side, rest.get(2..).unwrap_or(&[])))
+}
+
+fn parse_moves(list: &[&str]) -> Result<Vec<Move>, ParseError> {
+    list.iter()
+        .enumerate()
+        .map(|(i, token)| {
+            Move::from_str(token)
+                .map_err(|e| ParseError::new(format!("position: move {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GoWord {
+    Depth,
+    Nodes,
+    MoveTime,
+    BTime,
+    WTime,
+    BInc,
+    WInc,
+    MovesToGo,
+    P1Time,
+    P2Time,
+    P1Inc,
+    P2Inc,
+    Infinite,
+    Exact,
+    Wld,
+}
+
+impl GoWord {
+    fn name(self) -> &'static str {
+        match self {
+            GoWord::Depth => "depth",
+            GoWord::Nodes => "nodes",
+            GoWord::MoveTime => "movetime",
+            GoWord::BTime => "btime",
+            GoWord::WTime => "wtime",
+            GoWord::BInc => "binc",
+            GoWord::WInc => "winc",
+            GoWord::MovesToGo => "movestogo",
+            GoWord::P1Time => "p1time",
+            GoWord::P2Time => "p2time",
+            GoWord::P1Inc => "p1inc",
+            GoWord::P2Inc => "p2inc",
+            GoWord::Infinite => "infinite",
+            GoWord::Exact => "exact",
+            GoWord::Wld => "wld",
+        }
+    }
+}
+
+const GO_WORDS: &str = "depth, nodes, movetime, btime, wtime, binc, winc, movestogo, p1time, \
+                        p2time, p1inc, p2inc, infinite, exact, wld";
+
+fn go_word(token: &str) -> Option<GoWord> {
+    let mut parser = alt((
+        value(GoWord::Depth, word("depth")),
+        value(GoWord::Nodes, word("nodes")),
+        value(GoWord::MoveTime, word("movetime")),
+        value(GoWord::BTime, word("btime")),
+        value(GoWord::WTime, word("wtime")),
+        value(GoWord::BInc, word("binc")),
+        value(GoWord::WInc, word("winc")),
+        value(GoWord::MovesToGo, word("movestogo")),
+        value(GoWord::P1Time, word("p1time")),
+        value(GoWord::P2Time, word("p2time")),
+        value(GoWord::P1Inc, word("p1inc")),
+        value(GoWord::P2Inc, word("p2inc")),
+        value(GoWord::Infinite, word("infinite")),
+        value(GoWord::Exact, word("exact")),
+        value(GoWord::Wld, word("wld")),
+    ));
+    parser.parse_complete(token).ok().map(|(_, w)| w)
+}
+
+fn twice(w: GoWord) -> ParseError {
+    let alias = match w {
+        GoWord::BTime | GoWord::P1Time => " (btime and p1time are the same value)",
+        GoWord::WTime | GoWord::P2Time => " (wtime and p2time are the same value)",
+        GoWord::BInc | GoWord::P1Inc => " (binc and p1inc are the same value)",
+        GoWord::WInc | GoWord::P2Inc => " (winc and p2inc are the same value)",
+        _ => "",
+    };
+    ParseError::new(format!("go: '{}' given twice{alias}", w.name()))
+}
+
+fn set_once<T>(slot: &mut Option<T>, v: T, w: GoWord) -> Result<(), ParseError> {
+    if slot.is_some() {
+        return Err(twice(w));
+    }
+    *slot = Some(v);
+    Ok(())
+}
+
+fn set_flag(flag: &mut bool, w: GoWord) -> Result<(), ParseError> {
+    if *flag {
+        return Err(twice(w));
+    }
+    *flag = true;
+    Ok(())
+}
+
+fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
+    let mut go = GoParams::default();
+    let mut tokens = args.iter().copied();
+    while let Some(token) = tokens.next() {
+        let Some(w) = go_word(token) else {
+            return Err(ParseError::new(format!(
+                "go: unknown parameter '{}' (expected {GO_WORDS})",
+                truncate(token)
+            )));
+        };
+        let name = w.name();
+        let small = |t: Option<&str>| {
+            number_arg("go", name, t, u64::from(u32::MAX), false)
+                .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+        };
+        let large = |t: Option<&str>| number_arg("go", name, t, u64::MAX, false);
+        let clock = |t: Option<&str>| number_arg("go", name, t, u64::MAX, true);
+        match w {
+            GoWord::Depth => set_once(&mut go.depth, small(tokens.next())?, w)?,
+            GoWord::MovesToGo => set_once(&mut go.movestogo, small(tokens.next())?, w)?,
+            GoWord::Nodes => set_once(&mut go.nodes, large(tokens.next())?, w)?,
+            GoWord::MoveTime => set_once(&mut go.movetime, large(tokens.next())?, w)?,
+            GoWord::BTime | GoWord::P1Time => set_once(&mut go.btime, clock(tokens.next())?, w)?,
+            GoWord::WTime | GoWord::P2Time => set_once(&mut go.wtime, clock(tokens.next())?, w)?,
+            GoWord::BInc | GoWord::P1Inc => set_once(&mut go.binc, clock(tokens.next())?, w)?,
+            GoWord::WInc | GoWord::P2Inc => set_once(&mut go.winc, clock(tokens.next())?, w)?,
+            GoWord::Infinite => set_flag(&mut go.infinite, w)?,
+            GoWord::Exact => set_flag(&mut go.exact, w)?,
+            GoWord::Wld => set_flag(&mut go.wld, w)?,
+        }
+    }
+    if go.exact && go.wld {
+        return Err(ParseError::new(
+            "go: 'exact' and 'wld' exclude each other (give one of them)",
+        ));
+    }
+    Ok(go)
+}
+
+const SETOPTION_USAGE: &str = "expected 'setoption name <name> [value <value>]'";
+
+fn parse_setoption(line: &str, args: &[&str]) -> Result<Command, ParseError> {
+    let Some((&first, rest)) = args.split_first() else {
+        return Err(ParseError::new(format!(
+            "setoption: {SETOPTION_USAGE}, got nothing"
+        )));
+    };
+    if !is_word(first, "name") {
+        return Err(ParseError::new(format!(
+            "setoption: {SETOPTION_USAGE}, got '{}'",
+            truncate(first)
+        )));
+    }
+    let value_at = rest.iter().position(|t| is_word(t, "value"));
+    let name_tokens = match value_at {
+        Some(i) => rest.get(..i).unwrap_or(&[]),
+        None => rest,
+    };
+    if name_tokens.is_empty() {
+        return Err(ParseError::new(format!(
+            "setoption: the option name is missing after 'name' ({SETOPTION_USAGE})"
+        )));
+    }
+    let name = name_tokens.join(" ");
+    // Every token is a slice of `line`, so the value is the text after the `value` keyword.
+    let value = value_at.and_then(|i| rest.get(i)).map(|&keyword| {
+        let start = line.offset(keyword) + keyword.len();
+        line.get(start..).unwrap_or("").trim().to_string()
+    });
+    Ok(Command::SetOption { name, value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        match parse_command(line) {
+            Ok(Some(c)) => c,
+            other => panic!("{line:?} should parse, got {other:?}"),
+        }
+    }
+
+    fn err(line: &str) -> String {
+        match parse_command(line) {
+            Err(e) => e.message,
+            other => panic!("{line:?} should be an error, got {other:?}"),
+        }
+    }
+
+    fn go(line: &str) -> GoParams {
+        match ok(line) {
+            Command::Go(g) => g,
+            other => panic!("{line:?} should be a go, got {other:?}"),
+        }
+    }
+
+    const START_BOARD: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn blank_lines_are_none() {
+        for line in ["", " ", "\t", "\r\n", "  \t \n", "\u{a0}\u{2003}"] {
+            assert_eq!(parse_command(line), Ok(None), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn simple_commands_parse_in_any_case() {
+        let cases = [
+            ("uci", Command::Uci),
+            ("UCI", Command::Uci),
+            ("ugi", Command::Ugi),
+            ("isready", Command::IsReady),
+            ("IsReady\r\n", Command::IsReady),
+            ("ucinewgame", Command::NewGame),
+            ("uginewgame", Command::NewGame),
+            ("debug on", Command::Debug(true)),
+            ("Debug OFF", Command::Debug(false)),
+            ("stop", Command::Stop),
+            ("quit", Command::Quit),
+            ("  quit  ", Command::Quit),
+            ("ponderhit", Command::PonderHit),
+            ("d", Command::Display),
+            ("D", Command::Display),
+            ("eval", Command::Eval),
+            ("perft 1", Command::Perft(1)),
+            ("perft 20", Command::Perft(20)),
+            ("bench", Command::Bench(None)),
+            ("bench 12", Command::Bench(Some(12))),
+            ("query gameover", Command::Query(QueryKind::GameOver)),
+            ("query P1TURN", Command::Query(QueryKind::P1Turn)),
+            ("query result", Command::Query(QueryKind::Result)),
+        ];
+        for (line, want) in cases {
+            assert_eq!(ok(line), want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn positions_parse() {
+        assert_eq!(
+            ok("position startpos"),
+            Command::Position {
+                base: PositionSpec::StartPos,
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            ok("position startpos moves"),
+            Command::Position {
+                base: PositionSpec::StartPos,
+                moves: vec![]
+            }
+        );
+        let moves: Vec<Move> = ["f5", "d6", "c3", "pass", "0000", "PS", "pa", "--"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        assert_eq!(
+            ok("Position StartPos Moves F5 d6 c3 pass 0000 PS pa --"),
+            Command::Position {
+                base: PositionSpec::StartPos,
+                moves
+            }
+        );
+        assert_eq!(
+            ok(&format!("position board {START_BOARD}")),
+            Command::Position {
+                base: PositionSpec::Board(Position::START),
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            ok("position fen 8/8/8/3ox3/3xo3/8/8/8 x moves f5"),
+            Command::Position {
+                base: PositionSpec::Fen(Position::START),
+                moves: vec!["f5".parse().unwrap()]
+            }
+        );
+        assert_eq!(PositionSpec::StartPos.position(), Position::START);
+    }
+
+    #[test]
+    fn position_strings_round_trip() {
+        // Walk a few games, choosing moves with a fixed rule, and write every position back in both
+        // formats with the moves that led there from the start.
+        for seed in 0..6usize {
+            let mut pos = Position::START;
+            let mut played: Vec<Move> = Vec::new();
+            for ply in 0..70 {
+                let board_line = format!("position board {pos}");
+                assert_eq!(
+                    ok(&board_line),
+                    Command::Position {
+                        base: PositionSpec::Board(pos),
+                        moves: vec![]
+                    }
+                );
+                let fen_line = format!("position fen {}", pos.to_fen());
+                assert_eq!(
+                    ok(&fen_line),
+                    Command::Position {
+                        base: PositionSpec::Fen(pos),
+                        moves: vec![]
+                    }
+                );
+                let list: Vec<String> = played.iter().map(|m| m.to_string()).collect();
+                let line = format!("position startpos moves {}", list.join(" "));
+                assert_eq!(
+                    ok(&line),
+                    Command::Position {
+                        base: PositionSpec::StartPos,
+                        moves: played.clone()
+                    }
+                );
+                let legal = pos.legal_move_list();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[(seed * 7 + ply * 3) % legal.len()];
+                pos = pos.play(mv).unwrap();
+                played.push(mv);
+            }
+        }
+    }
+
+    #[test]
+    fn go_parameters_parse_in_any_order() {
+        assert_eq!(go("go"), GoParams::default());
+        let g = go("go depth 12 nodes 1000000 movetime 500 movestogo 10 infinite");
+        assert_eq!(g.depth, Some(12));
+        assert_eq!(g.nodes, Some(1_000_000));
+        assert_eq!(g.movetime, Some(500));
+        assert_eq!(g.movestogo, Some(10));
+        assert!(g.infinite && !g.exact && !g.wld);
+        let g = go("GO winc 20 btime 1000 WTIME 2000 binc 10");
+        assert_eq!(
+            (g.btime, g.wtime, g.binc, g.winc),
+            (Some(1000), Some(2000), Some(10), Some(20))
+        );
+        let g = go("go p1time 60000 p2time 59000 p1inc 1000 p2inc 900");
+        assert_eq!(
+            (g.btime, g.wtime, g.binc, g.winc),
+            (Some(60000), Some(59000), Some(1000), Some(900))
+        );
+        assert!(go("go exact").exact);
+        assert!(go("go wld movetime 100").wld);
+        assert_eq!(go("go nodes 18446744073709551615").nodes, Some(u64::MAX));
+        assert_eq!(go("go depth +7").depth, Some(7));
+        assert_eq!(go("go depth -0").depth, Some(0));
+    }
+
+    #[test]
+    fn negative_clocks_read_as_zero() {
+        let g = go("go btime -1500 wtime -99999999999999999999999 binc -1 p2inc -0");
+        assert_eq!(
+            (g.btime, g.wtime, g.binc, g.winc),
+            (Some(0), Some(0), Some(0), Some(0))
+        );
+    }
+
+    #[test]
+    fn go_errors_are_clear() {
+        assert_eq!(err("go depth x"), "go: 'depth' needs a number, got 'x'");
+        assert_eq!(err("go depth"), "go: 'depth' needs a number, got nothing");
+        assert!(err("go depth -1").contains("must not be negative"));
+        assert!(err("go depth 4294967296").contains("too large"));
+        assert!(err("go nodes 18446744073709551616").contains("too large"));
+        assert!(err("go movestogo -3").contains("negative"));
+        assert!(err("go movetime 1.5").contains("needs a number"));
+        assert!(err("go ponder").contains("unknown parameter 'ponder'"));
+        assert!(err("go mate 3").contains("unknown parameter"));
+        assert!(err("go depth 3 depth 4").contains("twice"));
+        assert!(err("go btime 10 p1time 10").contains("same value"));
+        assert!(err("go infinite infinite").contains("twice"));
+        assert!(err("go exact wld").contains("exclude"));
+        assert!(err("go 5").contains("unknown parameter '5'"));
+    }
+
+    #[test]
+    fn setoption_names_and_values() {
+        let set = |line: &str| match ok(line) {
+            Command::SetOption { name, value } => (name, value),
+            other => panic!("{line:?}: {other:?}"),
+        };
+        assert_eq!(
+            set("setoption name Hash value 128"),
+            ("Hash".to_string(), Some("128".to_string()))
+        );
+        assert_eq!(
+            set("SETOPTION NAME  Clear \t Hash "),
+            ("Clear Hash".to_string(), None)
+        );
+        assert_eq!(
+            set("setoption name BookFile value"),
+            ("BookFile".to_string(), Some(String::new()))
+        );
+        assert_eq!(
+            set("setoption name EvalFile VALUE  /tmp/my  weights.txt \r\n"),
+            (
+                "EvalFile".to_string(),
+                Some("/tmp/my  weights.txt".to_string())
+            )
+        );
+        assert_eq!(
+            set("setoption name threads value 1"),
+            ("threads".to_string(), Some("1".to_string()))
+        );
+        assert_eq!(
+            set("setoption name a value b value c"),
+            ("a".to_string(), Some("b value c".to_string()))
+        );
+    }
+
+    #[test]
+    fn malformed_lines_are_errors() {
+        let long_line = format!("go depth {}", "1".repeat(MAX_LINE_BYTES));
+        let mut bad: Vec<String> = [
+            "hello",
+            "ucix",
+            "uci now",
+            "isready 1",
+            "quit please",
+            "debug",
+            "debug maybe",
+            "debug on off",
+            "position",
+            "position foo",
+            "position startpos f5",
+            "position startpos moves f5 z9",
+            "position startpos moves f5 d6 moves",
+            "position board",
+            "position board moves f5",
+            "position fen",
+            "position fen 8/8/8/3ox3/3xo3/8/8/8",
+            "position fen 8/8/8/3ox3/3xo3/8/8 x",
+            "position fen 8/8/8/3ox3/3xo3/8/8/9 x",
+            "position fen 8/8/8/3ox4/3xo3/8/8/8 x",
+            "position fen 8/8/8/3oq3/3xo3/8/8/8 x",
+            "position fen 8/8/8/3ox3/3xo3/8/8/8 y",
+            "position fen 8/8/8/3ox3/3xo3/8/8/8 x f5",
+            "setoption",
+            "setoption Hash 32",
+            "setoption name",
+            "setoption name value 3",
+            "query",
+            "query score",
+            "query result now",
+            "perft",
+            "perft 0",
+            "perft 21",
+            "perft -1",
+            "perft x",
+            "perft 3 4",
+            "bench 0",
+            "bench 61",
+            "bench 3 4",
+            "go depth",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        bad.extend([
+            format!("position board {}", &START_BOARD[..64]),
+            format!("position board {} moves f5", &START_BOARD[..64]),
+            format!("position board {} XO", &START_BOARD[..64]),
+            format!("position board {} Z", &START_BOARD[..64]),
+            format!("position board {}- X", &START_BOARD[..64]),
+            format!("position board {} X", &START_BOARD[..63]),
+            format!("position board {}", START_BOARD.replace('O', "Q")),
+            format!("position board {START_BOARD} extra"),
+            long_line,
+        ]);
+        for line in &bad {
+            let msg = err(line);
+            assert!(!msg.is_empty());
+            assert!(!msg.contains('\n') && !msg.contains('\r'), "{msg:?}");
+            assert!(msg.len() < 400, "{}: {msg}", line.len());
+        }
+        assert!(err("hello").contains("unknown command 'hello'"));
+        assert!(err("hello").contains("setoption"));
+        assert!(err(&"x".repeat(MAX_LINE_BYTES + 1)).contains("line too long"));
+        assert!(err("position startpos moves f5 z9").contains("move 2"));
+    }
+
+    #[test]
+    fn max_length_line_is_accepted() {
+        let mut line = String::from("position startpos moves");
+        while line.len() + 3 <= MAX_LINE_BYTES {
+            line.push_str(" f5");
+        }
+        assert!(line.len() <= MAX_LINE_BYTES);
+        assert!(matches!(
+            parse_command(&line),
+            Ok(Some(Command::Position { .. }))
+        ));
+    }
+
+    /// Random lines built from protocol words, numbers, boards and garbage never panic, and every
+    /// error is a single line of bounded length.
+    #[test]
+    fn fuzz_never_panics() {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let vocab: &[&str] = &[
+            "uci",
+            "UGI",
+            "isready",
+            "ucinewgame",
+            "uginewgame",
+            "debug",
+            "on",
+            "off",
+            "position",
+            "startpos",
+            "board",
+            "fen",
+            "moves",
+            "go",
+            "depth",
+            "nodes",
+            "movetime",
+            "btime",
+            "wtime",
+            "binc",
+            "winc",
+            "movestogo",
+            "p1time",
+            "p2time",
+            "p1inc",
+            "p2inc",
+            "infinite",
+            "exact",
+            "wld",
+            "stop",
+            "quit",
+            "setoption",
+            "name",
+            "value",
+            "query",
+            "gameover",
+            "p1turn",
+            "result",
+            "d",
+            "eval",
+            "perft",
+            "bench",
+            "ponderhit",
+            "f5",
+            "d6",
+            "A1",
+            "h8",
+            "i9",
+            "pass",
+            "0000",
+            "--",
+            "ps",
+            "0",
+            "1",
+            "-1",
+            "+3",
+            "20",
+            "21",
+            "4294967296",
+            "18446744073709551616",
+            "-99999999999999999999",
+            "x",
+            "o",
+            "X",
+            "O",
+            "8/8/8/3ox3/3xo3/8/8/8",
+            "8/8/8",
+            START_BOARD,
+            "",
+            "\t",
+            "\r",
+            "é",
+            "\u{0}",
+            "\u{2028}",
+            "💥",
+            "-",
+            "+",
+            "/",
+        ];
+        for _ in 0..5000 {
+            let n = (next() % 12) as usize;
+            let mut line = String::new();
+            for _ in 0..n {
+                match next() % 10 {
+                    0 => {
+                        let len = (next() % 20) as usize;
+                        let bytes: Vec<u8> = (0..len).map(|_| (next() & 0xff) as u8).collect();
+                        line.push_str(&String::from_utf8_lossy(&bytes));
+                    }
+                    1 => line.push_str(&(next() as i64).to_string()),
+                    _ => line.push_str(vocab[(next() % vocab.len() as u64) as usize]),
+                }
+                if next() % 8 != 0 {
+                    line.push(' ');
+                }
+            }
+            if let Err(e) = parse_command(&line) {
+                assert!(!e.message.is_empty());
+                assert!(
+                    !e.message.contains('\n') && !e.message.contains('\r'),
+                    "{line:?}: {e}"
+                );
+                assert!(e.message.len() < 600, "{line:?}: {e}");
+            }
+        }
+    }
+}
