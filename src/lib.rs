@@ -1,11 +1,17 @@
 //! wedge: an Othello (Reversi) engine.
 //!
 //! - [`board`]: bitboards, squares, the rules of the game, symmetries, hashing and text formats.
-//! - [`tools`]: drivers the command line runs directly (perft, ...).
+//! - [`engine`]: the engine process: reader, controller, search worker, options.
+//! - [`eval`]: the static evaluation and its named, settable weights.
+//! - [`search`]: the midgame search, the endgame solver and their limits/report types.
+//! - [`protocol`]: the text protocol: command parser (and output formatting).
+//! - [`tools`]: drivers the command line runs directly (perft, solve, ...).
 //!
 //! The binary (`src/main.rs`) is a thin command line over this library.
 
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod protocol;
 pub mod search;
 pub mod tools;

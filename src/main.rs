@@ -1,4 +1,4 @@
-//! The `wedge` command line: with no subcommand it will run the engine protocol loop on stdin/stdout;
+//! The `wedge` command line: with no subcommand it runs the engine protocol loop on stdin/stdout;
 //! subcommands run tools (perft, ...) directly over the library. Errors are printed here and only here.
 
 use clap::{Parser, Subcommand};
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use wedge::board::text::read_obf_file;
 use wedge::board::Position;
-use wedge::tools::{perft, solve};
+use wedge::tools::{bench, perft, solve};
 
 #[derive(Parser)]
 #[command(name = "wedge", version, about = "wedge, an Othello engine", long_about = None)]
@@ -28,6 +28,16 @@ enum Command {
         /// Print the count below each legal move.
         #[arg(long)]
         divide: bool,
+    },
+    /// Search a fixed set of positions to a fixed depth; prints the node count (the search's
+    /// fingerprint) and the speed.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Hash table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
     },
     /// Solve the positions of an OBF file exactly and check the scores it gives.
     Solve {
@@ -57,6 +67,10 @@ fn main() -> ExitCode {
             board,
             divide,
         }) => run_perft(depth, board.as_deref(), divide),
+        Some(Command::Bench { depth, hash }) => {
+            run_bench(depth, hash);
+            Ok(())
+        }
         Some(Command::Solve {
             file,
             wld,
@@ -64,7 +78,11 @@ fn main() -> ExitCode {
             hash,
             first,
         }) => run_solve(&file, wld, threads, hash, first),
-        None => Err("the protocol loop is not available yet; try `wedge --help`".to_string()),
+        None => {
+            let stdin = std::io::stdin();
+            let code = wedge::engine::run(std::io::BufReader::new(stdin), std::io::stdout());
+            return ExitCode::from(code.clamp(0, 255) as u8);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -127,4 +145,19 @@ fn run_solve(
         ));
     }
     Ok(())
+}
+
+fn run_bench(depth: u32, hash: usize) {
+    let mut i = 0;
+    let lines = bench::run(depth.clamp(1, 60), hash, |line| {
+        i += 1;
+        println!(
+            "position {:>2}: {:>11} nodes {:>8} ms  {}",
+            i,
+            line.nodes,
+            line.time.as_millis(),
+            line.position
+        );
+    });
+    print!("{}", bench::summary(&lines));
 }

@@ -1,6 +1,103 @@
-//! Searching for moves: the perfect endgame solver (and, later, the midgame search, time management
-//! and transposition table). Nothing here reads or writes text.
+//! Searching for moves: the midgame search (iterative deepening PVS with a transposition table), the
+//! perfect endgame solver, and the types through which the engine talks to them: [`Limits`] in,
+//! [`Info`] reports and a [`SearchResult`] out. Nothing here reads or writes text.
 
 pub mod endgame;
+pub mod midgame;
+pub mod tt;
 
 pub use endgame::{SolveResult, Solver};
+pub use midgame::{time_budget, Searcher};
+
+use crate::board::Move;
+use std::time::Duration;
+
+/// Which perfect solve to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveKind {
+    /// The exact final disc difference.
+    Exact,
+    /// Win, draw or loss only.
+    Wld,
+}
+
+/// What bounds a search. The hard time limit is enforced by whoever owns the stop flag (it is set
+/// when time runs out); the search itself only looks at the flag, the node limit and `soft_time`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Do not start a new iteration after half of this time.
+    pub soft_time: Option<Duration>,
+    /// Search until stopped (never end on time).
+    pub infinite: bool,
+    /// Solve to the end instead of a heuristic search.
+    pub solve: Option<SolveKind>,
+    /// Number of best root moves to report.
+    pub multipv: usize,
+    /// Hand over to the exact solver at or below this many empty squares (0: never).
+    pub solve_empties: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            soft_time: None,
+            infinite: false,
+            solve: None,
+            multipv: 1,
+            solve_empties: 0,
+        }
+    }
+}
+
+/// A score as the search knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// A heuristic evaluation, centidiscs, side to move's view.
+    Eval(i32),
+    /// The exact final disc difference under perfect play.
+    Exact(i32),
+    /// Win (+1), draw (0) or loss (-1) under perfect play.
+    Wld(i32),
+}
+
+/// Progress after one iteration (one per MultiPV line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Rank of this line, 1 = best.
+    pub multipv: usize,
+    /// Depth of the finished iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The line's score.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Hash table use, per mille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The final answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::PASS` when forced; `None` when the game is over).
+    pub best_move: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Depth of the last iteration that produced the move.
+    pub depth: u32,
+}

@@ -1,0 +1,236 @@
+//! The static evaluation: a phase-blended linear sum of features, in centidiscs (1/100 disc) from
+//! the side to move's point of view.
+//!
+//! Terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares, edge-stable
+//! discs), X-squares beside empty corners, mobility, potential mobility, disc difference and parity.
+//! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. The
+//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation can replace the inside
+//! without changing that interface.
+
+pub mod edge;
+pub mod weights;
+
+use crate::board::movegen::{legal_moves, neighbours};
+use crate::board::Board;
+use edge::EdgeTable;
+use weights::{id, Weights};
+
+/// Squares on the a-file.
+const A_FILE: u64 = 0x0101_0101_0101_0101;
+/// Multiplier that gathers the 8 bits of the a-file into the top byte (row 8 in bit 56, ...).
+const FILE_GATHER: u64 = 0x8040_2010_0804_0201;
+
+/// The 8 bits of the a-file of `b` as a byte (row 1 ends up in bit 7, row 8 in bit 0: reversed, which
+/// the symmetric edge table does not mind).
+#[inline]
+fn file_a(b: u64) -> u8 {
+    ((b & A_FILE).wrapping_mul(FILE_GATHER) >> 56) as u8
+}
+
+/// The X-squares and their corners: (b2, a1), (g2, h1), (b7, a8), (g7, h8).
+const X_SQUARES: [(u64, u64); 4] = [
+    (1 << 9, 1 << 0),
+    (1 << 14, 1 << 7),
+    (1 << 49, 1 << 56),
+    (1 << 54, 1 << 63),
+];
+
+/// One term of the evaluation, for the `eval` command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    /// The term's name.
+    pub name: &'static str,
+    /// The feature's value (own minus opponent, or the parity sign).
+    pub feature: i32,
+    /// Its contribution in centidiscs after blending the phases.
+    pub value: i32,
+}
+
+/// An evaluation function: weights plus the tables built from them.
+#[derive(Clone)]
+pub struct Evaluator {
+    weights: Weights,
+    edges: EdgeTable,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new(Weights::default())
+    }
+}
+
+/// The midgame and endgame sums of the non-edge terms, with each feature.
+struct Features {
+    x: i32,
+    mobility: i32,
+    potential: i32,
+    discs: i32,
+    parity: i32,
+}
+
+impl Evaluator {
+    /// An evaluator for the given weights.
+    pub fn new(weights: Weights) -> Evaluator {
+        let edges = EdgeTable::new(&weights);
+        Evaluator { weights, edges }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    fn features(p: u64, o: u64) -> Features {
+        let empty = !(p | o);
+        let mut x = 0;
+        for &(xs, corner) in &X_SQUARES {
+            if empty & corner != 0 {
+                x += (p & xs != 0) as i32 - (o & xs != 0) as i32;
+            }
+        }
+        let empties = empty.count_ones() as i32;
+        Features {
+            x,
+            mobility: legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32,
+            potential: (neighbours(o) & empty).count_ones() as i32
+                - (neighbours(p) & empty).count_ones() as i32,
+            discs: p.count_ones() as i32 - o.count_ones() as i32,
+            parity: if empties % 2 == 1 { 1 } else { -1 },
+        }
+    }
+
+    /// The sums of the four edges' table values (midgame, endgame).
+    #[inline]
+    fn edges(&self, p: u64, o: u64) -> (i32, i32) {
+        let idx = [
+            edge::index(p as u8, o as u8),
+            edge::index((p >> 56) as u8, (o >> 56) as u8),
+            edge::index(file_a(p), file_a(o)),
+            edge::index(file_a(p >> 7), file_a(o >> 7)),
+        ];
+        let (mut m, mut e) = (0, 0);
+        for i in idx {
+            m += i32::from(self.edges.mid[i]);
+            e += i32::from(self.edges.end[i]);
+        }
+        (m, e)
+    }
+
+    /// Blends a midgame and an endgame value by the number of empty squares.
+    #[inline]
+    fn blend(mid: i32, end: i32, empties: i32) -> i32 {
+        let e = empties.min(60);
+        (mid * e + end * (60 - e)) / 60
+    }
+
+    /// The evaluation of `board` in centidiscs for the side to move.
+    #[inline]
+    pub fn evaluate(&self, board: Board) -> i32 {
+        let (p, o) = (board.player(), board.opponent());
+        let w = &self.weights;
+        let f = Evaluator::features(p, o);
+        let (em, ee) = self.edges(p, o);
+        let mid = em
+            + f.x * w.get(id::X_EMPTY_MID)
+            + f.mobility * w.get(id::MOBILITY_MID)
+            + f.potential * w.get(id::POTENTIAL_MID)
+            + f.discs * w.get(id::DISCS_MID);
+        let end = ee
+            + f.x * w.get(id::X_EMPTY_END)
+            + f.mobility * w.get(id::MOBILITY_END)
+            + f.potential * w.get(id::POTENTIAL_END)
+            + f.discs * w.get(id::DISCS_END)
+            + f.parity * w.get(id::PARITY_END);
+        Evaluator::blend(mid, end, board.empty_count() as i32)
+    }
+
+    /// The evaluation term by term (the values add up to [`Evaluator::evaluate`] up to rounding).
+    pub fn breakdown(&self, board: Board) -> Vec<Term> {
+        let (p, o) = (board.player(), board.opponent());
+        let w = &self.weights;
+        let n = board.empty_count() as i32;
+        let f = Evaluator::features(p, o);
+        let (em, ee) = self.edges(p, o);
+        let term = |name, feature: i32, mid: i32, end: i32| Term {
+            name,
+            feature,
+            value: Evaluator::blend(feature * mid, feature * end, n),
+        };
+        vec![
+            Term {
+                name: "edges",
+                feature: 0,
+                value: Evaluator::blend(em, ee, n),
+            },
+            term(
+                "x-squares",
+                f.x,
+                w.get(id::X_EMPTY_MID),
+                w.get(id::X_EMPTY_END),
+            ),
+            term(
+                "mobility",
+                f.mobility,
+                w.get(id::MOBILITY_MID),
+                w.get(id::MOBILITY_END),
+            ),
+            term(
+                "potential mobility",
+                f.potential,
+                w.get(id::POTENTIAL_MID),
+                w.get(id::POTENTIAL_END),
+            ),
+            term("discs", f.discs, w.get(id::DISCS_MID), w.get(id::DISCS_END)),
+            term("parity", f.parity, 0, w.get(id::PARITY_END)),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Symmetry;
+
+    #[test]
+    fn file_gather_reads_the_a_file() {
+        for row in 0..8 {
+            assert_eq!(file_a(1u64 << (8 * row)), 0x80 >> row);
+        }
+        assert_eq!(file_a(!A_FILE), 0);
+    }
+
+    #[test]
+    fn evaluation_is_symmetric_and_antisymmetric_at_the_start() {
+        let ev = Evaluator::default();
+        let b = crate::board::text::board_after("f5d6c3d3c4f4").unwrap();
+        let v = ev.evaluate(b);
+        for s in Symmetry::ALL {
+            assert_eq!(ev.evaluate(b.transform(s)), v, "{s:?}");
+        }
+        assert_eq!(ev.evaluate(Board::START), 0);
+    }
+
+    #[test]
+    fn breakdown_sums_to_the_evaluation() {
+        let ev = Evaluator::default();
+        for t in ["f5d6c3d3c4f4f6", "f5f6e6f4e3c5c4e7c6e2", "c4c3d3c5b4"] {
+            let b = crate::board::text::board_after(t).unwrap();
+            let sum: i32 = ev.breakdown(b).iter().map(|t| t.value).sum();
+            assert!(
+                (sum - ev.evaluate(b)).abs() <= 6,
+                "{t}: {sum} vs {}",
+                ev.evaluate(b)
+            );
+        }
+    }
+
+    #[test]
+    fn a_weight_change_changes_the_evaluation() {
+        let b = crate::board::text::board_after("f5d6c3d3c4f4f6").unwrap();
+        let before = Evaluator::default().evaluate(b);
+        let mut w = Weights::default();
+        w.set_by_name("MobilityMid", "500").unwrap();
+        let after = Evaluator::new(w).evaluate(b);
+        assert_ne!(before, after);
+    }
+}

@@ -1,0 +1,584 @@
+//! The midgame search: iterative deepening over a negamax principal variation search with a
+//! transposition table, aspiration windows and MultiPV, handing over to the perfect endgame solver
+//! when the rest of the game can be solved in the time available.
+//!
+//! Limits (depth, nodes, time) come in as [`Limits`]; progress goes out through a callback as [`Info`]
+//! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
+
+use super::endgame::Solver;
+use super::tt::TranspositionTable;
+use super::{Info, Limits, Score, SearchResult, SolveKind};
+use crate::board::movegen::{flips, legal_moves};
+use crate::board::{final_score, Board, Move, Square};
+use crate::eval::Evaluator;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Above every score (centidiscs): final scores are at most 6,400.
+const INF: i32 = 30000;
+/// Evaluations are kept strictly inside the range of exact final scores' magnitude ceiling, so that a
+/// proven result always outranks a heuristic one of the same sign... within reason.
+const EVAL_LIMIT: i32 = 6300;
+/// Nodes between two looks at the stop flag and the node limit.
+const CHECK_EVERY: u64 = 256;
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 60;
+/// First aspiration half-window, centidiscs.
+const ASPIRATION: i32 = 150;
+
+/// The midgame searcher: owns the transposition table, the evaluation and the endgame solver, which
+/// persist between searches of the same game.
+pub struct Searcher {
+    tt: TranspositionTable,
+    eval: Evaluator,
+    solver: Solver,
+    nodes: u64,
+    node_limit: u64,
+    stop: Arc<AtomicBool>,
+    aborted: bool,
+    seldepth: u32,
+}
+
+/// A root move with its latest score and PV.
+#[derive(Clone, Debug)]
+struct RootMove {
+    sq: u8,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and the given evaluation.
+    pub fn new(hash_mb: usize, eval: Evaluator) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            eval,
+            solver: Solver::new((hash_mb / 4).max(1)),
+            nodes: 0,
+            node_limit: u64::MAX,
+            stop: Arc::new(AtomicBool::new(false)),
+            aborted: false,
+            seldepth: 0,
+        }
+    }
+
+    /// Replaces the evaluation (e.g. after a weight change).
+    pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.eval = eval;
+    }
+
+    /// The evaluation in use.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
+    }
+
+    /// Resizes the hash table (its contents are lost).
+    pub fn resize_hash(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+        self.solver = Solver::new((hash_mb / 4).max(1));
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.solver.clear();
+    }
+
+    /// Searches `board` within `limits`, calling `report` after each finished iteration (one call per
+    /// MultiPV line). `stop` ends the search early; the best move so far is returned.
+    pub fn search(
+        &mut self,
+        board: Board,
+        limits: &Limits,
+        stop: Arc<AtomicBool>,
+        report: &mut dyn FnMut(Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop = stop;
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.tt.new_search();
+
+        let (p, o) = (board.player(), board.opponent());
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            let score = if board.is_game_over() {
+                Score::Exact(board.final_score())
+            } else {
+                Score::Eval(
+                    -self
+                        .eval
+                        .evaluate(board.pass())
+                        .clamp(-EVAL_LIMIT, EVAL_LIMIT),
+                )
+            };
+            let best_move = (!board.is_game_over()).then_some(Move::PASS);
+            return SearchResult {
+                best_move,
+                score,
+                pv: best_move.into_iter().collect(),
+                nodes: 0,
+                depth: 0,
+            };
+        }
+
+        let empties = board.empty_count();
+        if let Some(kind) = limits.solve {
+            return self.solve(board, kind, start, report);
+        }
+        // Hand over to the solver when the endgame is small enough for the time we have. A short
+        // midgame search first gives a sound move to fall back on if the solve cannot finish.
+        if limits.depth.is_none() && limits.nodes.is_none() && empties <= limits.solve_empties {
+            let quick = Limits {
+                depth: Some(6),
+                solve_empties: 0,
+                ..limits.clone()
+            };
+            let fallback = self.search(board, &quick, self.stop.clone(), report);
+            if self.aborted {
+                return fallback;
+            }
+            let nodes = self.nodes;
+            self.nodes = 0;
+            let mut r = self.solve(board, SolveKind::Exact, start, report);
+            r.nodes += nodes;
+            return if self.aborted {
+                SearchResult {
+                    nodes: r.nodes,
+                    ..fallback
+                }
+            } else {
+                r
+            };
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = limits.multipv.clamp(1, 64);
+        let mut roots: Vec<RootMove> = Bitboard64(moves)
+            .map(|sq| RootMove {
+                sq,
+                score: -INF,
+                pv: Vec::new(),
+            })
+            .collect();
+        self.order_root(p, o, &mut roots);
+        let mut result = SearchResult {
+            best_move: Square::new(roots[0].sq).map(Move::play),
+            score: Score::Eval(0),
+            pv: vec![],
+            nodes: 0,
+            depth: 0,
+        };
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let scores = self.search_root(p, o, depth, multipv, prev_score, &mut roots);
+            if self.aborted && scores.is_none() {
+                break;
+            }
+            // A finished iteration (or a partial one whose first move was searched) gives the best
+            // move; partial iterations are not reported as depth lines.
+            let best = &roots[0];
+            result.best_move = Square::new(best.sq).map(Move::play);
+            result.pv = best.pv.clone();
+            result.score = score_of(best.score, depth >= empties);
+            result.depth = depth;
+            if self.aborted {
+                break;
+            }
+            prev_score = best.score;
+            let elapsed = start.elapsed();
+            for (k, rm) in roots.iter().take(multipv).enumerate() {
+                report(Info {
+                    multipv: k + 1,
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    score: score_of(rm.score, depth >= empties),
+                    nodes: self.nodes,
+                    time: elapsed,
+                    hashfull: self.tt.hashfull(),
+                    pv: rm.pv.clone(),
+                });
+            }
+            if depth >= empties {
+                break; // searched to the end of the game: nothing deeper to find
+            }
+            if let Some(soft) = limits.soft_time {
+                if elapsed >= soft.mul_f64(0.5) && !limits.infinite {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Runs the endgame solver on the root, reporting its result.
+    fn solve(
+        &mut self,
+        board: Board,
+        kind: SolveKind,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) -> SearchResult {
+        self.solver.set_stop_flag(self.stop.clone());
+        let r = match kind {
+            SolveKind::Exact => self.solver.solve_exact(board),
+            SolveKind::Wld => self.solver.solve_wld(board),
+        };
+        self.aborted = r.aborted;
+        self.nodes += r.nodes;
+        let score = match kind {
+            SolveKind::Exact => Score::Exact(r.score),
+            SolveKind::Wld => Score::Wld(r.score.signum()),
+        };
+        if !r.aborted {
+            report(Info {
+                multipv: 1,
+                depth: board.empty_count(),
+                seldepth: board.empty_count(),
+                score,
+                nodes: self.nodes,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: r.pv.clone(),
+            });
+        }
+        let best_move = r.best_move.or_else(|| {
+            board
+                .legal_moves()
+                .first()
+                .map(Move::play)
+                .or(Some(Move::PASS))
+        });
+        SearchResult {
+            best_move,
+            score,
+            pv: r.pv,
+            nodes: self.nodes,
+            depth: board.empty_count(),
+        }
+    }
+
+    /// Initial root order: fastest first.
+    fn order_root(&self, p: u64, o: u64, roots: &mut [RootMove]) {
+        roots.sort_by_key(|rm| {
+            let sq = rm.sq as usize;
+            let f = flips(sq, p, o);
+            let child = Board::new(o ^ f, p | f | (1 << sq)).unwrap_or(Board::START);
+            self.eval.evaluate(child)
+        });
+    }
+
+    /// One iteration at the root. Moves are searched in the order of the previous iteration; the
+    /// first `multipv` get exact scores, the others are only tested against the weakest of those.
+    /// Returns `None` if stopped before the first move finished.
+    fn search_root(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        multipv: usize,
+        guess: i32,
+        roots: &mut [RootMove],
+    ) -> Option<()> {
+        let multipv = multipv.min(roots.len());
+        let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 {
+            (guess - ASPIRATION, guess + ASPIRATION)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let mut best = -INF;
+            for i in 0..roots.len() {
+                let sq = roots[i].sq as usize;
+                let f = flips(sq, p, o);
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                // The bound a move must beat to enter the reported set.
+                let floor = if multipv > 1 {
+                    if i < multipv {
+                        -INF
+                    } else {
+                        roots[multipv - 1].score.max(-INF)
+                    }
+                } else {
+                    alpha.max(best)
+                };
+                let mut pv = Vec::new();
+                let v = if i == 0 || (multipv > 1 && i < multipv) {
+                    -self.pvs(cp, co, -beta, -floor, depth - 1, 1, &mut pv)
+                } else {
+                    let v = -self.pvs(cp, co, -floor - 1, -floor, depth - 1, 1, &mut pv);
+                    if v > floor && v < beta && !self.aborted {
+                        pv.clear();
+                        -self.pvs(cp, co, -beta, -floor, depth - 1, 1, &mut pv)
+                    } else {
+                        v
+                    }
+                };
+                if self.aborted {
+                    return (i > 0).then_some(());
+                }
+                let rm = &mut roots[i];
+                if v > floor || i < multipv {
+                    rm.score = v;
+                    rm.pv = std::iter::once(Move::play(Square::ALL[sq]))
+                        .chain(pv)
+                        .collect();
+                } else {
+                    rm.score = v.min(floor); // an upper bound: keeps it below the reported ones
+                }
+                best = best.max(v);
+                // Keep the list sorted by score (stable, so ties keep the earlier order).
+                let mut j = i;
+                while j > 0 && roots[j - 1].score < roots[j].score {
+                    roots.swap(j - 1, j);
+                    j -= 1;
+                }
+                if multipv == 1 && best >= beta {
+                    break;
+                }
+            }
+            // Aspiration: widen and search again on a fail.
+            if best <= alpha && alpha > -INF {
+                alpha = (alpha - 4 * ASPIRATION).max(-INF);
+                if best <= -EVAL_LIMIT {
+                    alpha = -INF;
+                }
+                continue;
+            }
+            if best >= beta && beta < INF {
+                beta = (beta + 4 * ASPIRATION).min(INF);
+                if best >= EVAL_LIMIT {
+                    beta = INF;
+                }
+                continue;
+            }
+            return Some(());
+        }
+    }
+
+    /// Looks at the stop flag and the node limit.
+    #[inline]
+    fn check_stop(&mut self) {
+        if self.nodes % CHECK_EVERY == 0
+            && (self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Principal variation search (negamax, fail-soft) to `depth` plies; a pass does not use depth.
+    /// Scores are centidiscs; finished games score 100 per disc. `pv` receives the line found.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: u32,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_stop();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return 100 * final_score(p, o);
+            }
+            let mut child_pv = Vec::new();
+            let v = -self.pvs(o, p, -beta, -alpha, depth, ply + 1, &mut child_pv);
+            pv.clear();
+            pv.push(Move::PASS);
+            pv.extend(child_pv);
+            return v;
+        }
+        if depth == 0 {
+            return self
+                .eval
+                .evaluate(Board::new(p, o).unwrap_or(Board::START))
+                .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let is_pv = beta - alpha > 1;
+        let mut hash_move = 255u8;
+        if let Some(e) = self.tt.probe(p, o) {
+            hash_move = e.best;
+            if u32::from(e.depth) >= depth && !is_pv {
+                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let list = self.order_moves(p, o, moves, depth, hash_move);
+        let mut best = -INF;
+        let mut best_sq = None;
+        let mut child_pv = Vec::new();
+        for (i, &sq) in list.iter().enumerate() {
+            let s = sq as usize;
+            let f = flips(s, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << s));
+            child_pv.clear();
+            let v = if i == 0 {
+                -self.pvs(cp, co, -beta, -alpha, depth - 1, ply + 1, &mut child_pv)
+            } else {
+                let v = -self.pvs(
+                    cp,
+                    co,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1,
+                    ply + 1,
+                    &mut child_pv,
+                );
+                if v > alpha && v < beta && !self.aborted {
+                    child_pv.clear();
+                    -self.pvs(cp, co, -beta, -alpha, depth - 1, ply + 1, &mut child_pv)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    if is_pv {
+                        pv.clear();
+                        pv.push(Move::play(Square::ALL[s]));
+                        pv.extend_from_slice(&child_pv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
+        best
+    }
+
+    /// Move ordering: the hash move first, then by a cheap score: at depth >= 3 the static evaluation
+    /// of the child (a 1-ply look-ahead), always the opponent's mobility after the move (fastest
+    /// first), with corners counted twice.
+    fn order_moves(&self, p: u64, o: u64, mut moves: u64, depth: u32, hash_move: u8) -> MoveOrder {
+        let mut list = MoveOrder::default();
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let key = if sq as u8 == hash_move {
+                i32::MIN
+            } else {
+                let f = flips(sq, p, o);
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let replies = legal_moves(cp, co);
+                let mut key =
+                    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 100;
+                if depth >= 3 {
+                    key += self
+                        .eval
+                        .evaluate(Board::new(cp, co).unwrap_or(Board::START))
+                        / 2;
+                }
+                key
+            };
+            list.insert(key, sq as u8);
+        }
+        list
+    }
+}
+
+/// The corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Converts a root score to a reported score: exact when the search reached the end of the game.
+fn score_of(v: i32, to_the_end: bool) -> Score {
+    if to_the_end && v % 100 == 0 && v.abs() <= 6400 {
+        Score::Exact(v / 100)
+    } else {
+        Score::Eval(v)
+    }
+}
+
+/// Iterates the set bits of a u64 as square indices.
+struct Bitboard64(u64);
+
+impl Iterator for Bitboard64 {
+    type Item = u8;
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}
+
+/// A move list on the stack sorted by key, smallest first.
+#[derive(Default)]
+struct MoveOrder {
+    keys: [i32; 32],
+    squares: [u8; 32],
+    len: usize,
+}
+
+impl MoveOrder {
+    #[inline]
+    fn insert(&mut self, key: i32, sq: u8) {
+        if self.len >= 32 {
+            return;
+        }
+        let mut j = self.len;
+        while j > 0 && self.keys[j - 1] > key {
+            self.keys[j] = self.keys[j - 1];
+            self.squares[j] = self.squares[j - 1];
+            j -= 1;
+        }
+        self.keys[j] = key;
+        self.squares[j] = sq;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn iter(&self) -> std::slice::Iter<'_, u8> {
+        self.squares[..self.len].iter()
+    }
+}
+
+/// How long a move may take, from the clock: (soft, hard). Soft: do not start an iteration after
+/// half of it; hard: stop the search.
+pub fn time_budget(
+    remaining: Duration,
+    increment: Duration,
+    moves_to_go: Option<u32>,
+    overhead: Duration,
+    empties: u32,
+) -> (Duration, Duration) {
+    let available = remaining.saturating_sub(overhead);
+    // Own moves left in the game (about half the empties), the last dozen being cheap to solve.
+    let moves_left = moves_to_go
+        .unwrap_or(empties.div_ceil(2).saturating_sub(5))
+        .max(2);
+    let soft = available / moves_left + increment.mul_f64(0.8);
+    let hard = (soft * 3).min(available.mul_f64(0.5));
+    (soft.min(hard), hard)
+}
