@@ -55,7 +55,9 @@ pub fn score_text(score: Score) -> String {
 /// An `info` line for one finished iteration (with `multipv k` when `show_multipv`).
 pub fn info_line(info: &Info, mode: Mode, show_multipv: bool) -> String {
     let ms = info.time.as_millis() as u64;
-    let nps = (info.nodes * 1000).checked_div(ms).unwrap_or(info.nodes * 1000);
+    let nps = (info.nodes * 1000)
+        .checked_div(ms)
+        .unwrap_or(info.nodes * 1000);
     let mut line = String::from("info");
     if show_multipv {
         line.push_str(&format!(" multipv {}", info.multipv));

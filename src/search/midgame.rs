@@ -38,6 +38,7 @@ pub struct Searcher {
     stop: Arc<AtomicBool>,
     aborted: bool,
     seldepth: u32,
+    use_tt: bool,
 }
 
 /// A root move with its latest score and PV.
@@ -60,7 +61,14 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             seldepth: 0,
+            use_tt: true,
         }
+    }
+
+    /// Turns the transposition table on or off (on by default). Off is for testing and analysis:
+    /// the search then returns exactly the plain minimax value at a fixed depth, only slower.
+    pub fn set_use_tt(&mut self, on: bool) {
+        self.use_tt = on;
     }
 
     /// Replaces the evaluation (e.g. after a weight change).
@@ -409,7 +417,7 @@ impl Searcher {
         }
         let is_pv = beta - alpha > 1;
         let mut hash_move = 255u8;
-        if let Some(e) = self.tt.probe(p, o) {
+        if let Some(e) = self.use_tt.then(|| self.tt.probe(p, o)).flatten() {
             hash_move = e.best;
             if u32::from(e.depth) >= depth && !is_pv {
                 let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
@@ -472,7 +480,9 @@ impl Searcher {
                 }
             }
         }
-        self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
+        if self.use_tt {
+            self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
+        }
         best
     }
 

@@ -3,4 +3,5 @@
 
 pub mod bench;
 pub mod perft;
+pub mod players;
 pub mod solve;

@@ -1,0 +1,482 @@
+//! Whole sessions with the real binary over pipes: handshake, searches, passes, game over, stop, quit,
+//! options, UGI queries, and every kind of bad input (one error line, state unchanged, still serving).
+//! Timeouts here only fail a hung test; nothing asserts on speed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use wedge::board::{Move, Position};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start wedge");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let stop = done(&l);
+                    out.push(l);
+                    if stop {
+                        return out;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; got so far: {out:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; got: {out:#?}"),
+            }
+        }
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut l = self.until(|l| l == "readyok");
+        l.pop();
+        l
+    }
+
+    fn bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let last = lines.last().unwrap().clone();
+        let parts: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(parts.len(), 2, "bestmove must be two tokens: {last}");
+        (lines, parts[1].to_string())
+    }
+
+    /// The `board:` line of `d`: the whole current position.
+    fn board(&mut self) -> String {
+        self.send("d");
+        let lines = self.until(|l| l.starts_with("hash:"));
+        lines
+            .iter()
+            .find(|l| l.starts_with("board:"))
+            .unwrap()
+            .clone()
+    }
+
+    fn wait_exit(&mut self) -> i32 {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legal_in(pos: &Position, mv: &str) -> bool {
+    let m: Move = mv.parse().unwrap();
+    pos.play(m).is_some()
+}
+
+#[test]
+fn handshake_uci_and_ugi() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name wedge"));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "OwnBook",
+        "EvalFile",
+        "MobilityMid",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt} not advertised"
+        );
+    }
+    e.send("ugi");
+    let lines = e.until(|l| l == "ugiok");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("option name Hash type spin default")));
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn go_depth_returns_a_legal_move_with_info() {
+    let mut e = Engine::start();
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go depth 5");
+    let (lines, mv) = e.bestmove();
+    let pos = "f5d6c3"
+        .parse::<wedge::board::text::Game>()
+        .unwrap()
+        .position();
+    assert!(legal_in(&pos, &mv), "{mv}");
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(info.len(), 5);
+    let last = info.last().unwrap();
+    for field in [
+        "score disc",
+        "score cp",
+        "nodes",
+        "nps",
+        "time",
+        "hashfull",
+        "pv",
+    ] {
+        assert!(last.contains(field), "{field} missing in {last}");
+    }
+    // The same `position` twice and `isready` in between is fine.
+    e.send("position fen 8/8/8/3ox3/3xo3/8/8/8 x");
+    e.send("position fen 8/8/8/3ox3/3xo3/8/8/8 x");
+    assert!(e.sync().is_empty());
+    e.send("go nodes 2000");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    e.send("go movetime 100");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+}
+
+#[test]
+fn passes_in_uci_and_ugi_mode() {
+    // White to move has no square, black can play a1.
+    let board = "position board -OXXXXXX-------------------------------------------------------- O";
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send(board);
+    e.send("go depth 4");
+    assert_eq!(e.bestmove().1, "pass");
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    e.send(board);
+    e.send("go p1time 1000 p2time 1000");
+    assert_eq!(e.bestmove().1, "0000");
+    e.send("query gameover");
+    assert_eq!(e.until(|_| true), vec!["response false"]);
+    e.send("query p1turn");
+    assert_eq!(e.until(|_| true), vec!["response false"]);
+    // The forced pass is inserted before black's a1; that ends the game 8-0.
+    e.send(&format!("{board} moves a1"));
+    e.send("query gameover");
+    assert_eq!(e.until(|_| true), vec!["response true"]);
+    e.send("query result");
+    assert_eq!(e.until(|_| true), vec!["response p1win"]);
+    e.send("go depth 3");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "0000");
+    assert!(lines.contains(&"info string game over".to_string()));
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove().1, "none");
+    // An explicit pass in the list works too.
+    e.send(&format!("{board} moves pass a1"));
+    e.send("query result");
+    assert_eq!(e.until(|_| true), vec!["response p1win"]);
+}
+
+#[test]
+fn infinite_then_stop_and_quit_mid_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 6"));
+    // isready and queries are answered during the search.
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("query p1turn");
+    e.until(|l| l == "response true");
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    // quit during a search exits with status 0.
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 3"));
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn exact_and_wld_solves() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+    let mut e = Engine::start();
+    e.send(&format!("position board {ffo1} X"));
+    e.send("go exact");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "g8");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("score exact +18 score cp 1800")),
+        "{lines:#?}"
+    );
+    e.send("go wld");
+    let (lines, _) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.contains("score wld win")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves f5");
+    e.send("go depth 3");
+    let (lines, _) = e.bestmove();
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("info multipv {k} depth 3"))),
+            "multipv {k}: {lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn weight_change_changes_eval() {
+    let mut e = Engine::start();
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("eval");
+    let before = e.until(|l| l.starts_with("total"));
+    e.send("setoption name mobilitymid value 900");
+    e.send("eval");
+    let after = e.until(|l| l.starts_with("total"));
+    assert_ne!(before.last(), after.last());
+    // Out of range: error, and the evaluation stays.
+    e.send("setoption name MobilityMid value 99999999");
+    let err = e.until(|_| true);
+    assert!(err[0].starts_with("info string error:"), "{err:?}");
+    e.send("eval");
+    assert_eq!(e.until(|l| l.starts_with("total")).last(), after.last());
+}
+
+#[test]
+fn eval_file_loads_and_bad_files_name_the_line() {
+    let dir = std::env::temp_dir().join(format!("wedge-proto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good weights.txt");
+    std::fs::write(&good, "# test\nMobilityMid 900\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "MobilityMid 10\nNoSuchWeight 3\n").unwrap();
+    let mut e = Engine::start();
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("eval");
+    let before = e.until(|l| l.starts_with("total"));
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let err = e.until(|_| true);
+    assert!(err[0].contains("bad.txt:2"), "{err:?}");
+    e.send("eval");
+    assert_eq!(e.until(|l| l.starts_with("total")), before);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("eval");
+    assert_ne!(e.until(|l| l.starts_with("total")), before);
+}
+
+#[test]
+fn bad_input_gets_one_error_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("go depth 2");
+    let err = e.sync();
+    assert_eq!(err.len(), 1);
+    assert!(
+        err[0].starts_with("info string error: go: no position"),
+        "{err:?}"
+    );
+
+    e.send("position startpos moves f5 d6");
+    let board = e.board();
+    let bad_lines: Vec<Vec<u8>> = vec![
+        b"hello".to_vec(),
+        b"position".to_vec(),
+        b"position board ----".to_vec(),
+        b"position startpos moves f5 f5".to_vec(),
+        b"position startpos moves f5 z9".to_vec(),
+        b"position fen 8/8/8 x".to_vec(),
+        b"go depth x".to_vec(),
+        b"go depth -3".to_vec(),
+        b"go wibble".to_vec(),
+        b"setoption name Hash value 0".to_vec(),
+        b"setoption name Hash value big".to_vec(),
+        b"setoption name NoSuchOption value 1".to_vec(),
+        b"perft 99".to_vec(),
+        vec![b'g', b'o', b' ', 0xff, 0xfe],
+        vec![b'x'; 70_000],
+    ];
+    for bad in &bad_lines {
+        let mut line = bad.clone();
+        line.push(b'\n');
+        e.send_bytes(&line);
+        let out = e.sync();
+        assert_eq!(
+            out.len(),
+            1,
+            "{:?}: {out:?}",
+            String::from_utf8_lossy(&bad[..bad.len().min(40)])
+        );
+        assert!(out[0].starts_with("info string error: "), "{out:?}");
+        assert!(out[0].len() < 400);
+    }
+    assert_eq!(e.board(), board);
+
+    // During a search: position, setoption, go, ucinewgame are refused; the search goes on.
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 2"));
+    for cmd in [
+        "position startpos",
+        "setoption name Hash value 8",
+        "go depth 3",
+        "ucinewgame",
+    ] {
+        e.send(cmd);
+        let out = e.sync();
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{cmd}: {out:?}");
+    }
+    e.send("stop");
+    e.bestmove();
+    assert_eq!(e.board(), board);
+}
+
+#[test]
+fn random_lines_never_break_the_engine() {
+    let words = [
+        "uci",
+        "go",
+        "position",
+        "startpos",
+        "moves",
+        "fen",
+        "board",
+        "depth",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "f5",
+        "pass",
+        "0000",
+        "-1",
+        "99999999999999999999",
+        "query",
+        "result",
+        "eval",
+        "d",
+        "perft",
+        "x",
+        "o",
+        "8/8/8/3ox3/3xo3/8/8/8",
+        "MultiPV",
+        "wld",
+        "\u{e9}",
+    ];
+    let mut state = 0x0123_4567_89AB_CDEF_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for _ in 0..300 {
+        let n = (next() % 6) as usize;
+        let line: Vec<&str> = (0..n)
+            .map(|_| words[(next() % words.len() as u64) as usize])
+            .filter(|w| !matches!(*w, "go" | "perft" | "quit"))
+            .collect();
+        e.send(&line.join(" "));
+    }
+    e.sync();
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+}
+
+#[test]
+fn eof_ends_cleanly_after_answering() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 4");
+    drop(e.stdin.take());
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn stop_latency_is_reported() {
+    // Not a timing assertion: prints how long `stop` took to produce `bestmove` in a deep search.
+    let mut e = Engine::start();
+    e.send("position startpos moves f5 d6 c3 d3 c4 f4");
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 8"));
+    let t = Instant::now();
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    eprintln!("stop -> bestmove: {:?}", t.elapsed());
+    assert!(!mv.is_empty());
+}

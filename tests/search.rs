@@ -1,0 +1,189 @@
+//! The midgame search against plain minimax written here (same evaluation, same pass rule), with the
+//! transposition table on and off; exact play near the end; determinism; and strength against the
+//! random and greedy players from XOT openings.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use wedge::board::text::{read_openings_file, Game};
+use wedge::board::{Board, Square};
+use wedge::eval::Evaluator;
+use wedge::search::{Limits, Score, Searcher};
+use wedge::tools::players::{greedy_move, random_move, Rng};
+
+const EVAL_LIMIT: i32 = 6300;
+
+/// Plain negamax to `depth`; a pass does not use depth; finished games score 100 per disc.
+fn minimax(ev: &Evaluator, b: Board, depth: u32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    let moves: Vec<Square> = b.legal_moves().collect();
+    if moves.is_empty() {
+        if b.pass().legal_moves().is_empty() {
+            return 100 * b.final_score();
+        }
+        return -minimax(ev, b.pass(), depth, nodes);
+    }
+    if depth == 0 {
+        return ev.evaluate(b).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    moves
+        .into_iter()
+        .map(|m| -minimax(ev, b.play(m).unwrap(), depth - 1, nodes))
+        .max()
+        .unwrap()
+}
+
+fn value(score: Score) -> i32 {
+    match score {
+        Score::Eval(v) => v,
+        Score::Exact(d) => 100 * d,
+        Score::Wld(_) => panic!("unexpected WLD score"),
+    }
+}
+
+fn search(s: &mut Searcher, b: Board, depth: u32) -> wedge::search::SearchResult {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {})
+}
+
+fn random_positions(seed: u64, count: usize) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let plies = 4 + rng.below(50);
+        let mut b = Board::START;
+        for _ in 0..plies {
+            match random_move(b, &mut rng) {
+                Some(m) => b = b.play_move(m).unwrap(),
+                None => break,
+            }
+        }
+        if b.can_move() {
+            out.push(b);
+        }
+    }
+    out
+}
+
+#[test]
+fn search_equals_minimax_with_and_without_tt() {
+    let ev = Evaluator::default();
+    let mut total_minimax = 0u64;
+    let mut total_search = 0u64;
+    for (i, b) in random_positions(11, 40).into_iter().enumerate() {
+        let depth = 1 + (i as u32 % 4);
+        let mut nodes = 0;
+        let expected = minimax(&ev, b, depth, &mut nodes);
+        for use_tt in [true, false] {
+            let mut s = Searcher::new(4, ev.clone());
+            s.set_use_tt(use_tt);
+            let r = search(&mut s, b, depth);
+            assert_eq!(value(r.score), expected, "{b:?} depth {depth} tt {use_tt}");
+            if use_tt {
+                total_search += r.nodes;
+            }
+        }
+        total_minimax += nodes;
+    }
+    assert!(
+        total_search * 2 < total_minimax,
+        "alpha-beta searched {total_search} nodes, minimax {total_minimax}"
+    );
+}
+
+#[test]
+fn exact_near_the_end_and_best_move_achieves_it() {
+    let ev = Evaluator::default();
+    let mut rng = Rng::new(5);
+    let mut tested = 0;
+    while tested < 20 {
+        let mut b = Board::START;
+        while b.empty_count() > 7 {
+            match random_move(b, &mut rng) {
+                Some(m) => b = b.play_move(m).unwrap(),
+                None => break,
+            }
+        }
+        if !b.can_move() {
+            continue;
+        }
+        let mut nodes = 0;
+        let expected = minimax(&ev, b, 64, &mut nodes);
+        let mut s = Searcher::new(4, ev.clone());
+        let r = search(&mut s, b, 20);
+        assert_eq!(r.score, Score::Exact(expected / 100), "{b:?}");
+        let child = b.play_move(r.best_move.unwrap()).unwrap();
+        assert_eq!(-minimax(&ev, child, 64, &mut nodes), expected);
+        tested += 1;
+    }
+}
+
+#[test]
+fn search_is_deterministic() {
+    let b = wedge::board::text::board_after("f5d6c3d3c4f4f6f3e6e7").unwrap();
+    let mut a = Searcher::new(8, Evaluator::default());
+    let mut c = Searcher::new(8, Evaluator::default());
+    let ra = search(&mut a, b, 8);
+    let rc = search(&mut c, b, 8);
+    assert_eq!(ra, rc);
+}
+
+fn openings(n: usize) -> Vec<Game> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xot-sample.txt");
+    let all = read_openings_file(&path).unwrap();
+    all.into_iter().take(n).collect()
+}
+
+/// Plays one game; wedge (at `depth`) is black when `wedge_black`. Returns wedge's final disc
+/// difference.
+fn play(
+    start: Board,
+    wedge_black: bool,
+    depth: u32,
+    opponent: &mut dyn FnMut(Board) -> wedge::Move,
+) -> i32 {
+    let mut s = Searcher::new(4, Evaluator::default());
+    let mut b = start;
+    let mut black_to_move = true;
+    while !b.is_game_over() {
+        let mv = if black_to_move == wedge_black {
+            search(&mut s, b, depth).best_move.unwrap()
+        } else {
+            opponent(b)
+        };
+        b = b.play_move(mv).unwrap();
+        black_to_move = !black_to_move;
+    }
+    let score = b.final_score();
+    // `score` is for the side to move at the end.
+    if black_to_move == wedge_black {
+        score
+    } else {
+        -score
+    }
+}
+
+#[test]
+fn beats_random_and_greedy_from_xot_openings() {
+    let games = openings(50);
+    assert_eq!(games.len(), 50);
+    let mut rng = Rng::new(2024);
+    let mut wins = 0;
+    let mut played = 0;
+    for g in &games {
+        // XOT openings are 8 moves: black to move.
+        let start = g.position().board;
+        for wedge_black in [true, false] {
+            let r = play(start, wedge_black, 4, &mut |b| {
+                random_move(b, &mut rng).unwrap()
+            });
+            wins += (r > 0) as u32;
+            let r = play(start, wedge_black, 4, &mut |b| greedy_move(b).unwrap());
+            wins += (r > 0) as u32;
+            played += 2;
+        }
+    }
+    assert!(wins * 100 >= played * 99, "won {wins} of {played}");
+}
