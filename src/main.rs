@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use wedge::board::text::read_obf_file;
 use wedge::board::Position;
+use wedge::eval::weights::Weights;
 use wedge::tools::{bench, perft, solve};
 
 #[derive(Parser)]
@@ -39,6 +40,11 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Evaluation weights: `dump` writes them in the weights-file format.
+    Weights {
+        #[command(subcommand)]
+        action: WeightsAction,
+    },
     /// Solve the positions of an OBF file exactly and check the scores it gives.
     Solve {
         /// The OBF file (one position a line, with `MOVE:score` items).
@@ -58,6 +64,16 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum WeightsAction {
+    /// Print the weights (built-in, or those of --from after loading it) as a weights file.
+    Dump {
+        /// A weights file to load first (it is checked line by line).
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
@@ -71,6 +87,17 @@ fn main() -> ExitCode {
             run_bench(depth, hash);
             Ok(())
         }
+        Some(Command::Weights {
+            action: WeightsAction::Dump { from },
+        }) => match from {
+            None => {
+                print!("{}", Weights::default().dump());
+                Ok(())
+            }
+            Some(path) => Weights::load(&path)
+                .map(|w| print!("{}", w.dump()))
+                .map_err(|e| e.to_string()),
+        },
         Some(Command::Solve {
             file,
             wld,
