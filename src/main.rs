@@ -162,8 +162,11 @@ fn run_solve(
         hash_mb: hash,
     };
     let start = Instant::now();
-    let results = solve::solve_all(&lines, &options);
-    print!("{}", solve::report(&results, first, start.elapsed()));
+    println!("{}", solve::HEADER);
+    let results = solve::solve_all(&lines, &options, |i, r| {
+        println!("{}", solve::row(first + i, r));
+    });
+    println!("{}", solve::totals(&results, start.elapsed()));
     let bad = results.iter().filter(|r| !r.ok).count();
     if bad > 0 {
         return Err(format!(

@@ -85,7 +85,7 @@ fn ffo_1_to_19_scores_and_moves_match() {
         threads: 2,
         hash_mb: 16,
     };
-    let results = solve_all(&lines, &options);
+    let results = solve_all(&lines, &options, |_, _| {});
     assert_eq!(results.len(), 19);
     for (i, (line, r)) in lines.iter().zip(&results).enumerate() {
         let best = line.scores.iter().map(|&(_, s)| s).max().unwrap();

@@ -12,9 +12,10 @@
 //!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 
-use crate::board::movegen::{count_flips, flips, legal_moves, neighbours};
+use crate::board::movegen::{count_flips, flips, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
+use crate::eval::Evaluator;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -24,10 +25,14 @@ const INF: i32 = 65;
 const SHALLOW_MAX: u32 = 6;
 /// Smallest number of empties at which the transposition table is used.
 const TT_MIN: u32 = 11;
-/// Weight of the opponent's potential mobility in move ordering (its mobility weighs 16).
-const POTENTIAL_WEIGHT: i32 = 0;
 /// Smallest number of empties at which children are probed in the table before searching (ETC).
 const ETC_MIN: u32 = 16;
+/// From this many empties, the opponent's evaluation after the move joins the ordering key.
+const EVAL_ORDER_MIN: u32 = 14;
+/// From this many empties, a 1-ply look-ahead (the opponent's best reply by evaluation) replaces it.
+const LOOKAHEAD_ORDER_MIN: u32 = 18;
+/// Weight of the evaluation in the ordering key, per 100 centidiscs (mobility weighs 16 per move).
+const EVAL_ORDER_WEIGHT: i32 = 10;
 /// How often (in nodes) the stop flag is looked at.
 const STOP_CHECK_MASK: u64 = 0xFFF;
 
@@ -61,6 +66,7 @@ struct Entry {
 
 /// The endgame solver. Keeps its transposition table between solves of the same game.
 pub struct Solver {
+    eval: Evaluator,
     table: Vec<Entry>,
     mask: usize,
     nodes: u64,
@@ -91,12 +97,18 @@ impl Solver {
         let entries = (table_mb.max(1) << 20) / std::mem::size_of::<Entry>();
         let size = entries.next_power_of_two() >> 1;
         Solver {
+            eval: Evaluator::default(),
             table: vec![Entry::default(); size.max(1024)],
             mask: size.max(1024) - 1,
             nodes: 0,
             stop: None,
             aborted: false,
         }
+    }
+
+    /// Uses `eval` for move ordering at high empties.
+    pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.eval = eval;
     }
 
     /// Sets the flag that, once true, makes the running solve return early (marked `aborted`).
@@ -217,9 +229,9 @@ impl Solver {
     }
 
     /// The moves of `p` ordered for search, best first: fastest first (fewest replies for the
-    /// opponent, corner replies counted twice), fewer potential replies (empty squares next to our
-    /// discs), moves into odd-parity quadrants, C- and X-squares late. The hash move is put first by
-    /// the caller.
+    /// opponent, corner replies counted twice), moves into odd-parity quadrants, C- and X-squares
+    /// late, and from `EVAL_ORDER_MIN` empties the evaluation (from `LOOKAHEAD_ORDER_MIN` after a
+    /// 1-ply look-ahead). The hash move is put first by the caller.
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
         let parity = quadrant_parity(!(p | o));
@@ -230,12 +242,34 @@ impl Solver {
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             let replies = legal_moves(cp, co);
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
-            key += (neighbours(co) & !(cp | co)).count_ones() as i32 * POTENTIAL_WEIGHT;
             if parity >> quadrant(sq) & 1 == 1 && n < 20 {
                 key -= 8;
             }
             if (1u64 << sq) & NEAR_CORNERS != 0 {
                 key += 4;
+            }
+            if n >= LOOKAHEAD_ORDER_MIN {
+                // A 1-ply look-ahead: the opponent's best reply by static evaluation.
+                let mut r = replies;
+                let mut best = -100000;
+                if r == 0 {
+                    if let Ok(child) = Board::new(cp, co) {
+                        best = self.eval.evaluate(child);
+                    }
+                }
+                while r != 0 {
+                    let rs = r.trailing_zeros() as usize;
+                    r &= r - 1;
+                    let rf = flips(rs, cp, co);
+                    if let Ok(gc) = Board::new(co ^ rf, cp | rf | (1 << rs)) {
+                        best = best.max(-self.eval.evaluate(gc));
+                    }
+                }
+                key += best * EVAL_ORDER_WEIGHT / 100;
+            } else if n >= EVAL_ORDER_MIN {
+                if let Ok(child) = Board::new(cp, co) {
+                    key += self.eval.evaluate(child) * EVAL_ORDER_WEIGHT / 100;
+                }
             }
             list.insert(key, sq as u8);
         }

@@ -52,10 +52,12 @@ struct RootMove {
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes and the given evaluation.
     pub fn new(hash_mb: usize, eval: Evaluator) -> Searcher {
+        let mut solver = Solver::new((hash_mb / 4).max(1));
+        solver.set_evaluator(eval.clone());
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             eval,
-            solver: Solver::new((hash_mb / 4).max(1)),
+            solver,
             nodes: 0,
             node_limit: u64::MAX,
             stop: Arc::new(AtomicBool::new(false)),
@@ -73,6 +75,7 @@ impl Searcher {
 
     /// Replaces the evaluation (e.g. after a weight change).
     pub fn set_evaluator(&mut self, eval: Evaluator) {
+        self.solver.set_evaluator(eval.clone());
         self.eval = eval;
     }
 
@@ -85,6 +88,7 @@ impl Searcher {
     pub fn resize_hash(&mut self, hash_mb: usize) {
         self.tt = TranspositionTable::new(hash_mb);
         self.solver = Solver::new((hash_mb / 4).max(1));
+        self.solver.set_evaluator(self.eval.clone());
     }
 
     /// Forgets everything learnt (new game).

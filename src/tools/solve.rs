@@ -102,8 +102,13 @@ pub fn solve_line(solver: &mut Solver, line: &ObfLine, wld: bool) -> SolvedLine 
     }
 }
 
-/// Solves all lines, `threads` positions at a time; results come back in file order.
-pub fn solve_all(lines: &[ObfLine], options: &SolveOptions) -> Vec<SolvedLine> {
+/// Solves all lines, `threads` positions at a time; `on_done(index, result)` is called as each one
+/// finishes (in completion order); the results come back in file order.
+pub fn solve_all(
+    lines: &[ObfLine],
+    options: &SolveOptions,
+    on_done: impl Fn(usize, &SolvedLine) + Sync,
+) -> Vec<SolvedLine> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<SolvedLine>>> = Mutex::new(vec![None; lines.len()]);
     std::thread::scope(|scope| {
@@ -115,6 +120,7 @@ pub fn solve_all(lines: &[ObfLine], options: &SolveOptions) -> Vec<SolvedLine> {
                     let Some(line) = lines.get(i) else { break };
                     let r = solve_line(&mut solver, line, options.wld);
                     if let Ok(mut all) = results.lock() {
+                        on_done(i, &r);
                         all[i] = Some(r);
                     }
                 }
@@ -129,43 +135,41 @@ pub fn solve_all(lines: &[ObfLine], options: &SolveOptions) -> Vec<SolvedLine> {
         .collect()
 }
 
-/// Formats the result table: one row per position, then the totals.
-pub fn report(results: &[SolvedLine], first_number: usize, wall: Duration) -> String {
-    let mut out = String::new();
-    out.push_str(
-        "   # empties  move  score  expect  check          nodes     time(s)        nodes/s\n",
-    );
-    let mut nodes = 0u64;
-    let mut time = 0f64;
-    let mut bad = 0;
-    for (i, r) in results.iter().enumerate() {
-        let secs = r.time.as_secs_f64();
-        nodes += r.nodes;
-        time += secs;
-        bad += usize::from(!r.ok);
-        let mv = r.best_move.map_or("-".to_string(), |m| m.to_string());
-        let expected = r.expected.map_or("-".to_string(), |e| format!("{e:+}"));
-        out.push_str(&format!(
-            "{:>4} {:>7}  {:>4}  {:>+5}  {:>6}  {:<8} {:>13} {:>11.3} {:>14.0}\n",
-            first_number + i,
-            r.empties,
-            mv,
-            r.score,
-            expected,
-            if r.ok { "OK" } else { "MISMATCH" },
-            r.nodes,
-            secs,
-            r.nodes as f64 / secs.max(1e-9)
-        ));
-    }
-    out.push_str(&format!(
-        "total: {} positions, {} mismatches, {} nodes, {:.3} s solving ({:.3} s wall), {:.0} nodes/s\n",
+/// The header of the result table.
+pub const HEADER: &str =
+    "   # empties  move  score  expect  check          nodes     time(s)        nodes/s";
+
+/// One row of the result table for position number `number`.
+pub fn row(number: usize, r: &SolvedLine) -> String {
+    let secs = r.time.as_secs_f64();
+    let mv = r.best_move.map_or("-".to_string(), |m| m.to_string());
+    let expected = r.expected.map_or("-".to_string(), |e| format!("{e:+}"));
+    format!(
+        "{:>4} {:>7}  {:>4}  {:>+5}  {:>6}  {:<8} {:>13} {:>11.3} {:>14.0}",
+        number,
+        r.empties,
+        mv,
+        r.score,
+        expected,
+        if r.ok { "OK" } else { "MISMATCH" },
+        r.nodes,
+        secs,
+        r.nodes as f64 / secs.max(1e-9)
+    )
+}
+
+/// The totals line: positions, mismatches, nodes, time and nodes/second.
+pub fn totals(results: &[SolvedLine], wall: Duration) -> String {
+    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    let time: f64 = results.iter().map(|r| r.time.as_secs_f64()).sum();
+    let bad = results.iter().filter(|r| !r.ok).count();
+    format!(
+        "total: {} positions, {} mismatches, {} nodes, {:.3} s solving ({:.3} s wall), {:.0} nodes/s",
         results.len(),
         bad,
         nodes,
         time,
         wall.as_secs_f64(),
         nodes as f64 / time.max(1e-9)
-    ));
-    out
+    )
 }
