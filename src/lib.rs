@@ -5,6 +5,7 @@
 //! - [`eval`]: the static evaluation and its named, settable weights.
 //! - [`search`]: the midgame search, the endgame solver and their limits/report types.
 //! - [`protocol`]: the text protocol: command parser (and output formatting).
+//! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`tools`]: drivers the command line runs directly (perft, solve, ...).
 //!
 //! The binary (`src/main.rs`) is a thin command line over this library.
@@ -13,6 +14,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tools;
 

@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use wedge::board::text::read_obf_file;
+use wedge::board::text::{read_obf_file, read_openings_file};
 use wedge::board::Position;
 use wedge::eval::weights::Weights;
 use wedge::tools::{bench, perft, solve};
@@ -40,6 +40,8 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Play a match between two engines (see docs/match.md).
+    Match(MatchArgs),
     /// Evaluation weights: `dump` writes them in the weights-file format.
     Weights {
         #[command(subcommand)]
@@ -62,6 +64,50 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         first: usize,
     },
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine: `random`, `greedy`, or "name=NAME cmd=PROGRAM [arg=ARG]... [option.NAME=VALUE]...".
+    /// Give it twice; the first is the one the statistics speak for.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Openings file: transcripts, one a line (e.g. the XOT set). Default: the start position only.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Number of games (two per opening, colours swapped). Default: two per opening in the file.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Play the chosen openings this many times.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Seed for sampling openings and for the random player.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    tc: Option<String>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Stop when a sequential test decides, e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05".
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Append each game as a GGF line to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60)]
+    move_timeout: u64,
 }
 
 #[derive(Subcommand)]
@@ -87,6 +133,7 @@ fn main() -> ExitCode {
             run_bench(depth, hash);
             Ok(())
         }
+        Some(Command::Match(args)) => run_match(args),
         Some(Command::Weights {
             action: WeightsAction::Dump { from },
         }) => match from {
@@ -190,4 +237,100 @@ fn run_bench(depth: u32, hash: usize) {
         );
     });
     print!("{}", bench::summary(&lines));
+}
+
+fn run_match(args: MatchArgs) -> Result<(), String> {
+    use std::io::{IsTerminal, Write};
+    use wedge::tools::arena::{self, player, stats::Sprt};
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "match: give exactly two --engine, got {}",
+            args.engines.len()
+        ));
+    }
+    let a = player::EngineSpec::parse(&args.engines[0])?;
+    let b = player::EngineSpec::parse(&args.engines[1])?;
+    let all = match &args.openings {
+        Some(path) => read_openings_file(path).map_err(|e| e.to_string())?,
+        None => vec![wedge::board::text::Game::new(Position::START)],
+    };
+    if all.is_empty() {
+        return Err("match: the openings file has no openings".into());
+    }
+    let pairs = args.games.map_or(all.len(), |g| g.div_ceil(2)).max(1);
+    let openings = arena::sample_openings(&all, pairs, args.rounds, args.seed);
+    let tc = if let Some(tc) = &args.tc {
+        arena::parse_tc(tc)?
+    } else if let Some(ms) = args.movetime {
+        player::TimeControl::MoveTime(std::time::Duration::from_millis(ms.max(1)))
+    } else if let Some(d) = args.depth {
+        player::TimeControl::Depth(d.clamp(1, 60))
+    } else if let Some(n) = args.nodes {
+        player::TimeControl::Nodes(n.max(1))
+    } else {
+        player::TimeControl::MoveTime(std::time::Duration::from_millis(100))
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut out = match &args.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let config = arena::MatchConfig {
+        a,
+        b,
+        openings,
+        tc,
+        concurrency: args.concurrency.clamp(1, 256),
+        sprt,
+        seed: args.seed,
+        move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+    };
+    let total = config.openings.len() * 2;
+    let tty = std::io::stderr().is_terminal();
+    let mut failures = Vec::new();
+    let mut write_error = None;
+    let start = Instant::now();
+    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let tally = arena::run(&config, interrupt, |game, tally| {
+        if let Some(f) = out.as_mut() {
+            if let Err(e) = writeln!(f, "{}", game.record).and_then(|_| f.flush()) {
+                write_error.get_or_insert(e.to_string());
+            }
+        }
+        if let Some(failure) = &game.failure {
+            failures.push(failure.clone());
+        }
+        let (elo, ci) = tally.elo();
+        let line = format!(
+            "games {}/{}  +{} ={} -{}  score {:.1}%  Elo {:+.0} +/- {:.0}  {:.0} s",
+            tally.games(),
+            total,
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score(),
+            elo,
+            ci.min(9999.0),
+            start.elapsed().as_secs_f64()
+        );
+        if tty {
+            eprint!("\r{line}   ");
+        } else if tally.games() % 10 == 0 || tally.games() as usize == total {
+            eprintln!("{line}");
+        }
+    });
+    if tty {
+        eprintln!();
+    }
+    print!("{}", arena::report(&config, &tally, &failures));
+    if let Some(e) = write_error {
+        return Err(format!("writing the games failed: {e}"));
+    }
+    Ok(())
 }

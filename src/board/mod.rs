@@ -6,6 +6,7 @@
 //! nothing here allocates.
 
 pub mod bitboard;
+pub mod ggf;
 pub mod movegen;
 pub mod square;
 pub mod stability;

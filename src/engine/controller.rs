@@ -3,7 +3,7 @@
 //! `info string error: ...` line (the state stays exactly as it was), starts and stops searches on the
 //! worker, and is the only place that writes to the output.
 
-use super::options::{option_lines, Effect, Options};
+use super::options::{level_limits, option_lines, Effect, Options};
 use super::worker::{self, Job};
 use super::{read_input, Event};
 use crate::board::{Color, Move, Position};
@@ -235,6 +235,9 @@ impl<W: Write> Controller<W> {
             Ok(Effect::ClearHash) => {
                 let _ = self.jobs.send(Job::Clear);
             }
+            Ok(Effect::Seed(seed)) => {
+                let _ = self.jobs.send(Job::SetSeed(seed));
+            }
             Ok(Effect::Weights) => {
                 self.evaluator = Evaluator::new(self.options.weights.clone());
                 let _ = self.jobs.send(Job::SetEvaluator(self.evaluator.clone()));
@@ -299,8 +302,16 @@ impl<W: Write> Controller<W> {
             Some(h) if h >= Duration::from_millis(200) => 18,
             Some(_) => 14,
         };
+        let level = level_limits(self.options.level);
+        let depth = match (params.depth, level.depth) {
+            (Some(d), Some(l)) => Some(d.min(l)),
+            (d, l) => d.or(l),
+        };
+        let solve_empties = level
+            .solve_empties
+            .map_or(solve_empties, |l| l.min(solve_empties));
         let limits = Limits {
-            depth: params.depth,
+            depth,
             nodes: params.nodes,
             soft_time: soft,
             infinite: params.infinite,
@@ -313,6 +324,7 @@ impl<W: Write> Controller<W> {
             },
             multipv: self.options.multipv,
             solve_empties,
+            randomness: self.options.randomness.max(level.randomness),
         };
         if self.debug {
             self.out.line(&format!(

@@ -45,6 +45,8 @@ pub enum Effect {
     ClearHash,
     /// The evaluation weights changed.
     Weights,
+    /// Reseed the search's random generator.
+    Seed(u64),
 }
 
 const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
@@ -60,7 +62,46 @@ const ENGINE_OPTIONS: &[(&str, Kind)] = &[
     ("EvalFile", Kind::Text { default: "" }),
     ("Clear Hash", Kind::Button),
     ("MoveOverhead", spin_kind(30, 0, 5000)),
+    ("Level", spin_kind(MAX_LEVEL as i64, 1, MAX_LEVEL as i64)),
+    ("Randomness", spin_kind(0, 0, 2000)),
+    ("Seed", spin_kind(0, 0, 2_147_483_647)),
 ];
+
+/// The strongest level (full strength, the default).
+pub const MAX_LEVEL: u32 = 10;
+
+/// What a level allows: deepest iteration, exact-solve empties and root noise (centidiscs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelLimits {
+    /// Deepest iteration (None: no cap).
+    pub depth: Option<u32>,
+    /// Largest number of empties solved exactly (None: as time allows).
+    pub solve_empties: Option<u32>,
+    /// Noise added to root scores.
+    pub randomness: i32,
+}
+
+/// The limits of each level, 1 (weakest) to [`MAX_LEVEL`] (full strength). docs/levels.md shows
+/// how they score against each other.
+pub fn level_limits(level: u32) -> LevelLimits {
+    let (depth, solve, randomness) = match level {
+        1 => (Some(1), Some(0), 800),
+        2 => (Some(1), Some(0), 300),
+        3 => (Some(2), Some(0), 150),
+        4 => (Some(3), Some(4), 60),
+        5 => (Some(4), Some(8), 0),
+        6 => (Some(6), Some(10), 0),
+        7 => (Some(8), Some(12), 0),
+        8 => (Some(10), Some(14), 0),
+        9 => (Some(12), Some(18), 0),
+        _ => (None, None, 0),
+    };
+    LevelLimits {
+        depth,
+        solve_empties: solve,
+        randomness,
+    }
+}
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -79,6 +120,12 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// The evaluation weights.
     pub weights: Weights,
+    /// Playing level, 1..=MAX_LEVEL.
+    pub level: u32,
+    /// Root-score noise in centidiscs (0: none).
+    pub randomness: i32,
+    /// Seed of the random generator.
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -91,6 +138,9 @@ impl Default for Options {
             eval_file: String::new(),
             move_overhead_ms: 30,
             weights: Weights::default(),
+            level: MAX_LEVEL,
+            randomness: 0,
+            seed: 0,
         }
     }
 }
@@ -174,6 +224,18 @@ impl Options {
             "MultiPV" => {
                 self.multipv = spin(canonical, value, min, max)? as usize;
                 Ok(Effect::None)
+            }
+            "Level" => {
+                self.level = spin(canonical, value, min, max)? as u32;
+                Ok(Effect::None)
+            }
+            "Randomness" => {
+                self.randomness = spin(canonical, value, min, max)? as i32;
+                Ok(Effect::None)
+            }
+            "Seed" => {
+                self.seed = spin(canonical, value, min, max)? as u64;
+                Ok(Effect::Seed(self.seed))
             }
             "MoveOverhead" => {
                 self.move_overhead_ms = spin(canonical, value, min, max)? as u64;

@@ -32,6 +32,8 @@ pub enum Job {
     ResizeHash(usize),
     /// Forget everything learnt (new game, `Clear Hash`).
     Clear,
+    /// Reseed the random generator behind `Randomness`.
+    SetSeed(u64),
 }
 
 /// Starts the worker; it sends its reports to `events` and ends when the job channel closes.
@@ -77,6 +79,7 @@ pub fn spawn(
                     Job::SetEvaluator(e) => searcher.set_evaluator(e),
                     Job::ResizeHash(mb) => searcher.resize_hash(mb),
                     Job::Clear => searcher.clear(),
+                    Job::SetSeed(seed) => searcher.set_seed(seed),
                 }
             }
         })

@@ -11,6 +11,7 @@ use super::{Info, Limits, Score, SearchResult, SolveKind};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{final_score, Board, Move, Square};
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,6 +40,7 @@ pub struct Searcher {
     aborted: bool,
     seldepth: u32,
     use_tt: bool,
+    rng: Rng,
 }
 
 /// A root move with its latest score and PV.
@@ -64,6 +66,7 @@ impl Searcher {
             aborted: false,
             seldepth: 0,
             use_tt: true,
+            rng: Rng::new(0),
         }
     }
 
@@ -142,9 +145,9 @@ impl Searcher {
         }
         // Hand over to the solver when the endgame is small enough for the time we have. A short
         // midgame search first gives a sound move to fall back on if the solve cannot finish.
-        if limits.depth.is_none() && limits.nodes.is_none() && empties <= limits.solve_empties {
+        if limits.nodes.is_none() && empties <= limits.solve_empties {
             let quick = Limits {
-                depth: Some(6),
+                depth: Some(limits.depth.map_or(6, |d| d.min(6))),
                 solve_empties: 0,
                 ..limits.clone()
             };
@@ -168,6 +171,8 @@ impl Searcher {
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let multipv = limits.multipv.clamp(1, 64);
+        // With randomness every root move needs a real score to add noise to.
+        let width = if limits.randomness > 0 { 64 } else { multipv };
         let mut roots: Vec<RootMove> = Bitboard64(moves)
             .map(|sq| RootMove {
                 sq,
@@ -186,7 +191,7 @@ impl Searcher {
         let mut prev_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let scores = self.search_root(p, o, depth, multipv, prev_score, &mut roots);
+            let scores = self.search_root(p, o, depth, width, prev_score, &mut roots);
             if self.aborted && scores.is_none() {
                 break;
             }
@@ -223,8 +228,28 @@ impl Searcher {
                 }
             }
         }
+        if limits.randomness > 0 && result.depth > 0 {
+            // Bounded noise on the root scores: weaker, varied play (reproducible from the seed).
+            let r = i64::from(limits.randomness);
+            let mut best = i64::MIN;
+            for rm in &roots {
+                let noise = (self.rng.below(2 * r as u64 + 1) as i64) - r;
+                let v = i64::from(rm.score) + noise;
+                if v > best && rm.score > -INF {
+                    best = v;
+                    result.best_move = Square::new(rm.sq).map(Move::play);
+                    result.pv = rm.pv.clone();
+                    result.score = score_of(rm.score, result.depth >= empties);
+                }
+            }
+        }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Seeds the generator behind `Limits::randomness`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
     }
 
     /// Runs the endgame solver on the root, reporting its result.

@@ -39,6 +39,9 @@ pub struct Limits {
     pub multipv: usize,
     /// Hand over to the exact solver at or below this many empty squares (0: never).
     pub solve_empties: u32,
+    /// Bounded noise (centidiscs, uniform in -r..=r) added to every root move's score before the
+    /// move is chosen: weaker, varied play. 0 = none (deterministic best play).
+    pub randomness: i32,
 }
 
 impl Default for Limits {
@@ -51,6 +54,7 @@ impl Default for Limits {
             solve: None,
             multipv: 1,
             solve_empties: 0,
+            randomness: 0,
         }
     }
 }

@@ -1,0 +1,473 @@
+//! `wedge match`: engine-vs-engine matches. Each opening is played twice with colours swapped, games
+//! run `concurrency` at a time (each worker with its own engine processes), every finished game is
+//! handed to the caller at once (to append to a file: nothing is lost on interruption), and the tally
+//! gives Elo, LOS, pentanomial counts and an optional SPRT stop. An engine that crashes, hangs, plays
+//! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
+
+pub mod player;
+pub mod stats;
+
+use crate::board::ggf::{now_unix, GgfGame};
+use crate::board::text::Game;
+use crate::board::{Color, Move};
+use crossbeam_channel::unbounded;
+use player::{start, Clocks, EngineSpec, Failure, Player, TimeControl};
+use stats::{Outcome, Sprt, SprtState, Tally};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The first engine (the one the statistics speak for).
+    pub a: EngineSpec,
+    /// The second engine.
+    pub b: EngineSpec,
+    /// The openings, one pair of games each, in playing order.
+    pub openings: Vec<Game>,
+    /// Time per game or per move.
+    pub tc: TimeControl,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Stop early when this test decides.
+    pub sprt: Option<Sprt>,
+    /// Seeds the built-in random player.
+    pub seed: u64,
+    /// For depth/nodes limits: how long a move may take before the engine counts as hung.
+    pub move_timeout: Duration,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// Index of the opening (pair) in the match.
+    pub pair: usize,
+    /// Whether engine A had black.
+    pub a_black: bool,
+    /// The record.
+    pub record: GgfGame,
+    /// The result for A.
+    pub outcome: Outcome,
+    /// A's final disc difference (±64 for a forfeit).
+    pub a_discs: i32,
+    /// `(engine name, reason)` if the game ended by a failure.
+    pub failure: Option<(String, String)>,
+}
+
+/// How a game ended.
+struct Played {
+    moves: Vec<Move>,
+    black_score: i32,
+    forfeit: Option<(Color, String)>,
+}
+
+/// Plays one game from the end of `opening`; failures forfeit the game for the side at fault.
+fn play_game(
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    opening: &Game,
+    tc: TimeControl,
+    move_timeout: Duration,
+) -> Played {
+    let mut moves = opening.moves.clone();
+    let mut pos = opening.position();
+    let (base, inc) = match tc {
+        TimeControl::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut clocks = Clocks {
+        black: base,
+        white: base,
+        increment: inc,
+    };
+    for colour in [Color::Black, Color::White] {
+        let p: &mut dyn Player = match colour {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        if let Err(Failure(reason)) = p.new_game() {
+            return Played {
+                moves,
+                black_score: forfeit_score(colour),
+                forfeit: Some((colour, reason)),
+            };
+        }
+    }
+    while !pos.board.is_game_over() {
+        let side = pos.side;
+        let remaining = match side {
+            Color::Black => clocks.black,
+            Color::White => clocks.white,
+        };
+        let wait = match tc {
+            // Wait a little past the flag so a late answer is seen (and judged) rather than lost.
+            TimeControl::Clock { .. } => remaining + Duration::from_millis(200),
+            TimeControl::MoveTime(t) => t * 2 + Duration::from_secs(2),
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => move_timeout,
+        };
+        let player: &mut dyn Player = match side {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        let started = Instant::now();
+        let answer = player.choose(opening.start, &moves, pos, tc, clocks, started + wait);
+        let used = started.elapsed();
+        let fail = |reason: String| Played {
+            moves: moves.clone(),
+            black_score: forfeit_score(side),
+            forfeit: Some((side, reason)),
+        };
+        let mv = match answer {
+            Ok(m) => m,
+            Err(Failure(reason)) => return fail(reason),
+        };
+        if let TimeControl::Clock { .. } = tc {
+            if used > remaining {
+                return fail(format!(
+                    "lost on time ({} ms used, {} ms left)",
+                    used.as_millis(),
+                    remaining.as_millis()
+                ));
+            }
+            let left = remaining - used + inc;
+            match side {
+                Color::Black => clocks.black = left,
+                Color::White => clocks.white = left,
+            }
+        }
+        match pos.play(mv) {
+            Some(next) => {
+                moves.push(mv);
+                pos = next;
+            }
+            None => return fail(format!("illegal move {mv}")),
+        }
+    }
+    Played {
+        moves,
+        black_score: pos.black_final_score(),
+        forfeit: None,
+    }
+}
+
+/// Black's score when `loser` forfeits.
+fn forfeit_score(loser: Color) -> i32 {
+    match loser {
+        Color::Black => -64,
+        Color::White => 64,
+    }
+}
+
+/// A worker's players, started on first use and restarted after a failure.
+struct Seats {
+    a: Option<Box<dyn Player>>,
+    b: Option<Box<dyn Player>>,
+}
+
+/// Plays the match, calling `on_game` for each finished game with the tally so far (in the calling
+/// thread, in completion order). Returns the final tally. Stops early when the SPRT decides or when
+/// `interrupt` becomes true.
+pub fn run(
+    config: &MatchConfig,
+    interrupt: Arc<AtomicBool>,
+    mut on_game: impl FnMut(&GameResult, &Tally),
+) -> Tally {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = unbounded::<GameResult>();
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        for worker in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let interrupt = interrupt.clone();
+            scope.spawn(move || {
+                let mut seats = Seats { a: None, b: None };
+                loop {
+                    if interrupt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let pair = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(opening) = config.openings.get(pair) else {
+                        break;
+                    };
+                    for a_black in [true, false] {
+                        if interrupt.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let seed =
+                            config.seed ^ ((pair as u64) << 1 | a_black as u64) ^ worker as u64;
+                        let r = play_one(config, &mut seats, opening, pair, a_black, seed);
+                        if tx.send(r).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut halves: HashMap<usize, Outcome> = HashMap::new();
+        for r in rx {
+            tally.add_game(r.outcome, r.a_discs);
+            if let Some(first) = halves.remove(&r.pair) {
+                tally.add_pair(first, r.outcome);
+            } else {
+                halves.insert(r.pair, r.outcome);
+            }
+            on_game(&r, &tally);
+            if let Some(sprt) = &config.sprt {
+                if sprt.state(&tally) != SprtState::Continue {
+                    interrupt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    tally
+}
+
+/// Plays one game with fresh or kept players; a failed player is dropped so the next game restarts
+/// it.
+fn play_one(
+    config: &MatchConfig,
+    seats: &mut Seats,
+    opening: &Game,
+    pair: usize,
+    a_black: bool,
+    seed: u64,
+) -> GameResult {
+    let mut failure: Option<(Color, String)> = None;
+    for (slot, spec, colour) in [
+        (
+            &mut seats.a,
+            &config.a,
+            if a_black { Color::Black } else { Color::White },
+        ),
+        (
+            &mut seats.b,
+            &config.b,
+            if a_black { Color::White } else { Color::Black },
+        ),
+    ] {
+        if slot.is_none() {
+            match start(spec, seed) {
+                Ok(p) => *slot = Some(p),
+                Err(Failure(reason)) => {
+                    failure.get_or_insert((colour, reason));
+                }
+            }
+        }
+    }
+    let played = match (&mut seats.a, &mut seats.b, failure) {
+        (Some(a), Some(b), None) => {
+            let (black, white): (&mut dyn Player, &mut dyn Player) = if a_black {
+                (a.as_mut(), b.as_mut())
+            } else {
+                (b.as_mut(), a.as_mut())
+            };
+            play_game(black, white, opening, config.tc, config.move_timeout)
+        }
+        (_, _, failure) => {
+            let (loser, reason) = failure.unwrap_or((Color::Black, "engine not started".into()));
+            Played {
+                moves: opening.moves.clone(),
+                black_score: forfeit_score(loser),
+                forfeit: Some((loser, reason)),
+            }
+        }
+    };
+    let a_colour = if a_black { Color::Black } else { Color::White };
+    let failure = played.forfeit.map(|(loser, reason)| {
+        // Restart whoever failed before the next game.
+        let (name, slot) = if loser == a_colour {
+            (config.a.name.clone(), &mut seats.a)
+        } else {
+            (config.b.name.clone(), &mut seats.b)
+        };
+        *slot = None;
+        (name, reason)
+    });
+    let a_discs = if a_black {
+        played.black_score
+    } else {
+        -played.black_score
+    };
+    let outcome = match a_discs.signum() {
+        1 => Outcome::Win,
+        0 => Outcome::Draw,
+        _ => Outcome::Loss,
+    };
+    let (black, white) = if a_black {
+        (&config.a.name, &config.b.name)
+    } else {
+        (&config.b.name, &config.a.name)
+    };
+    GameResult {
+        pair,
+        a_black,
+        record: GgfGame {
+            place: "wedge match".into(),
+            unix_time: now_unix(),
+            black: black.clone(),
+            white: white.clone(),
+            time_control: config.tc.describe(),
+            start: opening.start,
+            moves: played.moves,
+            black_score: played.black_score,
+            forfeit: failure
+                .as_ref()
+                .map(|(name, reason)| format!("{name}: {reason}")),
+        },
+        outcome,
+        a_discs,
+        failure,
+    }
+}
+
+/// Picks `pairs` openings from `all`, shuffled reproducibly by `seed` (cycling if there are fewer),
+/// each repeated `rounds` times.
+pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> Vec<Game> {
+    if all.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    let mut rng = crate::tools::players::Rng::new(seed);
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        order.swap(i, j);
+    }
+    let picked: Vec<Game> = (0..pairs)
+        .map(|i| all[order[i % order.len()]].clone())
+        .collect();
+    let mut out = Vec::with_capacity(picked.len() * rounds.max(1));
+    for _ in 0..rounds.max(1) {
+        out.extend(picked.iter().cloned());
+    }
+    out
+}
+
+/// The closing report.
+pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
+    let (elo, ci) = tally.elo();
+    let mut s = format!(
+        "{} vs {}: {} games, +{} ={} -{} (score {:.1}%), average discs {:+.2}\n",
+        config.a.name,
+        config.b.name,
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score(),
+        tally.average_discs()
+    );
+    s.push_str(&format!(
+        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}\n",
+        tally.pentanomial
+    ));
+    s.push_str(&format!(
+        "Elo difference: {elo:+.1} +/- {ci:.1} (95%), LOS {:.1}%\n",
+        100.0 * tally.los()
+    ));
+    if let Some(sprt) = &config.sprt {
+        let (lo, hi) = sprt.bounds();
+        let state = match sprt.state(tally) {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "undecided",
+        };
+        s.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {state}\n",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            tally.llr(sprt.elo0, sprt.elo1),
+            lo,
+            hi
+        ));
+    }
+    if failures.is_empty() {
+        s.push_str("failures: none\n");
+    } else {
+        s.push_str(&format!("failures: {}\n", failures.len()));
+        for (name, reason) in failures {
+            s.push_str(&format!("  {name}: {reason}\n"));
+        }
+    }
+    s
+}
+
+/// Parses `60+0.5` (seconds + increment) into a clock time control.
+pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let secs = |s: &str| -> Result<Duration, String> {
+        let v: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("--tc: '{s}' is not a number of seconds (e.g. 60+0.5)"))?;
+        if !(0.0..=86_400.0).contains(&v) {
+            return Err(format!("--tc: {v} seconds is out of range"));
+        }
+        Ok(Duration::from_secs_f64(v))
+    };
+    let base = secs(base)?;
+    if base.is_zero() {
+        return Err("--tc: the base time must be positive".into());
+    }
+    Ok(TimeControl::Clock {
+        base,
+        increment: secs(inc)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tc_parses() {
+        assert_eq!(
+            parse_tc("60+0.5"),
+            Ok(TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::from_millis(500)
+            })
+        );
+        assert!(parse_tc("x+1").is_err());
+        assert!(parse_tc("0+1").is_err());
+        assert!(parse_tc("10").is_ok());
+    }
+
+    #[test]
+    fn builtin_players_play_consistent_games() {
+        let openings: Vec<Game> = ["f5d6c3d3c4f4f6f3", "f5f6e6f4e3c5c4e7"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let config = MatchConfig {
+            a: EngineSpec::parse("greedy").unwrap(),
+            b: EngineSpec::parse("random").unwrap(),
+            openings,
+            tc: TimeControl::Depth(1),
+            concurrency: 2,
+            sprt: None,
+            seed: 1,
+            move_timeout: Duration::from_secs(10),
+        };
+        let mut games = Vec::new();
+        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
+            games.push(g.clone())
+        });
+        assert_eq!(tally.games(), 4);
+        assert_eq!(tally.pentanomial.iter().sum::<u32>(), 2);
+        for g in games {
+            let mut pos = g.record.start;
+            for m in &g.record.moves {
+                pos = pos.play(*m).expect("legal");
+            }
+            assert!(pos.board.is_game_over());
+            assert_eq!(pos.black_final_score(), g.record.black_score);
+            assert!(g.failure.is_none());
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! Match statistics: Elo difference with a 95% interval, likelihood of superiority, pentanomial pair
+//! counts, and the sequential probability ratio test (SPRT) on paired games.
+//!
+//! Games are played in pairs (the same opening with colours swapped), so the pair, not the game, is
+//! the independent sample: its score (0, 1/4, 1/2, 3/4 or 1 after dividing by 2) is what the variance
+//! and the SPRT are computed from. This removes the opening's bias from the error estimate.
+
+/// One game's result from engine A's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A won.
+    Win,
+    /// A draw.
+    Draw,
+    /// A lost.
+    Loss,
+}
+
+impl Outcome {
+    /// The game score: 1, 1/2 or 0.
+    pub fn score(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+}
+
+/// The running tally of a match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games A won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games A lost.
+    pub losses: u32,
+    /// Sum of A's final disc differences.
+    pub disc_sum: i64,
+    /// Pair counts by pair score 0, 1/2, 1, 3/2, 2 (A's points in the two games of an opening).
+    pub pentanomial: [u32; 5],
+}
+
+impl Tally {
+    /// Adds one game.
+    pub fn add_game(&mut self, outcome: Outcome, discs: i32) {
+        match outcome {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+        self.disc_sum += i64::from(discs);
+    }
+
+    /// Adds a finished pair (both games of one opening).
+    pub fn add_pair(&mut self, a: Outcome, b: Outcome) {
+        let points = ((a.score() + b.score()) * 2.0).round() as usize;
+        self.pentanomial[points.min(4)] += 1;
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// A's score fraction (0..1).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n)
+    }
+
+    /// Average final disc difference for A.
+    pub fn average_discs(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            0.0
+        } else {
+            self.disc_sum as f64 / f64::from(n)
+        }
+    }
+
+    /// Mean and variance of the per-pair score (divided by 2, so in 0..1), and the number of pairs.
+    /// Falls back to games as samples while no pair is complete.
+    fn sample_stats(&self) -> Option<(f64, f64, f64)> {
+        let pairs: u32 = self.pentanomial.iter().sum();
+        if pairs >= 2 {
+            let n = f64::from(pairs);
+            let mean = self
+                .pentanomial
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| i as f64 / 4.0 * f64::from(c))
+                .sum::<f64>()
+                / n;
+            let var = self
+                .pentanomial
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (i as f64 / 4.0 - mean).powi(2) * f64::from(c))
+                .sum::<f64>()
+                / n;
+            return Some((mean, var, n));
+        }
+        let n = f64::from(self.games());
+        if n < 2.0 {
+            return None;
+        }
+        let mean = self.score();
+        let var = (f64::from(self.wins) * (1.0 - mean).powi(2)
+            + f64::from(self.draws) * (0.5 - mean).powi(2)
+            + f64::from(self.losses) * mean.powi(2))
+            / n;
+        Some((mean, var, n))
+    }
+
+    /// Elo difference (A minus B) and the half-width of its 95% confidence interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let Some((mean, var, n)) = self.sample_stats() else {
+            return (0.0, f64::INFINITY);
+        };
+        let se = (var / n).sqrt();
+        let lo = elo_from_score(mean - 1.959_964 * se);
+        let hi = elo_from_score(mean + 1.959_964 * se);
+        (elo_from_score(mean), (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority: the probability that A is stronger, from wins and losses.
+    pub fn los(&self) -> f64 {
+        let (w, l) = (f64::from(self.wins), f64::from(self.losses));
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+
+    /// The SPRT log-likelihood ratio for H1 (Elo = `elo1`) against H0 (Elo = `elo0`) on the pair
+    /// scores (generalised SPRT with the normal approximation).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let pairs: u32 = self.pentanomial.iter().sum();
+        let Some((mean, var, n)) = self.sample_stats() else {
+            return 0.0;
+        };
+        if pairs < 2 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+}
+
+/// Expected score for an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference for an expected score (clamped away from 0 and 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// The SPRT settings and its decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo under the null hypothesis.
+    pub elo0: f64,
+    /// Elo under the alternative.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    /// Keep playing.
+    Continue,
+    /// H1 accepted (A is better by about `elo1`).
+    AcceptH1,
+    /// H0 accepted.
+    AcceptH0,
+}
+
+impl Sprt {
+    /// The lower and upper LLR bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The decision for the tally.
+    pub fn state(&self, tally: &Tally) -> SprtState {
+        let llr = tally.llr(self.elo0, self.elo1);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtState::AcceptH1
+        } else if llr <= lo {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing keys take these defaults).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut s = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for item in text.split(|c: char| c.is_whitespace() || c == ',') {
+            if item.is_empty() {
+                continue;
+            }
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("--sprt: '{item}' is not key=value"))?;
+            let v: f64 = v
+                .parse()
+                .map_err(|_| format!("--sprt: '{v}' is not a number"))?;
+            match k {
+                "elo0" => s.elo0 = v,
+                "elo1" => s.elo1 = v,
+                "alpha" if v > 0.0 && v < 0.5 => s.alpha = v,
+                "beta" if v > 0.0 && v < 0.5 => s.beta = v,
+                "alpha" | "beta" => return Err(format!("--sprt: {k} must be in (0, 0.5)")),
+                _ => {
+                    return Err(format!(
+                        "--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"
+                    ))
+                }
+            }
+        }
+        if s.elo1 <= s.elo0 {
+            return Err("--sprt: elo1 must be above elo0".to_string());
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_conversions() {
+        assert!((elo_from_score(0.5)).abs() < 1e-9);
+        // 3/4 score: -400 log10(1/3) = 190.85.
+        assert!((elo_from_score(0.75) - 190.848).abs() < 0.01);
+        assert!((score_from_elo(190.848) - 0.75).abs() < 1e-5);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+        assert!((erf(-0.5) + 0.520_499_88).abs() < 1e-6);
+    }
+
+    #[test]
+    fn tally_by_hand() {
+        let mut t = Tally::default();
+        // Pairs: (W, W) (W, L) (D, L): 6 games, 3 wins, 1 draw, 2 losses.
+        for (a, b) in [
+            (Outcome::Win, Outcome::Win),
+            (Outcome::Win, Outcome::Loss),
+            (Outcome::Draw, Outcome::Loss),
+        ] {
+            t.add_game(a, 10);
+            t.add_game(b, -4);
+            t.add_pair(a, b);
+        }
+        assert_eq!((t.wins, t.draws, t.losses), (3, 1, 2));
+        assert_eq!(t.pentanomial, [0, 1, 1, 0, 1]);
+        assert!((t.score() - 3.5 / 6.0).abs() < 1e-12);
+        assert!((t.average_discs() - 3.0).abs() < 1e-12);
+        // LOS with 3 wins, 2 losses: 0.5 (1 + erf(1 / sqrt(10))) = 0.5 (1 + 0.345 29) = 0.672 64.
+        assert!((t.los() - 0.672_64).abs() < 1e-4);
+        // Pair scores 1, 1/2, 1/4: mean 7/12, variance (25 + 1 + 16) / 144 / 3 = 42/432.
+        let (mean, var, n) = t.sample_stats().unwrap();
+        assert!((mean - 7.0 / 12.0).abs() < 1e-12);
+        assert!((var - 42.0 / 432.0).abs() < 1e-12);
+        assert_eq!(n, 3.0);
+        let (elo, ci) = t.elo();
+        assert!((elo - elo_from_score(7.0 / 12.0)).abs() < 1e-9);
+        assert!(ci > 0.0);
+    }
+
+    #[test]
+    fn sprt_decides() {
+        let sprt = Sprt::parse("elo0=0 elo1=50 alpha=0.05 beta=0.05").unwrap();
+        let (lo, hi) = sprt.bounds();
+        assert!((hi - (0.95f64 / 0.05).ln()).abs() < 1e-12);
+        assert!((lo + hi).abs() < 1e-12);
+        let mut strong = Tally::default();
+        for i in 0..200 {
+            let b = if i % 3 == 0 {
+                Outcome::Loss
+            } else {
+                Outcome::Win
+            };
+            strong.add_pair(Outcome::Win, b);
+        }
+        assert_eq!(sprt.state(&strong), SprtState::AcceptH1);
+        let mut weak = Tally::default();
+        for i in 0..200 {
+            let b = if i % 2 == 0 {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            };
+            weak.add_pair(Outcome::Win, b);
+            weak.add_pair(Outcome::Loss, Outcome::Draw);
+        }
+        assert_eq!(sprt.state(&weak), SprtState::AcceptH0);
+        assert!(Sprt::parse("elo0=5 elo1=0").is_err());
+        assert!(Sprt::parse("elo2=5").is_err());
+    }
+}

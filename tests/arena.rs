@@ -1,0 +1,150 @@
+//! The match runner end to end: wedge processes against each other and against the built-in greedy
+//! player with consistent records, and deliberately broken engines (an illegal move, an exit, a
+//! hang) losing their games while the match goes on.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use wedge::board::text::Game;
+use wedge::tools::arena::player::{EngineSpec, TimeControl};
+use wedge::tools::arena::stats::Outcome;
+use wedge::tools::arena::{run, GameResult, MatchConfig};
+
+fn wedge_spec(name: &str, extra: &str) -> EngineSpec {
+    EngineSpec::parse(&format!(
+        "name={name} cmd={} option.Hash=4 {extra}",
+        env!("CARGO_BIN_EXE_wedge")
+    ))
+    .unwrap()
+}
+
+fn openings() -> Vec<Game> {
+    ["f5d6c3d3c4f4f6f3", "f5f6e6f4e3c5c4e7", "c4c3d3c5b4"]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
+    let config = MatchConfig {
+        a,
+        b,
+        openings: openings(),
+        tc,
+        concurrency: 2,
+        sprt: None,
+        seed: 7,
+        move_timeout: Duration::from_secs(20),
+    };
+    let mut games = Vec::new();
+    let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
+        games.push(g.clone())
+    });
+    assert_eq!(tally.games() as usize, games.len());
+    assert_eq!(games.len(), 6);
+    assert_eq!(tally.pentanomial.iter().sum::<u32>(), 3);
+    games
+}
+
+/// Every move replays legally and the recorded score is the final position's.
+fn check_consistent(games: &[GameResult]) {
+    for g in games {
+        assert!(g.failure.is_none(), "{:?}", g.failure);
+        let mut pos = g.record.start;
+        for m in &g.record.moves {
+            pos = pos.play(*m).expect("legal move in record");
+        }
+        assert!(pos.board.is_game_over());
+        assert_eq!(pos.black_final_score(), g.record.black_score);
+        let a = if g.a_black {
+            g.record.black_score
+        } else {
+            -g.record.black_score
+        };
+        assert_eq!(a, g.a_discs);
+        let text = g.record.to_string();
+        assert!(text.starts_with("(;GM[Othello]") && text.ends_with(";)"));
+    }
+}
+
+#[test]
+fn wedge_against_wedge_and_greedy() {
+    let games = play(
+        wedge_spec("deep", ""),
+        wedge_spec("shallow", "option.Level=3"),
+        TimeControl::Depth(3),
+    );
+    check_consistent(&games);
+    let games = play(
+        wedge_spec("wedge", ""),
+        EngineSpec::parse("greedy").unwrap(),
+        TimeControl::MoveTime(Duration::from_millis(20)),
+    );
+    check_consistent(&games);
+    let wins = games.iter().filter(|g| g.outcome == Outcome::Win).count();
+    assert!(wins >= 5, "wedge won only {wins} of 6 against greedy");
+}
+
+fn script(name: &str, body: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+fn broken(name: &str, on_go: &str) -> EngineSpec {
+    let body = format!(
+        "while read line; do\n  case \"$line\" in\n    uci) echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = script(&format!("{name}.sh"), &body);
+    EngineSpec::parse(&format!("name={name} cmd={}", path.display())).unwrap()
+}
+
+#[test]
+fn broken_engines_lose_and_the_match_goes_on() {
+    for (name, on_go, reason) in [
+        ("illegal", "echo bestmove a1", "illegal move"),
+        ("crasher", "exit 3", "exited"),
+        ("garbage", "echo bestmove zz", "malformed"),
+        ("sleeper", "sleep 5", "in time"),
+    ] {
+        let tc = if name == "sleeper" {
+            TimeControl::Clock {
+                base: Duration::from_millis(300),
+                increment: Duration::ZERO,
+            }
+        } else {
+            TimeControl::Depth(1)
+        };
+        let config = MatchConfig {
+            a: broken(name, on_go),
+            b: EngineSpec::parse("greedy").unwrap(),
+            openings: openings(),
+            tc,
+            concurrency: 1,
+            sprt: None,
+            seed: 1,
+            move_timeout: Duration::from_secs(5),
+        };
+        let mut games = Vec::new();
+        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
+            games.push(g.clone())
+        });
+        assert_eq!(tally.games(), 6, "{name}: the match must go on");
+        assert_eq!(tally.losses, 6, "{name}");
+        for g in &games {
+            let (who, why) = g.failure.clone().expect("failure recorded");
+            assert_eq!(who, name);
+            assert!(why.contains(reason), "{name}: {why}");
+            assert_eq!(g.a_discs, -64);
+            assert!(g.record.to_string().contains("C["));
+        }
+    }
+}
