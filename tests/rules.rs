@@ -4,6 +4,7 @@
 use wedge::board::movegen;
 use wedge::board::text::board_after;
 use wedge::board::{Board, Move, Position, Square, Symmetry};
+use wedge::rng::Rng;
 use wedge::tools::perft::{perft, perft_divide};
 
 fn sq(name: &str) -> Square {
@@ -56,23 +57,9 @@ fn reference_moves(p: u64, o: u64) -> u64 {
         .fold(0, |m, s| m | 1 << s)
 }
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Positions reached by random play from the start (every position of many random games).
 fn random_positions(seed: u64, games: usize) -> Vec<Board> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut b = Board::START;

@@ -4,18 +4,9 @@
 use wedge::board::stability::stable_discs;
 use wedge::board::text::read_obf_file;
 use wedge::board::{Board, Move, Square};
+use wedge::rng::Rng;
 use wedge::search::Solver;
 use wedge::tools::solve::{check, solve_all, SolveOptions};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
 
 /// A position with exactly `empties` empty squares reached by random play (None if the random game
 /// ended earlier).
@@ -30,7 +21,7 @@ fn random_position(rng: &mut Rng, empties: u32) -> Option<Board> {
             b = b.pass();
             continue;
         }
-        b = b.play(moves[(rng.next() % moves.len() as u64) as usize])?;
+        b = b.play(moves[(rng.next_u64() % moves.len() as u64) as usize])?;
     }
     (!b.is_game_over()).then_some(b)
 }
@@ -132,11 +123,11 @@ fn check_detects_wrong_scores_and_moves() {
 
 #[test]
 fn solver_equals_minimax_on_random_positions() {
-    let mut rng = Rng(0xE4D6_A3E5);
+    let mut rng = Rng::new(0xE4D6_A3E5);
     let mut solver = Solver::new(4);
     let mut tested = 0;
     while tested < 60 {
-        let empties = 6 + (rng.next() % 5) as u32; // 6..=10
+        let empties = 6 + (rng.next_u64() % 5) as u32; // 6..=10
         let Some(b) = random_position(&mut rng, empties) else {
             continue;
         };
@@ -160,7 +151,7 @@ fn solver_equals_minimax_on_random_positions() {
 
 #[test]
 fn solver_equals_plain_alphabeta_up_to_14_empties() {
-    let mut rng = Rng(0x0BAD_5EED);
+    let mut rng = Rng::new(0x0BAD_5EED);
     let mut solver = Solver::new(16);
     let mut tested = 0;
     while tested < 24 {
@@ -192,10 +183,10 @@ fn game_over_and_forced_pass_positions() {
     assert_eq!(r.best_move, None);
     assert_eq!(r.score, over.final_score());
     // Must pass: the solver answers PASS and the score of the position after it.
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut found = 0;
     while found < 5 {
-        let empties = 8 + (rng.next() % 4) as u32;
+        let empties = 8 + (rng.next_u64() % 4) as u32;
         let Some(b) = random_position(&mut rng, empties) else {
             continue;
         };
@@ -211,9 +202,9 @@ fn game_over_and_forced_pass_positions() {
 
 #[test]
 fn stable_discs_never_flip() {
-    let mut rng = Rng(0x57AB1E);
+    let mut rng = Rng::new(0x57AB1E);
     for _ in 0..300 {
-        let empties = 4 + (rng.next() % 30) as u32;
+        let empties = 4 + (rng.next_u64() % 30) as u32;
         let Some(b) = random_position(&mut rng, empties) else {
             continue;
         };
@@ -227,7 +218,7 @@ fn stable_discs_never_flip() {
                 cur = if moves.is_empty() {
                     cur.pass()
                 } else {
-                    cur.play(moves[(rng.next() % moves.len() as u64) as usize])
+                    cur.play(moves[(rng.next_u64() % moves.len() as u64) as usize])
                         .unwrap()
                 };
                 flipped = !flipped;

@@ -12,6 +12,7 @@
 //!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 
+use super::movelist::MoveList;
 use crate::board::movegen::{count_flips, flips, legal_moves};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
@@ -184,18 +185,7 @@ impl Solver {
         let mut best_move = None;
         for (i, &sq) in ordered.iter().enumerate() {
             let sq = sq as usize;
-            let f = flips(sq, p, o);
-            let (cp, co) = (o ^ f, p | f | (1 << sq));
-            let v = if i == 0 {
-                -self.search(cp, co, -beta, -alpha, n - 1)
-            } else {
-                let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
-                if v > alpha && v < beta {
-                    -self.search(cp, co, -beta, -v, n - 1)
-                } else {
-                    v
-                }
-            };
+            let v = self.search_move(p, o, sq, alpha, beta, n, i == 0);
             if self.aborted {
                 break;
             }
@@ -212,6 +202,34 @@ impl Solver {
             best_move = Square::new(ordered[0]).map(Move::play);
         }
         (best, best_move)
+    }
+
+    /// The score of playing `sq` (from the mover's side), principal variation search style: the
+    /// first move with the full window, the others with a null window and a re-search when they
+    /// land inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_move(
+        &mut self,
+        p: u64,
+        o: u64,
+        sq: usize,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        first: bool,
+    ) -> i32 {
+        let f = flips(sq, p, o);
+        let (cp, co) = (o ^ f, p | f | (1 << sq));
+        if first {
+            return -self.search(cp, co, -beta, -alpha, n - 1);
+        }
+        let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
+        if v > alpha && v < beta {
+            -self.search(cp, co, -beta, -v, n - 1)
+        } else {
+            v
+        }
     }
 
     /// Dispatches to the layer for `n` empties. Window `alpha..beta`, fail-soft.
@@ -349,19 +367,7 @@ impl Solver {
         let mut best = -INF;
         let mut best_sq = ordered[0];
         for (i, &sq) in ordered.iter().enumerate() {
-            let s = sq as usize;
-            let f = flips(s, p, o);
-            let (cp, co) = (o ^ f, p | f | (1 << s));
-            let v = if i == 0 {
-                -self.search(cp, co, -beta, -alpha, n - 1)
-            } else {
-                let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
-                if v > alpha && v < beta {
-                    -self.search(cp, co, -beta, -v, n - 1)
-                } else {
-                    v
-                }
-            };
+            let v = self.search_move(p, o, sq as usize, alpha, beta, n, i == 0);
             if self.aborted {
                 return 0;
             }
@@ -549,49 +555,6 @@ impl Solver {
         }
         self.nodes = saved_nodes;
         pv
-    }
-}
-
-/// A move list on the stack, kept sorted by key (smallest first) as moves are inserted.
-#[derive(Clone, Copy, Default)]
-struct MoveList {
-    keys: [i32; 32],
-    squares: [u8; 32],
-    len: usize,
-}
-
-impl MoveList {
-    /// Inserts a move keeping the keys in ascending order (at most 32 moves: no Othello position has
-    /// more legal moves than that).
-    #[inline]
-    fn insert(&mut self, key: i32, sq: u8) {
-        if self.len >= 32 {
-            return;
-        }
-        let mut j = self.len;
-        while j > 0 && self.keys[j - 1] > key {
-            self.keys[j] = self.keys[j - 1];
-            self.squares[j] = self.squares[j - 1];
-            j -= 1;
-        }
-        self.keys[j] = key;
-        self.squares[j] = sq;
-        self.len += 1;
-    }
-
-    /// The squares in order.
-    #[inline]
-    fn squares(&self) -> &[u8] {
-        &self.squares[..self.len]
-    }
-
-    /// Moves `sq` to the front if present.
-    #[inline]
-    fn move_to_front(&mut self, sq: u8) {
-        if let Some(pos) = self.squares().iter().position(|&s| s == sq) {
-            self.squares[..=pos].rotate_right(1);
-            self.keys[..=pos].rotate_right(1);
-        }
     }
 }
 

@@ -6,10 +6,11 @@
 //! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
 
 use super::endgame::Solver;
+use super::movelist::MoveList;
 use super::tt::TranspositionTable;
 use super::{Info, Limits, Score, SearchResult, SolveKind};
 use crate::board::movegen::{flips, legal_moves};
-use crate::board::{final_score, Board, Move, Square};
+use crate::board::{final_score, Bitboard, Board, Move, Square};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -173,9 +174,9 @@ impl Searcher {
         let multipv = limits.multipv.clamp(1, 64);
         // With randomness every root move needs a real score to add noise to.
         let width = if limits.randomness > 0 { 64 } else { multipv };
-        let mut roots: Vec<RootMove> = Bitboard64(moves)
+        let mut roots: Vec<RootMove> = Bitboard(moves)
             .map(|sq| RootMove {
-                sq,
+                sq: sq.index() as u8,
                 score: -INF,
                 pv: Vec::new(),
             })
@@ -466,7 +467,7 @@ impl Searcher {
         let mut best = -INF;
         let mut best_sq = None;
         let mut child_pv = Vec::new();
-        for (i, &sq) in list.iter().enumerate() {
+        for (i, &sq) in list.squares().iter().enumerate() {
             let s = sq as usize;
             let f = flips(s, p, o);
             let (cp, co) = (o ^ f, p | f | (1 << s));
@@ -518,8 +519,8 @@ impl Searcher {
     /// Move ordering: the hash move first, then by a cheap score: at depth >= 3 the static evaluation
     /// of the child (a 1-ply look-ahead), always the opponent's mobility after the move (fastest
     /// first), with corners counted twice.
-    fn order_moves(&self, p: u64, o: u64, mut moves: u64, depth: u32, hash_move: u8) -> MoveOrder {
-        let mut list = MoveOrder::default();
+    fn order_moves(&self, p: u64, o: u64, mut moves: u64, depth: u32, hash_move: u8) -> MoveList {
+        let mut list = MoveList::default();
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
             moves &= moves - 1;
@@ -554,52 +555,6 @@ fn score_of(v: i32, to_the_end: bool) -> Score {
         Score::Exact(v / 100)
     } else {
         Score::Eval(v)
-    }
-}
-
-/// Iterates the set bits of a u64 as square indices.
-struct Bitboard64(u64);
-
-impl Iterator for Bitboard64 {
-    type Item = u8;
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
-}
-
-/// A move list on the stack sorted by key, smallest first.
-#[derive(Default)]
-struct MoveOrder {
-    keys: [i32; 32],
-    squares: [u8; 32],
-    len: usize,
-}
-
-impl MoveOrder {
-    #[inline]
-    fn insert(&mut self, key: i32, sq: u8) {
-        if self.len >= 32 {
-            return;
-        }
-        let mut j = self.len;
-        while j > 0 && self.keys[j - 1] > key {
-            self.keys[j] = self.keys[j - 1];
-            self.squares[j] = self.squares[j - 1];
-            j -= 1;
-        }
-        self.keys[j] = key;
-        self.squares[j] = sq;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn iter(&self) -> std::slice::Iter<'_, u8> {
-        self.squares[..self.len].iter()
     }
 }
 

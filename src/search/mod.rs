@@ -4,6 +4,7 @@
 
 pub mod endgame;
 pub mod midgame;
+pub mod movelist;
 pub mod tt;
 
 pub use endgame::{SolveResult, Solver};
