@@ -32,8 +32,12 @@ const ETC_MIN: u32 = 16;
 const EVAL_ORDER_MIN: u32 = 14;
 /// From this many empties, a 1-ply look-ahead (the opponent's best reply by evaluation) replaces it.
 const LOOKAHEAD_ORDER_MIN: u32 = 18;
+/// From this many empties, a 2-ply look-ahead.
+const SEARCH_ORDER_MIN: u32 = 22;
 /// Weight of the evaluation in the ordering key, per 100 centidiscs (mobility weighs 16 per move).
 const EVAL_ORDER_WEIGHT: i32 = 10;
+/// Bound on evaluation-scale values in the ordering search.
+const INF_EVAL: i32 = 100_000;
 /// How often (in nodes) the stop flag is looked at.
 const STOP_CHECK_MASK: u64 = 0xFFF;
 
@@ -249,7 +253,7 @@ impl Solver {
     /// The moves of `p` ordered for search, best first: fastest first (fewest replies for the
     /// opponent, corner replies counted twice), moves into odd-parity quadrants, C- and X-squares
     /// late, and from `EVAL_ORDER_MIN` empties the evaluation (from `LOOKAHEAD_ORDER_MIN` after a
-    /// 1-ply look-ahead). The hash move is put first by the caller.
+    /// 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies). The hash move is put first by the caller.
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
         let parity = quadrant_parity(!(p | o));
@@ -266,32 +270,54 @@ impl Solver {
             if (1u64 << sq) & NEAR_CORNERS != 0 {
                 key += 4;
             }
-            if n >= LOOKAHEAD_ORDER_MIN {
-                // A 1-ply look-ahead: the opponent's best reply by static evaluation.
-                let mut r = replies;
-                let mut best = -100000;
-                if r == 0 {
-                    if let Ok(child) = Board::new(cp, co) {
-                        best = self.eval.evaluate(child);
-                    }
-                }
-                while r != 0 {
-                    let rs = r.trailing_zeros() as usize;
-                    r &= r - 1;
-                    let rf = flips(rs, cp, co);
-                    if let Ok(gc) = Board::new(co ^ rf, cp | rf | (1 << rs)) {
-                        best = best.max(-self.eval.evaluate(gc));
-                    }
-                }
-                key += best * EVAL_ORDER_WEIGHT / 100;
+            let depth = if n >= SEARCH_ORDER_MIN {
+                Some(2)
+            } else if n >= LOOKAHEAD_ORDER_MIN {
+                Some(1)
             } else if n >= EVAL_ORDER_MIN {
-                if let Ok(child) = Board::new(cp, co) {
-                    key += self.eval.evaluate(child) * EVAL_ORDER_WEIGHT / 100;
-                }
+                Some(0)
+            } else {
+                None
+            };
+            if let Some(d) = depth {
+                key += self.shallow_value(cp, co, d, -INF_EVAL, INF_EVAL) * EVAL_ORDER_WEIGHT / 100;
             }
             list.insert(key, sq as u8);
         }
         list
+    }
+
+    /// A small alpha-beta search with the evaluation at the leaves (centidiscs, side to move's view):
+    /// the move-ordering estimate at high empties.
+    fn shallow_value(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return 100 * final_score(p, o);
+            }
+            return -self.shallow_value(o, p, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return Board::new(p, o).map_or(0, |b| self.eval.evaluate(b));
+        }
+        let mut m = moves;
+        let mut best = -INF_EVAL;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, p, o);
+            let v = -self.shallow_value(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Search with the transposition table, hash move first, stability cut-off and PVS.
@@ -359,25 +385,37 @@ impl Solver {
                 }
             }
         }
-        let mut ordered = self.order_moves(p, o, moves, n);
-        if hash_move < 64 {
-            ordered.move_to_front(hash_move);
-        }
-        let ordered = ordered.squares();
         let mut best = -INF;
-        let mut best_sq = ordered[0];
-        for (i, &sq) in ordered.iter().enumerate() {
-            let v = self.search_move(p, o, sq as usize, alpha, beta, n, i == 0);
+        let mut best_sq = 64u8;
+        let mut rest = moves;
+        // The hash move goes first, before the others are even scored: a cut-off there saves the
+        // ordering work.
+        if hash_move < 64 && moves >> hash_move & 1 == 1 {
+            rest &= !(1u64 << hash_move);
+            let v = self.search_move(p, o, hash_move as usize, alpha, beta, n, true);
             if self.aborted {
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_sq = sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
+            best = v;
+            best_sq = hash_move;
+            alpha = alpha.max(v);
+        }
+        if best < beta && rest != 0 {
+            let ordered = self.order_moves(p, o, rest, n);
+            for (i, &sq) in ordered.squares().iter().enumerate() {
+                let first = i == 0 && best_sq == 64;
+                let v = self.search_move(p, o, sq as usize, alpha, beta, n, first);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
                     }
                 }
             }
