@@ -2,6 +2,7 @@
 //!
 //! - [`board`]: bitboards, squares, the rules of the game, symmetries, hashing and text formats.
 //! - [`engine`]: the engine process: reader, controller, search worker, options.
+//! - [`book`]: the opening book: format, lookup, building.
 //! - [`eval`]: the static evaluation and its named, settable weights.
 //! - [`search`]: the midgame search, the endgame solver and their limits/report types.
 //! - [`protocol`]: the text protocol: command parser (and output formatting).
@@ -11,6 +12,7 @@
 //! The binary (`src/main.rs`) is a thin command line over this library.
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod protocol;

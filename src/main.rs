@@ -40,6 +40,11 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Opening books: build, extend, inspect, export (see docs/book.md).
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// Play a match between two engines (see docs/match.md).
     Match(MatchArgs),
     /// Evaluation weights: `dump` writes them in the weights-file format.
@@ -110,6 +115,75 @@ struct MatchArgs {
     move_timeout: u64,
 }
 
+#[derive(clap::Args, Clone)]
+struct LeafArgs {
+    /// Search depth for leaf positions.
+    #[arg(long, default_value_t = 10)]
+    depth: u32,
+    /// Leaves with at most this many empty squares are solved exactly.
+    #[arg(long, default_value_t = 18)]
+    exact_empties: u32,
+    /// Leaves scored at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table per thread, MB.
+    #[arg(long, default_value_t = 32)]
+    hash: usize,
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book from opening lines (transcripts, one a line). Finished leaves are kept in
+    /// OUT.journal, so an interrupted build resumes when run again.
+    Build {
+        /// The opening lines.
+        #[arg(long)]
+        openings: PathBuf,
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        leaf: LeafArgs,
+    },
+    /// Extend a book along its near-best lines: expand leaves and add missing moves.
+    Extend {
+        /// The book to extend (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Follow moves within this many discs of the best.
+        #[arg(long, default_value_t = 2)]
+        margin: i32,
+        /// At most this many new positions.
+        #[arg(long, default_value_t = 1000)]
+        max: usize,
+        #[command(flatten)]
+        leaf: LeafArgs,
+    },
+    /// Print the book's size and depth statistics.
+    Stats {
+        /// The book (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Print the book moves of a position: a transcript from the start, or "<64 squares> <side>".
+    Probe {
+        /// The position.
+        position: String,
+        /// The book (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Print every book move as text: `<position> <move> <score> <depth>` per line.
+    Export {
+        /// The book (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+}
+
 #[derive(Subcommand)]
 enum WeightsAction {
     /// Print the weights (built-in, or those of --from after loading it) as a weights file.
@@ -134,6 +208,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Match(args)) => run_match(args),
+        Some(Command::Book { action }) => run_book(action),
         Some(Command::Weights {
             action: WeightsAction::Dump { from },
         }) => match from {
@@ -333,4 +408,199 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         return Err(format!("writing the games failed: {e}"));
     }
     Ok(())
+}
+
+/// A progress reporter for long jobs: a bar redrawn in place on a terminal, a log line every 10
+/// seconds otherwise.
+fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
+    use std::io::IsTerminal;
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let last_log = std::sync::Mutex::new(Instant::now());
+    move |done: usize, total: usize| {
+        let secs = start.elapsed().as_secs_f64();
+        let rate = done as f64 / secs.max(1e-3);
+        let eta = if rate > 0.0 {
+            (total.saturating_sub(done)) as f64 / rate
+        } else {
+            0.0
+        };
+        let frac = done as f64 / total.max(1) as f64;
+        if tty {
+            let filled = (frac * 30.0) as usize;
+            eprint!(
+                "\r{what} [{}{}] {done}/{total} {:.1}/s ETA {:.0}s   ",
+                "#".repeat(filled),
+                "-".repeat(30 - filled.min(30)),
+                rate,
+                eta
+            );
+            if done == total {
+                eprintln!();
+            }
+        } else if let Ok(mut last) = last_log.lock() {
+            if last.elapsed().as_secs() >= 10 || done == total {
+                *last = Instant::now();
+                eprintln!(
+                    "{what}: {done}/{total} ({:.1}%), {rate:.1}/s, ETA {eta:.0}s",
+                    100.0 * frac
+                );
+            }
+        }
+    }
+}
+
+fn load_book(path: Option<&Path>) -> Result<wedge::book::Book, String> {
+    match path {
+        Some(p) => wedge::book::Book::load(p),
+        None => wedge::book::Book::embedded(),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn run_book(action: BookAction) -> Result<(), String> {
+    use wedge::book::build::{build, extend, BuildOptions};
+    let options = |l: &LeafArgs| BuildOptions {
+        depth: l.depth.clamp(1, 60),
+        exact_empties: l.exact_empties.min(30),
+        threads: l.threads.clamp(1, 256),
+        hash_mb: l.hash.clamp(1, 4096),
+    };
+    let journal_of = |out: &Path| {
+        let mut j = out.as_os_str().to_owned();
+        j.push(".journal");
+        PathBuf::from(j)
+    };
+    match action {
+        BookAction::Build {
+            openings,
+            out,
+            leaf,
+        } => {
+            let games = read_openings_file(&openings).map_err(|e| e.to_string())?;
+            let journal = journal_of(&out);
+            let book = build(
+                &games,
+                &options(&leaf),
+                Some(&journal),
+                &progress_reporter("leaves"),
+            )?;
+            book.save(&out)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            let _ = std::fs::remove_file(&journal);
+            println!("wrote {} positions to {}", book.len(), out.display());
+            Ok(())
+        }
+        BookAction::Extend {
+            book,
+            out,
+            margin,
+            max,
+            leaf,
+        } => {
+            let b = load_book(book.as_deref())?;
+            let journal = journal_of(&out);
+            let before = b.len();
+            let extended = extend(
+                &b,
+                margin.max(0),
+                max,
+                &options(&leaf),
+                Some(&journal),
+                &progress_reporter("new positions"),
+            )?;
+            extended
+                .save(&out)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            let _ = std::fs::remove_file(&journal);
+            println!(
+                "{} -> {} positions, wrote {}",
+                before,
+                extended.len(),
+                out.display()
+            );
+            Ok(())
+        }
+        BookAction::Stats { book } => {
+            let b = load_book(book.as_deref())?;
+            let leaves = b
+                .entries()
+                .iter()
+                .filter(|e| e.flags & wedge::book::FLAG_LEAF != 0)
+                .count();
+            let exact = b
+                .entries()
+                .iter()
+                .filter(|e| e.depth == wedge::book::DEPTH_EXACT)
+                .count();
+            let mut by_discs = std::collections::BTreeMap::new();
+            for e in b.entries() {
+                *by_discs
+                    .entry((e.player | e.opponent).count_ones())
+                    .or_insert(0usize) += 1;
+            }
+            println!(
+                "positions: {} ({} leaves, {} inner, {} exact)",
+                b.len(),
+                leaves,
+                b.len() - leaves,
+                exact
+            );
+            println!("size: {} bytes", b.to_bytes().len());
+            if let Some(e) = b.get(Position::START.board) {
+                println!("start position: score {:+}, depth {}", e.score, e.depth);
+            }
+            println!("positions by disc count: {:?}", by_discs);
+            Ok(())
+        }
+        BookAction::Probe { position, book } => {
+            let b = load_book(book.as_deref())?;
+            let pos = if position.chars().filter(|c| !c.is_whitespace()).count() >= 64 {
+                position.parse::<Position>().map_err(|e| e.to_string())?
+            } else {
+                position
+                    .parse::<wedge::board::text::Game>()
+                    .map_err(|e| e.to_string())?
+                    .position()
+            };
+            match b.get(pos.board) {
+                Some(e) => println!(
+                    "in book: score {:+} depth {}{}",
+                    e.score,
+                    e.depth,
+                    if e.flags & wedge::book::FLAG_LEAF != 0 {
+                        " (leaf)"
+                    } else {
+                        ""
+                    }
+                ),
+                None => println!("not in book"),
+            }
+            for m in b.moves(pos.board) {
+                println!("{} {:+} depth {}", m.mv, m.score, m.depth);
+            }
+            Ok(())
+        }
+        BookAction::Export { book } => {
+            use std::io::Write;
+            let b = load_book(book.as_deref())?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            for e in b.entries() {
+                let Ok(board) = wedge::Board::new(e.player, e.opponent) else {
+                    continue;
+                };
+                let pos = Position {
+                    board,
+                    side: wedge::Color::Black,
+                };
+                for m in b.moves(board) {
+                    if writeln!(out, "{} {} {:+} {}", pos, m.mv, m.score, m.depth).is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
 }

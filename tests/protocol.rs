@@ -156,6 +156,7 @@ fn handshake_uci_and_ugi() {
 #[test]
 fn go_depth_returns_a_legal_move_with_info() {
     let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
     e.send("position startpos moves f5 d6 c3");
     e.send("go depth 5");
     let (lines, mv) = e.bestmove();
@@ -278,6 +279,7 @@ fn exact_and_wld_solves() {
 #[test]
 fn multipv_reports_several_lines() {
     let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
     e.send("setoption name MultiPV value 3");
     e.send("position startpos moves f5");
     e.send("go depth 3");

@@ -7,9 +7,11 @@ use super::options::{level_limits, option_lines, Effect, Options};
 use super::worker::{self, Job};
 use super::{read_input, Event};
 use crate::board::{Color, Move, Position};
+use crate::book::Book;
 use crate::eval::Evaluator;
 use crate::protocol::output::{bestmove, info_line, move_text, Mode};
 use crate::protocol::parser::{Command, GoParams, PositionSpec, QueryKind};
+use crate::rng::Rng;
 use crate::search::{time_budget, Limits, SearchResult, SolveKind};
 use crate::tools::{bench, perft};
 use crossbeam_channel::{unbounded, Sender};
@@ -17,6 +19,9 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Levels below this one do not use the opening book.
+const BOOK_MIN_LEVEL: u32 = 7;
 
 /// The single writer: every line goes out here, flushed at once.
 struct Writer<W: Write> {
@@ -58,6 +63,10 @@ pub struct Controller<W: Write> {
     active: Option<Active>,
     /// The input has ended; exit once the running search has answered.
     eof: bool,
+    /// The opening book in use, if any.
+    book: Option<Book>,
+    /// Chooses among near-best book moves (seeded by `Seed`).
+    book_rng: Rng,
 }
 
 impl<W: Write> Controller<W> {
@@ -100,7 +109,16 @@ impl<W: Write> Controller<W> {
             jobs,
             active: None,
             eof: false,
+            book: None,
+            book_rng: Rng::new(0),
         };
+        match Book::embedded() {
+            Ok(book) if !book.is_empty() => c.book = Some(book),
+            Ok(_) => {}
+            Err(e) => c
+                .out
+                .line(&format!("info string error: {e}; playing without a book")),
+        }
         for event in events {
             let keep_going = match event {
                 Event::Line(Ok(Some(cmd))) => c.command(cmd),
@@ -236,7 +254,20 @@ impl<W: Write> Controller<W> {
                 let _ = self.jobs.send(Job::Clear);
             }
             Ok(Effect::Seed(seed)) => {
+                self.book_rng = Rng::new(seed);
                 let _ = self.jobs.send(Job::SetSeed(seed));
+            }
+            Ok(Effect::BookFile(path)) => {
+                let loaded = if path.is_empty() {
+                    Book::embedded()
+                } else {
+                    Book::load(std::path::Path::new(&path))
+                };
+                match loaded {
+                    Ok(book) => self.book = (!book.is_empty()).then_some(book),
+                    // The book in use stays.
+                    Err(e) => self.out.error(&format!("BookFile: {e}")),
+                }
             }
             Ok(Effect::Weights) => {
                 self.evaluator = Evaluator::new(self.options.weights.clone());
@@ -260,6 +291,24 @@ impl<W: Write> Controller<W> {
         if pos.board.must_pass() {
             self.out.line(&bestmove(Some(Move::PASS), self.mode));
             return;
+        }
+        // Weak levels (practice partners) play their own moves from the first one.
+        let book_allowed = self.options.level >= BOOK_MIN_LEVEL;
+        if self.options.own_book && book_allowed && !params.infinite && !params.exact && !params.wld
+        {
+            if let Some(book) = &self.book {
+                if let Some(m) =
+                    book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
+                {
+                    self.out.line(&format!(
+                        "info string book move {} score {:+}",
+                        move_text(m.mv, self.mode),
+                        m.score
+                    ));
+                    self.out.line(&bestmove(Some(m.mv), self.mode));
+                    return;
+                }
+            }
         }
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         let empties = pos.board.empty_count();

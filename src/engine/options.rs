@@ -47,6 +47,8 @@ pub enum Effect {
     Weights,
     /// Reseed the search's random generator.
     Seed(u64),
+    /// Use this book file (empty: the built-in book).
+    BookFile(String),
 }
 
 const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
@@ -59,6 +61,8 @@ const ENGINE_OPTIONS: &[(&str, Kind)] = &[
     ("Threads", spin_kind(1, 1, 256)),
     ("MultiPV", spin_kind(1, 1, 64)),
     ("OwnBook", Kind::Check { default: true }),
+    ("BookFile", Kind::Text { default: "" }),
+    ("BookRandomness", spin_kind(0, 0, 64)),
     ("EvalFile", Kind::Text { default: "" }),
     ("Clear Hash", Kind::Button),
     ("MoveOverhead", spin_kind(30, 0, 5000)),
@@ -120,6 +124,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// The evaluation weights.
     pub weights: Weights,
+    /// Book moves within this many discs of the best are chosen at random (0: always the best).
+    pub book_randomness: i32,
     /// Playing level, 1..=MAX_LEVEL.
     pub level: u32,
     /// Root-score noise in centidiscs (0: none).
@@ -138,6 +144,7 @@ impl Default for Options {
             eval_file: String::new(),
             move_overhead_ms: 30,
             weights: Weights::default(),
+            book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
             seed: 0,
@@ -224,6 +231,15 @@ impl Options {
             "MultiPV" => {
                 self.multipv = spin(canonical, value, min, max)? as usize;
                 Ok(Effect::None)
+            }
+            "BookRandomness" => {
+                self.book_randomness = spin(canonical, value, min, max)? as i32;
+                Ok(Effect::None)
+            }
+            "BookFile" => {
+                let path = value.unwrap_or("").trim();
+                let path = if path == "<empty>" { "" } else { path };
+                Ok(Effect::BookFile(path.to_string()))
             }
             "Level" => {
                 self.level = spin(canonical, value, min, max)? as u32;

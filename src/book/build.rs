@@ -1,0 +1,348 @@
+//! Building and extending books: the positions along a list of opening lines become the book's tree;
+//! the last position of each line (a leaf) is scored by a search (or an exact solve when it is small
+//! enough) and every inner position gets the negamax of its children in the book. Leaf results are
+//! appended to a journal file as they finish, so an interrupted build resumes where it stopped.
+
+use super::{Book, Entry, DEPTH_EXACT, FLAG_LEAF};
+use crate::board::text::Game;
+use crate::board::{Board, Color, Position};
+use crate::eval::Evaluator;
+use crate::search::{Limits, Score, Searcher, Solver};
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How to score leaves.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Midgame search depth for leaves.
+    pub depth: u32,
+    /// Leaves with at most this many empties are solved exactly instead.
+    pub exact_empties: u32,
+    /// Leaves scored at once.
+    pub threads: usize,
+    /// Hash size per thread, MB.
+    pub hash_mb: usize,
+}
+
+type Key = (u64, u64);
+
+fn key(board: Board) -> Key {
+    let c = board.canonical().0;
+    (c.player(), c.opponent())
+}
+
+/// Scores one leaf: an exact solve when small, else a depth-limited search (rounded to discs).
+fn score_leaf(
+    board: Board,
+    options: &BuildOptions,
+    searcher: &mut Searcher,
+    solver: &mut Solver,
+) -> (i8, u8) {
+    if board.is_game_over() {
+        return (board.final_score() as i8, DEPTH_EXACT);
+    }
+    if board.empty_count() <= options.exact_empties {
+        let r = solver.solve_exact(board);
+        return (r.score.clamp(-64, 64) as i8, DEPTH_EXACT);
+    }
+    let limits = Limits {
+        depth: Some(options.depth),
+        ..Limits::default()
+    };
+    let r = searcher.search(
+        board,
+        &limits,
+        Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    );
+    let discs = match r.score {
+        Score::Eval(cp) => (f64::from(cp) / 100.0).round() as i32,
+        Score::Exact(d) | Score::Wld(d) => d,
+    };
+    (discs.clamp(-64, 64) as i8, options.depth.min(254) as u8)
+}
+
+/// Reads a journal of finished leaves: `<board> <side> <score> <depth>` per line. Unreadable lines
+/// (a line cut by an interruption) are skipped.
+fn read_journal(path: &Path) -> HashMap<Key, (i8, u8)> {
+    let mut done = HashMap::new();
+    let Ok(file) = std::fs::File::open(path) else {
+        return done;
+    };
+    for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        if parts.len() != 4 {
+            continue;
+        }
+        let (Ok(pos), Ok(score), Ok(depth)) = (
+            format!("{} {}", parts[0], parts[1]).parse::<Position>(),
+            parts[2].parse::<i8>(),
+            parts[3].parse::<u8>(),
+        ) else {
+            continue;
+        };
+        done.insert(key(pos.board), (score, depth));
+    }
+    done
+}
+
+/// Scores `leaves` (canonical keys), `threads` at a time, appending each result to `journal` and
+/// reporting `(done, total)` to `progress`. Leaves already in `done` are skipped.
+fn score_leaves(
+    leaves: &[Key],
+    mut done: HashMap<Key, (i8, u8)>,
+    options: &BuildOptions,
+    journal: Option<&Path>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<HashMap<Key, (i8, u8)>, String> {
+    let todo: Vec<Key> = leaves
+        .iter()
+        .copied()
+        .filter(|k| !done.contains_key(k))
+        .collect();
+    let total = leaves.len();
+    let already = total - todo.len();
+    let journal = match journal {
+        Some(p) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let results = Mutex::new(Vec::with_capacity(todo.len()));
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(already);
+    progress(already, total);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, 256) {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(options.hash_mb, Evaluator::default());
+                let mut solver = Solver::new(options.hash_mb);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&k) = todo.get(i) else { break };
+                    let Ok(board) = Board::new(k.0, k.1) else {
+                        continue;
+                    };
+                    let (score, depth) = score_leaf(board, options, &mut searcher, &mut solver);
+                    if let Some(j) = &journal {
+                        if let Ok(mut f) = j.lock() {
+                            let pos = Position {
+                                board,
+                                side: Color::Black,
+                            };
+                            let _ = writeln!(f, "{pos} {score} {depth}").and_then(|_| f.flush());
+                        }
+                    }
+                    if let Ok(mut r) = results.lock() {
+                        r.push((k, (score, depth)));
+                    }
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(n, total);
+                }
+            });
+        }
+    });
+    done.extend(results.into_inner().unwrap_or_default());
+    Ok(done)
+}
+
+/// Recomputes every inner position's score as the negamax of its children in the book; leaves keep
+/// theirs. Returns the completed book.
+pub fn negamax(entries: HashMap<Key, Entry>) -> Book {
+    fn value(k: Key, entries: &HashMap<Key, Entry>, memo: &mut HashMap<Key, (i8, u8)>) -> (i8, u8) {
+        if let Some(&v) = memo.get(&k) {
+            return v;
+        }
+        let e = entries[&k];
+        let v = if e.flags & FLAG_LEAF != 0 {
+            (e.score, e.depth)
+        } else {
+            // Placeholder against cycles (none in Othello: every move adds a disc, a pass cannot
+            // repeat).
+            memo.insert(k, (e.score, e.depth));
+            let board = Board::new(k.0, k.1).unwrap_or(Board::START);
+            let pos = Position {
+                board,
+                side: Color::Black,
+            };
+            let mut best: Option<(i8, u8)> = None;
+            for mv in pos.legal_move_list() {
+                let Some(child) = board.play_move(mv) else {
+                    continue;
+                };
+                let ck = key(child);
+                if !entries.contains_key(&ck) {
+                    continue;
+                }
+                let (s, d) = value(ck, entries, memo);
+                let s = -s;
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, d));
+                }
+            }
+            best.unwrap_or((e.score, e.depth))
+        };
+        memo.insert(k, v);
+        v
+    }
+    let mut memo = HashMap::new();
+    let keys: Vec<Key> = entries.keys().copied().collect();
+    for k in &keys {
+        value(*k, &entries, &mut memo);
+    }
+    Book::from_entries(
+        keys.into_iter()
+            .map(|k| {
+                let e = entries[&k];
+                let (score, depth) = memo[&k];
+                Entry { score, depth, ..e }
+            })
+            .collect(),
+    )
+}
+
+/// Builds a book from opening lines: every position along each line is a node, the end of each line
+/// a leaf (unless another line goes on from it). `journal` keeps finished leaves across runs.
+pub fn build(
+    openings: &[Game],
+    options: &BuildOptions,
+    journal: Option<&Path>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Book, String> {
+    let mut inner: HashSet<Key> = HashSet::new();
+    let mut ends: Vec<Key> = Vec::new();
+    for g in openings {
+        let mut pos = g.start;
+        for &mv in &g.moves {
+            inner.insert(key(pos.board));
+            pos = pos
+                .play(mv)
+                .ok_or_else(|| format!("opening {}: illegal move {mv}", g.transcript()))?;
+        }
+        ends.push(key(pos.board));
+    }
+    let mut leaves: Vec<Key> = ends.into_iter().filter(|k| !inner.contains(k)).collect();
+    leaves.sort_unstable();
+    leaves.dedup();
+    let done = journal.map(read_journal).unwrap_or_default();
+    let scored = score_leaves(&leaves, done, options, journal, progress)?;
+    let mut entries: HashMap<Key, Entry> = HashMap::new();
+    for k in inner {
+        entries.insert(
+            k,
+            Entry {
+                player: k.0,
+                opponent: k.1,
+                score: 0,
+                depth: 0,
+                flags: 0,
+            },
+        );
+    }
+    for k in leaves {
+        if let Some(&(score, depth)) = scored.get(&k) {
+            entries.insert(
+                k,
+                Entry {
+                    player: k.0,
+                    opponent: k.1,
+                    score,
+                    depth,
+                    flags: FLAG_LEAF,
+                },
+            );
+        }
+    }
+    Ok(negamax(entries))
+}
+
+/// Extends a book where play is likely to go: from the start, along every move whose score is
+/// within `margin` discs of the best, leaves are expanded (their children added) and missing moves
+/// are added (widening), up to `max_new` new leaves, which are then scored and negamaxed in.
+pub fn extend(
+    book: &Book,
+    margin: i32,
+    max_new: usize,
+    options: &BuildOptions,
+    journal: Option<&Path>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Book, String> {
+    let mut entries: HashMap<Key, Entry> = book
+        .entries()
+        .iter()
+        .map(|e| ((e.player, e.opponent), *e))
+        .collect();
+    let mut new: Vec<Key> = Vec::new();
+    let mut seen: HashSet<Key> = HashSet::new();
+    let mut stack = vec![Board::START];
+    while let Some(board) = stack.pop() {
+        if new.len() >= max_new || !seen.insert(key(board)) || board.is_game_over() {
+            continue;
+        }
+        let Some(e) = entries.get(&key(board)).copied() else {
+            continue;
+        };
+        let pos = Position {
+            board,
+            side: Color::Black,
+        };
+        let children: Vec<Board> = pos
+            .legal_move_list()
+            .into_iter()
+            .filter_map(|m| board.play_move(m))
+            .collect();
+        if e.flags & FLAG_LEAF != 0 {
+            // Deepen: the leaf becomes an inner node with all its children as new leaves.
+            if let Some(x) = entries.get_mut(&key(board)) {
+                x.flags = 0;
+            }
+            for c in children {
+                let k = key(c);
+                if !entries.contains_key(&k) && !new.contains(&k) {
+                    new.push(k);
+                }
+            }
+            continue;
+        }
+        let best = book.moves(board).first().map_or(i32::MIN, |m| m.score);
+        for c in children {
+            let k = key(c);
+            match entries.get(&k) {
+                Some(ce) if -i32::from(ce.score) >= best - margin => stack.push(c),
+                Some(_) => {}
+                None => {
+                    // Widen: a move the book never looked at.
+                    if !new.contains(&k) {
+                        new.push(k);
+                    }
+                }
+            }
+        }
+    }
+    new.truncate(max_new);
+    let done = journal.map(read_journal).unwrap_or_default();
+    let scored = score_leaves(&new, done, options, journal, progress)?;
+    for k in new {
+        if let Some(&(score, depth)) = scored.get(&k) {
+            entries.insert(
+                k,
+                Entry {
+                    player: k.0,
+                    opponent: k.1,
+                    score,
+                    depth,
+                    flags: FLAG_LEAF,
+                },
+            );
+        }
+    }
+    // An inner node whose children were not all scored (max_new reached) keeps the ones that were.
+    Ok(negamax(entries))
+}

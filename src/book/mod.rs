@@ -1,0 +1,346 @@
+//! The opening book: positions keyed by their canonical form under the 8 symmetries, each with a score
+//! (final disc difference estimate for the side to move) and the depth it came from. A move's book
+//! score is the negated score of the position it leads to, so the book needs no per-move records and
+//! a position and its mirror images share one entry. The file format is documented in docs/book.md.
+
+pub mod build;
+
+use crate::board::{Board, Move, Position};
+use crate::rng::Rng;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The first 8 bytes of a book file.
+pub const MAGIC: &[u8; 8] = b"WEDGEBK1";
+/// The format version written after the magic.
+pub const VERSION: u32 = 1;
+/// Bytes per entry: player u64, opponent u64, score i8, depth u8, flags u8, reserved u8.
+pub const ENTRY_BYTES: usize = 20;
+/// Bytes of the header: magic, version u32, count u32, checksum u64.
+pub const HEADER_BYTES: usize = 24;
+/// `flags` bit: the score comes from a search of this position (a leaf), not from its children.
+pub const FLAG_LEAF: u8 = 1;
+/// The depth recorded for exactly solved positions.
+pub const DEPTH_EXACT: u8 = 255;
+
+/// The book that ships with the engine.
+pub static EMBEDDED: &[u8] = include_bytes!("../../book/wedge.book");
+
+/// One position of the book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Side to move's discs, canonical orientation.
+    pub player: u64,
+    /// Opponent's discs, canonical orientation.
+    pub opponent: u64,
+    /// Score in discs for the side to move.
+    pub score: i8,
+    /// Depth of the search behind the score (255: exact).
+    pub depth: u8,
+    /// [`FLAG_LEAF`] or 0.
+    pub flags: u8,
+}
+
+/// A book move with its score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move, in the probed position's orientation.
+    pub mv: Move,
+    /// Its score for the side to move, in discs.
+    pub score: i32,
+    /// Depth behind the score.
+    pub depth: u8,
+}
+
+/// Why a book file could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct BookError {
+    /// The file (or `<embedded>`).
+    pub source: PathBuf,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.source.display(), self.message)
+    }
+}
+
+impl std::error::Error for BookError {}
+
+/// An opening book: entries sorted by key for binary search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    entries: Vec<Entry>,
+}
+
+/// FNV-1a over the entry bytes: detects truncation and corruption.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+impl Book {
+    /// A book from entries (any order; the last of duplicate keys wins).
+    pub fn from_entries(mut entries: Vec<Entry>) -> Book {
+        entries.sort_by_key(|e| (e.player, e.opponent));
+        entries.dedup_by(|later, earlier| {
+            if (later.player, later.opponent) == (earlier.player, earlier.opponent) {
+                *earlier = *later;
+                true
+            } else {
+                false
+            }
+        });
+        Book { entries }
+    }
+
+    /// Reads a book from bytes; `source` names it in errors.
+    pub fn from_bytes(bytes: &[u8], source: &Path) -> Result<Book, BookError> {
+        let err = |message: String| BookError {
+            source: source.to_path_buf(),
+            message,
+        };
+        if bytes.len() < HEADER_BYTES {
+            return Err(err(format!(
+                "too short for a book header ({} bytes, need {HEADER_BYTES})",
+                bytes.len()
+            )));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(err("not a wedge book (bad magic bytes)".into()));
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION {
+            return Err(err(format!(
+                "book version {version}, this wedge reads {VERSION}"
+            )));
+        }
+        let count = u32_at(bytes, 12) as usize;
+        let body = &bytes[HEADER_BYTES..];
+        if body.len() != count * ENTRY_BYTES {
+            return Err(err(format!(
+                "truncated or padded: header says {count} entries ({} bytes), file has {} bytes after the header",
+                count * ENTRY_BYTES,
+                body.len()
+            )));
+        }
+        if checksum(body) != u64_at(bytes, 16) {
+            return Err(err("checksum mismatch (the file is corrupt)".into()));
+        }
+        let mut entries = Vec::with_capacity(count);
+        for chunk in body.chunks_exact(ENTRY_BYTES) {
+            let e = Entry {
+                player: u64_at(chunk, 0),
+                opponent: u64_at(chunk, 8),
+                score: chunk[16] as i8,
+                depth: chunk[17],
+                flags: chunk[18],
+            };
+            if e.player & e.opponent != 0 || !(-64..=64).contains(&e.score) {
+                return Err(err(format!(
+                    "entry {} is not a valid position",
+                    entries.len()
+                )));
+            }
+            if let Some(prev) = entries.last() {
+                let prev: &Entry = prev;
+                if (prev.player, prev.opponent) >= (e.player, e.opponent) {
+                    return Err(err(format!("entries out of order at {}", entries.len())));
+                }
+            }
+            entries.push(e);
+        }
+        Ok(Book { entries })
+    }
+
+    /// Reads a book file.
+    pub fn load(path: &Path) -> Result<Book, BookError> {
+        let bytes = std::fs::read(path).map_err(|e| BookError {
+            source: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Book::from_bytes(&bytes, path)
+    }
+
+    /// The book compiled into the binary.
+    pub fn embedded() -> Result<Book, BookError> {
+        Book::from_bytes(EMBEDDED, Path::new("<embedded book>"))
+    }
+
+    /// The file image of the book.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.entries.len() * ENTRY_BYTES);
+        for e in &self.entries {
+            body.extend_from_slice(&e.player.to_le_bytes());
+            body.extend_from_slice(&e.opponent.to_le_bytes());
+            body.push(e.score as u8);
+            body.push(e.depth);
+            body.push(e.flags);
+            body.push(0);
+        }
+        let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+        out.extend_from_slice(&checksum(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Writes the book file (through a temporary file, so a crash never leaves half a book).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.to_bytes())?;
+        std::fs::rename(&tmp, path)
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// All entries, sorted by key.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entry of `board` (any orientation).
+    pub fn get(&self, board: Board) -> Option<Entry> {
+        let (c, _) = board.canonical();
+        let key = (c.player(), c.opponent());
+        self.entries
+            .binary_search_by_key(&key, |e| (e.player, e.opponent))
+            .ok()
+            .map(|i| self.entries[i])
+    }
+
+    /// The book moves of `board` with their scores, best first: the legal moves whose resulting
+    /// position is in the book (a forced pass counts as a move).
+    pub fn moves(&self, board: Board) -> Vec<BookMove> {
+        let pos = Position {
+            board,
+            side: crate::board::Color::Black,
+        };
+        let mut out: Vec<BookMove> = pos
+            .legal_move_list()
+            .into_iter()
+            .filter_map(|mv| {
+                let child = board.play_move(mv)?;
+                let e = self.get(child)?;
+                Some(BookMove {
+                    mv,
+                    score: -i32::from(e.score),
+                    depth: e.depth,
+                })
+            })
+            .collect();
+        out.sort_by_key(|m| -m.score);
+        out
+    }
+
+    /// Picks a book move: the best, or with `randomness` > 0 one of those within `randomness` discs
+    /// of the best, uniformly. `None` when the position has no book move.
+    pub fn pick(&self, board: Board, randomness: i32, rng: &mut Rng) -> Option<BookMove> {
+        let moves = self.moves(board);
+        let best = moves.first()?.score;
+        let near: Vec<&BookMove> = moves
+            .iter()
+            .filter(|m| m.score >= best - randomness.max(0))
+            .collect();
+        let k = rng.below(near.len() as u64) as usize;
+        near.get(k).copied().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Book {
+        let b = Board::START;
+        let mut entries = vec![Entry {
+            player: b.canonical().0.player(),
+            opponent: b.canonical().0.opponent(),
+            score: 0,
+            depth: 4,
+            flags: 0,
+        }];
+        for sq in b.legal_moves() {
+            let c = b.play(sq).unwrap().canonical().0;
+            entries.push(Entry {
+                player: c.player(),
+                opponent: c.opponent(),
+                score: 0,
+                depth: 4,
+                flags: FLAG_LEAF,
+            });
+        }
+        Book::from_entries(entries)
+    }
+
+    #[test]
+    fn round_trip_and_symmetric_first_moves() {
+        let book = sample();
+        // The four first moves are symmetric images: one canonical child.
+        assert_eq!(book.len(), 2);
+        let bytes = book.to_bytes();
+        assert_eq!(Book::from_bytes(&bytes, Path::new("x")).unwrap(), book);
+        assert_eq!(book.moves(Board::START).len(), 4);
+    }
+
+    #[test]
+    fn corrupt_files_are_rejected() {
+        let bytes = sample().to_bytes();
+        let p = Path::new("b.book");
+        assert!(Book::from_bytes(&bytes[..10], p)
+            .unwrap_err()
+            .message
+            .contains("too short"));
+        assert!(Book::from_bytes(&bytes[..bytes.len() - 1], p)
+            .unwrap_err()
+            .message
+            .contains("truncated"));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert!(Book::from_bytes(&bad, p)
+            .unwrap_err()
+            .message
+            .contains("magic"));
+        let mut bad = bytes.clone();
+        let last = bad.len() - 3;
+        bad[last] ^= 1;
+        assert!(Book::from_bytes(&bad, p)
+            .unwrap_err()
+            .message
+            .contains("checksum"));
+        let mut bad = bytes;
+        bad[8] = 9;
+        assert!(Book::from_bytes(&bad, p)
+            .unwrap_err()
+            .message
+            .contains("version"));
+    }
+}
