@@ -3,25 +3,19 @@
 //! `info string error: ...` line (the state stays exactly as it was), starts and stops searches on the
 //! worker, and is the only place that writes to the output.
 
-use super::options::{level_limits, option_lines, Effect, Options};
-use super::worker::{self, Job};
+use super::core::Core;
+use super::options::option_lines;
 use super::{read_input, Event};
 use crate::board::{Color, Move, Position};
-use crate::book::Book;
-use crate::eval::Evaluator;
 use crate::protocol::output::{bestmove, info_line, move_text, Mode};
 use crate::protocol::parser::{Command, GoParams, PositionSpec, QueryKind};
-use crate::rng::Rng;
-use crate::search::{time_budget, Limits, SearchResult, SolveKind};
+use crate::search::SearchResult;
 use crate::tools::{bench, perft};
-use crossbeam_channel::{unbounded, Sender};
+use crossbeam_channel::unbounded;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// Levels below this one do not use the opening book.
-const BOOK_MIN_LEVEL: u32 = 7;
+use std::time::Instant;
 
 /// The single writer: every line goes out here, flushed at once.
 struct Writer<W: Write> {
@@ -57,45 +51,33 @@ pub struct Controller<W: Write> {
     mode: Mode,
     debug: bool,
     position: Option<Position>,
-    options: Options,
-    evaluator: Evaluator,
-    jobs: Sender<Job>,
+    core: Core,
     active: Option<Active>,
     /// The input has ended; exit once the running search has answered.
     eof: bool,
-    /// The opening book in use, if any.
-    book: Option<Book>,
-    /// Chooses among near-best book moves (seeded by `Seed`).
-    book_rng: Rng,
 }
 
 impl<W: Write> Controller<W> {
     /// Runs the engine loop over `input` and `output`; returns the exit status.
     pub fn run(input: impl BufRead + Send + 'static, output: W) -> i32 {
         let (events_tx, events) = unbounded::<Event>();
-        let (jobs, jobs_rx) = unbounded::<Job>();
-        let options = Options::default();
-        let evaluator = Evaluator::new(options.weights.clone());
         let mut out = Writer { out: output };
-        if let Err(e) = worker::spawn(
-            jobs_rx,
-            events_tx.clone(),
-            options.hash_mb,
-            evaluator.clone(),
-        ) {
-            out.line(&format!(
-                "info string error: cannot start the search thread: {e}"
-            ));
-            return 1;
+        let (core, warning) = match Core::start(events_tx.clone()) {
+            Ok(c) => c,
+            Err(e) => {
+                out.error(&e);
+                return 1;
+            }
+        };
+        if let Some(w) = warning {
+            out.error(&w);
         }
         let reader_tx = events_tx.clone();
         if let Err(e) = std::thread::Builder::new()
             .name("reader".into())
             .spawn(move || read_input(input, reader_tx))
         {
-            out.line(&format!(
-                "info string error: cannot start the input thread: {e}"
-            ));
+            out.error(&format!("cannot start the input thread: {e}"));
             return 1;
         }
         drop(events_tx);
@@ -104,21 +86,10 @@ impl<W: Write> Controller<W> {
             mode: Mode::Uci,
             debug: false,
             position: None,
-            options,
-            evaluator,
-            jobs,
+            core,
             active: None,
             eof: false,
-            book: None,
-            book_rng: Rng::new(0),
         };
-        match Book::embedded() {
-            Ok(book) if !book.is_empty() => c.book = Some(book),
-            Ok(_) => {}
-            Err(e) => c
-                .out
-                .line(&format!("info string error: {e}; playing without a book")),
-        }
         for event in events {
             let keep_going = match event {
                 Event::Line(Ok(Some(cmd))) => c.command(cmd),
@@ -143,7 +114,7 @@ impl<W: Write> Controller<W> {
                     }
                 }
                 Event::Info(info) => {
-                    let line = info_line(&info, c.mode, c.options.multipv > 1);
+                    let line = info_line(&info, c.mode, c.core.options.multipv > 1);
                     c.out.line(&line);
                     true
                 }
@@ -200,7 +171,7 @@ impl<W: Write> Controller<W> {
                 );
             }
             Command::NewGame => {
-                let _ = self.jobs.send(Job::Clear);
+                self.core.new_game();
             }
             Command::Position { base, moves } => self.set_position(base, &moves),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -245,35 +216,8 @@ impl<W: Write> Controller<W> {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        match self.options.set(name, value) {
-            Ok(Effect::None) => {}
-            Ok(Effect::ResizeHash(mb)) => {
-                let _ = self.jobs.send(Job::ResizeHash(mb));
-            }
-            Ok(Effect::ClearHash) => {
-                let _ = self.jobs.send(Job::Clear);
-            }
-            Ok(Effect::Seed(seed)) => {
-                self.book_rng = Rng::new(seed);
-                let _ = self.jobs.send(Job::SetSeed(seed));
-            }
-            Ok(Effect::BookFile(path)) => {
-                let loaded = if path.is_empty() {
-                    Book::embedded()
-                } else {
-                    Book::load(std::path::Path::new(&path))
-                };
-                match loaded {
-                    Ok(book) => self.book = (!book.is_empty()).then_some(book),
-                    // The book in use stays.
-                    Err(e) => self.out.error(&format!("BookFile: {e}")),
-                }
-            }
-            Ok(Effect::Weights) => {
-                self.evaluator = Evaluator::new(self.options.weights.clone());
-                let _ = self.jobs.send(Job::SetEvaluator(self.evaluator.clone()));
-            }
-            Err(e) => self.out.error(&e),
+        if let Err(e) = self.core.set_option(name, value) {
+            self.out.error(&e);
         }
     }
 
@@ -292,106 +236,26 @@ impl<W: Write> Controller<W> {
             self.out.line(&bestmove(Some(Move::PASS), self.mode));
             return;
         }
-        // Weak levels (practice partners) play their own moves from the first one.
-        let book_allowed = self.options.level >= BOOK_MIN_LEVEL;
-        if self.options.own_book && book_allowed && !params.infinite && !params.exact && !params.wld
-        {
-            if let Some(book) = &self.book {
-                if let Some(m) =
-                    book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
-                {
-                    self.out.line(&format!(
-                        "info string book move {} score {:+}",
-                        move_text(m.mv, self.mode),
-                        m.score
-                    ));
-                    self.out.line(&bestmove(Some(m.mv), self.mode));
-                    return;
-                }
-            }
-        }
-        let overhead = Duration::from_millis(self.options.move_overhead_ms);
-        let empties = pos.board.empty_count();
-        let (my_time, my_inc) = match pos.side {
-            Color::Black => (params.btime, params.binc),
-            Color::White => (params.wtime, params.winc),
-        };
-        let mut soft: Option<Duration> = None;
-        let mut hard: Option<Duration> = None;
-        if let Some(t) = my_time {
-            let (s, h) = time_budget(
-                Duration::from_millis(t),
-                Duration::from_millis(my_inc.unwrap_or(0)),
-                params.movestogo,
-                overhead,
-                empties,
-            );
-            soft = Some(s);
-            hard = Some(h);
-        }
-        if let Some(mt) = params.movetime {
-            let h = Duration::from_millis(mt)
-                .saturating_sub(overhead)
-                .max(Duration::from_millis(1));
-            hard = Some(hard.map_or(h, |x| x.min(h)));
-            soft = Some(soft.map_or(h, |x| x.min(h)).max(h.mul_f64(0.6)).min(h));
-        }
-        if params.infinite {
-            soft = None;
-            hard = None;
-        }
-        // How many empties the exact solver can take on in the time we have.
-        let solve_empties = match hard {
-            _ if params.depth.is_some() || params.nodes.is_some() => 0,
-            None if params.infinite => 0,
-            None => 0,
-            Some(h) if h >= Duration::from_secs(20) => 24,
-            Some(h) if h >= Duration::from_secs(5) => 22,
-            Some(h) if h >= Duration::from_secs(1) => 20,
-            Some(h) if h >= Duration::from_millis(200) => 18,
-            Some(_) => 14,
-        };
-        let level = level_limits(self.options.level);
-        let depth = match (params.depth, level.depth) {
-            (Some(d), Some(l)) => Some(d.min(l)),
-            (d, l) => d.or(l),
-        };
-        let solve_empties = level
-            .solve_empties
-            .map_or(solve_empties, |l| l.min(solve_empties));
-        let limits = Limits {
-            depth,
-            nodes: params.nodes,
-            soft_time: soft,
-            infinite: params.infinite,
-            solve: if params.exact {
-                Some(SolveKind::Exact)
-            } else if params.wld {
-                Some(SolveKind::Wld)
-            } else {
-                None
-            },
-            multipv: self.options.multipv,
-            solve_empties,
-            randomness: self.options.randomness.max(level.randomness),
-        };
-        if self.debug {
+        if let Some(m) = self.core.book_move(pos, &params) {
             self.out.line(&format!(
-                "info string time: soft {:?} hard {:?}, solve at {} empties",
-                soft, hard, solve_empties
+                "info string book move {} score {:+}",
+                move_text(m.mv, self.mode),
+                m.score
             ));
-        }
-        let stop = Arc::new(AtomicBool::new(false));
-        let job = Job::Search {
-            board: pos.board,
-            limits,
-            stop: stop.clone(),
-            deadline: hard.map(|h| Instant::now() + h),
-        };
-        if self.jobs.send(job).is_err() {
-            self.out.error("the search thread has stopped");
+            self.out.line(&bestmove(Some(m.mv), self.mode));
             return;
         }
+        let plan = self.core.plan(pos, &params);
+        if self.debug {
+            self.out.line(&format!("info string {}", plan.describe()));
+        }
+        let stop = match self.core.start_search(pos.board, plan) {
+            Ok(stop) => stop,
+            Err(e) => {
+                self.out.error(&e);
+                return;
+            }
+        };
         self.active = Some(Active {
             stop,
             infinite: params.infinite,
@@ -467,8 +331,8 @@ impl<W: Write> Controller<W> {
 
     fn eval(&mut self) {
         let pos = self.position.unwrap_or(Position::START);
-        let total = self.evaluator.evaluate(pos.board);
-        for t in self.evaluator.breakdown(pos.board) {
+        let total = self.core.evaluator.evaluate(pos.board);
+        for t in self.core.evaluator.breakdown(pos.board) {
             self.out.line(&format!(
                 "{:<20} feature {:>4}  {:>+8.2}",
                 t.name,
@@ -501,7 +365,7 @@ impl<W: Write> Controller<W> {
     fn bench(&mut self, depth: Option<u32>) {
         let lines = bench::run(
             depth.unwrap_or(bench::DEFAULT_DEPTH),
-            self.options.hash_mb.min(256),
+            self.core.options.hash_mb.min(256),
             |_| {},
         );
         let nodes: u64 = lines.iter().map(|l| l.nodes).sum();

@@ -9,6 +9,7 @@
 //! ```
 
 pub mod controller;
+pub mod core;
 pub mod options;
 pub mod worker;
 

@@ -364,10 +364,19 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         "pairs (0, 1/2, 1, 3/2, 2 points): {:?}\n",
         tally.pentanomial
     ));
-    s.push_str(&format!(
-        "Elo difference: {elo:+.1} +/- {ci:.1} (95%), LOS {:.1}%\n",
-        100.0 * tally.los()
-    ));
+    if tally.games() > 0 && (tally.wins == tally.games() || tally.losses == tally.games()) {
+        // A perfect score has no finite Elo estimate and no spread to build an interval from.
+        s.push_str(&format!(
+            "Elo difference: unbounded (every game {}), LOS {:.1}%\n",
+            if tally.wins > 0 { "won" } else { "lost" },
+            100.0 * tally.los()
+        ));
+    } else {
+        s.push_str(&format!(
+            "Elo difference: {elo:+.1} +/- {ci:.1} (95%), LOS {:.1}%\n",
+            100.0 * tally.los()
+        ));
+    }
     if let Some(sprt) = &config.sprt {
         let (lo, hi) = sprt.bounds();
         let state = match sprt.state(tally) {

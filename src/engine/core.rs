@@ -1,0 +1,220 @@
+//! The engine core shared by every front end (wedge's protocol, NBoard, GTP): options, evaluation,
+//! opening book, the search worker, and the policy that turns a request (limits, clocks) into a
+//! search plan. Front ends own their game state and their text; the core owns everything else, so
+//! search, book and options are never duplicated.
+
+use super::options::{level_limits, Effect, Options};
+use super::worker::{self, Job};
+use super::Event;
+use crate::board::{Color, Position};
+use crate::book::{Book, BookMove};
+use crate::eval::Evaluator;
+use crate::protocol::parser::GoParams;
+use crate::rng::Rng;
+use crate::search::{time_budget, Limits, SolveKind};
+use crossbeam_channel::{unbounded, Sender};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Levels below this one do not use the opening book.
+pub const BOOK_MIN_LEVEL: u32 = 7;
+
+/// A search ready to start: its limits and its hard time limit.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The limits the search honours itself.
+    pub limits: Limits,
+    /// When the timer stops the search, counted from its start.
+    pub hard: Option<Duration>,
+}
+
+impl Plan {
+    /// A one-line description for debug output.
+    pub fn describe(&self) -> String {
+        format!(
+            "plan: depth {:?}, soft {:?}, hard {:?}, solve at {} empties",
+            self.limits.depth, self.limits.soft_time, self.hard, self.limits.solve_empties
+        )
+    }
+}
+
+/// The shared core.
+pub struct Core {
+    /// Current option values.
+    pub options: Options,
+    /// The evaluation built from the current weights (for `eval`-style commands).
+    pub evaluator: Evaluator,
+    book: Option<Book>,
+    book_rng: Rng,
+    jobs: Sender<Job>,
+}
+
+impl Core {
+    /// Starts the search worker, which reports to `events`. Returns the core and, if the built-in
+    /// book could not be read, a message saying so (the engine then plays without a book).
+    pub fn start(events: Sender<Event>) -> Result<(Core, Option<String>), String> {
+        let options = Options::default();
+        let evaluator = Evaluator::new(options.weights.clone());
+        let (jobs, jobs_rx) = unbounded::<Job>();
+        worker::spawn(jobs_rx, events, options.hash_mb, evaluator.clone())
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        let (book, warning) = match Book::embedded() {
+            Ok(b) => ((!b.is_empty()).then_some(b), None),
+            Err(e) => (None, Some(format!("{e}; playing without a book"))),
+        };
+        Ok((
+            Core {
+                options,
+                evaluator,
+                book,
+                book_rng: Rng::new(0),
+                jobs,
+            },
+            warning,
+        ))
+    }
+
+    /// Sets an option by name; on error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        match self.options.set(name, value)? {
+            Effect::None => {}
+            Effect::ResizeHash(mb) => self.send(Job::ResizeHash(mb)),
+            Effect::ClearHash => self.send(Job::Clear),
+            Effect::Seed(seed) => {
+                self.book_rng = Rng::new(seed);
+                self.send(Job::SetSeed(seed));
+            }
+            Effect::BookFile(path) => {
+                let loaded = if path.is_empty() {
+                    Book::embedded()
+                } else {
+                    Book::load(std::path::Path::new(&path))
+                };
+                // On failure the book in use stays.
+                let book = loaded.map_err(|e| format!("BookFile: {e}"))?;
+                self.book = (!book.is_empty()).then_some(book);
+            }
+            Effect::Weights => {
+                self.evaluator = Evaluator::new(self.options.weights.clone());
+                self.send(Job::SetEvaluator(self.evaluator.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    fn send(&self, job: Job) {
+        // The worker lives as long as the process; a send can only fail while exiting.
+        let _ = self.jobs.send(job);
+    }
+
+    /// Forgets what the search learnt (a new game).
+    pub fn new_game(&self) {
+        self.send(Job::Clear);
+    }
+
+    /// A book move for `pos`, if the book is on for this request and knows the position.
+    pub fn book_move(&mut self, pos: Position, params: &GoParams) -> Option<BookMove> {
+        if !self.options.own_book
+            || self.options.level < BOOK_MIN_LEVEL
+            || params.infinite
+            || params.exact
+            || params.wld
+        {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
+    }
+
+    /// Turns a request into a search plan: time from the side to move's clock or the move time
+    /// (minus `MoveOverhead`), the exact-solve threshold the time allows, and the level's caps.
+    pub fn plan(&self, pos: Position, params: &GoParams) -> Plan {
+        let overhead = Duration::from_millis(self.options.move_overhead_ms);
+        let empties = pos.board.empty_count();
+        let (my_time, my_inc) = match pos.side {
+            Color::Black => (params.btime, params.binc),
+            Color::White => (params.wtime, params.winc),
+        };
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(t) = my_time {
+            let (s, h) = time_budget(
+                Duration::from_millis(t),
+                Duration::from_millis(my_inc.unwrap_or(0)),
+                params.movestogo,
+                overhead,
+                empties,
+            );
+            soft = Some(s);
+            hard = Some(h);
+        }
+        if let Some(mt) = params.movetime {
+            let h = Duration::from_millis(mt)
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+            soft = Some(soft.map_or(h, |x| x.min(h)).max(h.mul_f64(0.6)).min(h));
+        }
+        if params.infinite {
+            soft = None;
+            hard = None;
+        }
+        // How many empties the exact solver can take on in the time we have.
+        let solve_empties = match hard {
+            _ if params.depth.is_some() || params.nodes.is_some() => 0,
+            None => 0,
+            Some(h) if h >= Duration::from_secs(20) => 24,
+            Some(h) if h >= Duration::from_secs(5) => 22,
+            Some(h) if h >= Duration::from_secs(1) => 20,
+            Some(h) if h >= Duration::from_millis(200) => 18,
+            Some(_) => 14,
+        };
+        let level = level_limits(self.options.level);
+        let depth = match (params.depth, level.depth) {
+            (Some(d), Some(l)) => Some(d.min(l)),
+            (d, l) => d.or(l),
+        };
+        let solve_empties = level
+            .solve_empties
+            .map_or(solve_empties, |l| l.min(solve_empties));
+        Plan {
+            limits: Limits {
+                depth,
+                nodes: params.nodes,
+                soft_time: soft,
+                infinite: params.infinite,
+                solve: if params.exact {
+                    Some(SolveKind::Exact)
+                } else if params.wld {
+                    Some(SolveKind::Wld)
+                } else {
+                    None
+                },
+                multipv: self.options.multipv,
+                solve_empties,
+                randomness: self.options.randomness.max(level.randomness),
+            },
+            hard,
+        }
+    }
+
+    /// Starts a search on the worker; returns its stop flag.
+    pub fn start_search(
+        &self,
+        board: crate::board::Board,
+        plan: Plan,
+    ) -> Result<Arc<AtomicBool>, String> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job::Search {
+            board,
+            limits: plan.limits,
+            stop: stop.clone(),
+            deadline: plan.hard.map(|h| Instant::now() + h),
+        };
+        self.jobs
+            .send(job)
+            .map_err(|_| "the search thread has stopped".to_string())?;
+        Ok(stop)
+    }
+}
