@@ -13,6 +13,10 @@ use wedge::tools::{bench, perft, solve};
 #[derive(Parser)]
 #[command(name = "wedge", version, about = "wedge, an Othello engine", long_about = None)]
 struct Cli {
+    /// The protocol to speak when running as an engine: wedge (protocol.md), nboard, gtp, or auto
+    /// (decided by the first line received: `nboard ...` or a GTP command; else wedge).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "wedge", "nboard", "gtp"])]
+    protocol: String,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -228,8 +232,7 @@ fn main() -> ExitCode {
             first,
         }) => run_solve(&file, wld, threads, hash, first),
         None => {
-            let stdin = std::io::stdin();
-            let code = wedge::engine::run(std::io::BufReader::new(stdin), std::io::stdout());
+            let code = run_engine(&cli.protocol);
             return ExitCode::from(code.clamp(0, 255) as u8);
         }
     };
@@ -240,6 +243,41 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs the engine on stdin/stdout in the chosen protocol (`auto`: detected from the first line).
+fn run_engine(protocol: &str) -> i32 {
+    use std::io::{BufRead, Read};
+    use wedge::engine::{detect_protocol, run, Protocol};
+    let mut stdin = std::io::BufReader::new(std::io::stdin());
+    let (protocol, first) = match protocol {
+        "wedge" => (Protocol::Wedge, Vec::new()),
+        "nboard" => (Protocol::Nboard, Vec::new()),
+        "gtp" => (Protocol::Gtp, Vec::new()),
+        _ => {
+            // Read (and keep) lines until one is not blank; its first word decides. At most the
+            // protocol's line limit is read, so a huge first line cannot exhaust memory.
+            let mut first = Vec::new();
+            loop {
+                let start = first.len();
+                let limit = (wedge::protocol::parser::MAX_LINE_BYTES + 2) as u64;
+                match (&mut stdin).take(limit).read_until(b'\n', &mut first) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&first[start..]);
+                        if !line.trim().is_empty() || !line.ends_with('\n') {
+                            break;
+                        }
+                    }
+                }
+            }
+            let text = String::from_utf8_lossy(&first).to_string();
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            (detect_protocol(line), first)
+        }
+    };
+    let input = std::io::Cursor::new(first).chain(stdin);
+    run(protocol, input, std::io::stdout())
 }
 
 fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> Result<(), String> {

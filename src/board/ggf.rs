@@ -147,3 +147,129 @@ mod tests {
         assert!(s.ends_with("B[f5]W[PA];)"));
     }
 }
+
+/// Why a GGF game could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgfError(pub String);
+
+impl fmt::Display for GgfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GGF: {}", self.0)
+    }
+}
+
+impl std::error::Error for GgfError {}
+
+/// Reads one GGF game: the set-up board (`BO[8 <64 squares> <side>]`, default the standard start)
+/// and the moves (`B[..]`, `W[..]`; a move may carry `/eval/time`; `PA` is a pass). A missing pass
+/// is inserted where the tag's colour shows the other side had to pass. Other tags are ignored.
+pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
+    use crate::board::text::Game;
+    let err = |m: String| GgfError(m);
+    let body = text.trim();
+    let start = body
+        .find("(;")
+        .ok_or_else(|| err("no '(;' opening the game".into()))?;
+    let body = &body[start + 2..];
+    let end = body.find(";)").unwrap_or(body.len());
+    let body = &body[..end];
+    let mut tags: Vec<(&str, &str)> = Vec::new();
+    let mut rest = body;
+    while let Some(open) = rest.find('[') {
+        let name = rest[..open].trim();
+        let close = rest[open..].find(']').ok_or_else(|| {
+            err(format!(
+                "tag '{}' has no closing ']'",
+                crate::board::square::truncate(name)
+            ))
+        })?;
+        tags.push((name, &rest[open + 1..open + close]));
+        rest = &rest[open + close + 1..];
+    }
+    if !rest.trim().is_empty() {
+        return Err(err(format!(
+            "unexpected '{}'",
+            crate::board::square::truncate(rest.trim())
+        )));
+    }
+    let mut position = Position::START;
+    if let Some((_, bo)) = tags.iter().find(|(n, _)| *n == "BO") {
+        let mut parts = bo.split_whitespace();
+        if parts.next() != Some("8") {
+            return Err(err(
+                "only 8x8 boards are supported (BO must start with 8)".into()
+            ));
+        }
+        let squares: String = parts.collect::<Vec<_>>().join(" ");
+        position = squares
+            .parse::<Position>()
+            .map_err(|e| err(format!("BO: {e}")))?;
+    }
+    let mut game = Game::new(position);
+    let mut pos = position;
+    for (i, (name, value)) in tags.iter().enumerate() {
+        let colour = match *name {
+            "B" => Color::Black,
+            "W" => Color::White,
+            _ => continue,
+        };
+        let mv_text = value.split('/').next().unwrap_or("").trim();
+        let mv: Move = mv_text
+            .parse()
+            .map_err(|e| err(format!("tag {} ({name}[{value}]): {e}", i + 1)))?;
+        if colour != pos.side && !mv.is_pass() && pos.board.must_pass() {
+            game.moves.push(Move::PASS);
+            pos = pos.play(Move::PASS).unwrap_or(pos);
+        }
+        if colour != pos.side {
+            return Err(err(format!("{name}[{value}]: it is not {colour}'s turn")));
+        }
+        pos = pos
+            .play(mv)
+            .ok_or_else(|| err(format!("{name}[{value}]: illegal move")))?;
+        game.moves.push(mv);
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn reads_nboard_games() {
+        let g = parse_ggf("(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3/1.5/2.0]W[C5]B[E6]W[F7]B[E7]W[F4];)").unwrap();
+        assert_eq!(g.moves.len(), 8);
+        assert_eq!(g.transcript(), "f5f6d3c5e6f7e7f4");
+        // Round trip with the writer, passes included.
+        let mut pos = Position::START;
+        let mut moves = Vec::new();
+        while !pos.board.is_game_over() {
+            let m = pos.legal_move_list()[0];
+            moves.push(m);
+            pos = pos.play(m).unwrap();
+        }
+        let record = GgfGame {
+            place: "t".into(),
+            unix_time: 0,
+            black: "a".into(),
+            white: "b".into(),
+            time_control: "x".into(),
+            start: Position::START,
+            moves: moves.clone(),
+            black_score: pos.black_final_score(),
+            forfeit: None,
+        };
+        assert_eq!(parse_ggf(&record.to_string()).unwrap().moves, moves);
+    }
+
+    #[test]
+    fn bad_games_are_errors() {
+        assert!(parse_ggf("GM[Othello]").is_err());
+        assert!(parse_ggf("(;GM[Othello]B[Z9];)").is_err());
+        assert!(parse_ggf("(;GM[Othello]B[A1];)").is_err());
+        assert!(parse_ggf("(;GM[Othello]W[F5];)").is_err());
+        assert!(parse_ggf("(;BO[10 --];)").is_err());
+        assert!(parse_ggf("(;GM[Othello;)").is_err());
+    }
+}

@@ -93,7 +93,7 @@ impl<W: Write> Controller<W> {
         for event in events {
             let keep_going = match event {
                 Event::Line(Ok(Some(cmd))) => c.command(cmd),
-                Event::Line(Ok(None)) => true,
+                Event::Line(Ok(None)) | Event::Text(_) => true,
                 Event::Line(Err(e)) => {
                     c.out.error(&e.message);
                     true

@@ -127,6 +127,16 @@ impl Core {
         book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
     }
 
+    /// All book moves of `board`, best first (empty when the book is off or does not know it).
+    pub fn book_moves(&self, board: crate::board::Board) -> Vec<BookMove> {
+        match &self.book {
+            Some(b) if self.options.own_book && self.options.level >= BOOK_MIN_LEVEL => {
+                b.moves(board)
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Turns a request into a search plan: time from the side to move's clock or the move time
     /// (minus `MoveOverhead`), the exact-solve threshold the time allows, and the level's caps.
     pub fn plan(&self, pos: Position, params: &GoParams) -> Plan {

@@ -10,6 +10,8 @@
 
 pub mod controller;
 pub mod core;
+pub mod gtp;
+pub mod nboard;
 pub mod options;
 pub mod worker;
 
@@ -22,6 +24,8 @@ use std::io::{BufRead, Write};
 pub enum Event {
     /// A line from the input, parsed (`Ok(None)`: blank line).
     Line(Result<Option<Command>, ParseError>),
+    /// A raw line for the NBoard and GTP front ends (an error for an oversized or non-UTF-8 line).
+    Text(Result<String, ParseError>),
     /// The input is closed.
     Eof,
     /// Search progress from the worker.
@@ -30,10 +34,22 @@ pub enum Event {
     Done(SearchResult),
 }
 
-/// Reads lines from `input` and sends them, parsed, as events, until the input ends or the
-/// controller is gone. Lines longer than [`MAX_LINE_BYTES`] are skipped whole (never buffered in
-/// full) and reported as errors; so are lines that are not UTF-8.
-pub fn read_input(mut input: impl BufRead, events: Sender<Event>) {
+/// Reads lines from `input` and sends them, parsed as wedge protocol commands, as events, until the
+/// input ends or the controller is gone.
+pub fn read_input(input: impl BufRead, events: Sender<Event>) {
+    read_lines(input, events, |line| {
+        Event::Line(line.and_then(parse_command))
+    });
+}
+
+/// Reads lines from `input` and sends each as an event made by `to_event`, until the input ends or
+/// the receiver is gone. Lines longer than [`MAX_LINE_BYTES`] are skipped whole (never buffered in
+/// full) and given as errors; so are lines that are not UTF-8.
+pub fn read_lines(
+    mut input: impl BufRead,
+    events: Sender<Event>,
+    to_event: impl Fn(Result<&str, ParseError>) -> Event,
+) {
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -75,19 +91,16 @@ pub fn read_input(mut input: impl BufRead, events: Sender<Event>) {
         if line.last() == Some(&b'\r') {
             line.pop();
         }
-        let parsed = if too_long || line.len() > MAX_LINE_BYTES {
+        let text = if too_long || line.len() > MAX_LINE_BYTES {
             Err(ParseError {
                 message: format!("line too long (at most {MAX_LINE_BYTES} bytes)"),
             })
         } else {
-            match std::str::from_utf8(&line) {
-                Ok(text) => parse_command(text),
-                Err(_) => Err(ParseError {
-                    message: "the line is not valid UTF-8".to_string(),
-                }),
-            }
+            std::str::from_utf8(&line).map_err(|_| ParseError {
+                message: "the line is not valid UTF-8".to_string(),
+            })
         };
-        if events.send(Event::Line(parsed)).is_err() {
+        if events.send(to_event(text)).is_err() {
             return;
         }
         if !saw_newline {
@@ -97,8 +110,58 @@ pub fn read_input(mut input: impl BufRead, events: Sender<Event>) {
     }
 }
 
-/// Runs the engine on `input` and `output` until `quit` or the end of the input; returns the process
-/// exit status.
-pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
-    controller::Controller::run(input, output)
+/// Which protocol a session speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// wedge's own protocol (UCI-shaped, a superset of UGI): protocol.md.
+    Wedge,
+    /// The NBoard protocol, version 2.
+    Nboard,
+    /// GTP as Othello programs use it.
+    Gtp,
+}
+
+/// Guesses the protocol from the first line a controller sends: `nboard ...` is NBoard; a GTP
+/// command (or a numeric GTP id) is GTP; anything else is wedge's protocol.
+pub fn detect_protocol(first_line: &str) -> Protocol {
+    let word = first_line
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    const GTP: &[&str] = &[
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "time_settings",
+        "time_left",
+        "showboard",
+    ];
+    if word == "nboard" {
+        Protocol::Nboard
+    } else if GTP.contains(&word.as_str())
+        || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+    {
+        Protocol::Gtp
+    } else {
+        Protocol::Wedge
+    }
+}
+
+/// Runs the engine on `input` and `output` in `protocol` until it is told to quit or the input ends;
+/// returns the process exit status.
+pub fn run(protocol: Protocol, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
+    match protocol {
+        Protocol::Wedge => controller::Controller::run(input, output),
+        Protocol::Nboard => nboard::run(input, output),
+        Protocol::Gtp => gtp::run(input, output),
+    }
 }

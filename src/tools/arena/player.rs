@@ -3,6 +3,7 @@
 //! driven with `position ... moves ...` and `go ...` and must answer `bestmove` in time; everything it
 //! does wrong (crash, hang, malformed answer) is a [`Failure`] with a reason, never a panic.
 
+use crate::board::ggf::GgfGame;
 use crate::board::{Move, Position};
 use crate::tools::players::{greedy_move, random_move, Rng};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
@@ -17,15 +18,28 @@ pub enum EngineKind {
     Random,
     /// Most discs flipped.
     Greedy,
-    /// A program speaking the protocol.
+    /// A program speaking one of the supported protocols.
     Process {
         /// The program.
         cmd: String,
         /// Its arguments.
         args: Vec<String>,
-        /// `setoption` pairs sent after the handshake.
+        /// `setoption` pairs sent after the handshake (wedge protocol only).
         options: Vec<(String, String)>,
+        /// The protocol it speaks.
+        proto: Proto,
     },
+}
+
+/// The protocols the runner can drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// wedge's protocol (UCI/UGI-style).
+    Wedge,
+    /// NBoard, version 2.
+    Nboard,
+    /// GTP.
+    Gtp,
 }
 
 /// A named engine.
@@ -59,6 +73,7 @@ impl EngineSpec {
             _ => {}
         }
         let (mut name, mut cmd, mut args, mut options) = (None, None, Vec::new(), Vec::new());
+        let mut proto = Proto::Wedge;
         for item in t.split_whitespace() {
             let (k, v) = item.split_once('=').ok_or_else(|| {
                 format!(
@@ -69,11 +84,17 @@ impl EngineSpec {
                 "name" => name = Some(v.to_string()),
                 "cmd" => cmd = Some(v.to_string()),
                 "arg" => args.push(v.to_string()),
-                "proto" if v == "wedge" || v == "uci" || v == "ugi" => {}
                 "proto" => {
-                    return Err(format!(
-                        "--engine: proto '{v}' is not supported (wedge, uci or ugi)"
-                    ))
+                    proto = match v {
+                        "wedge" | "uci" | "ugi" => Proto::Wedge,
+                        "nboard" => Proto::Nboard,
+                        "gtp" => Proto::Gtp,
+                        _ => {
+                            return Err(format!(
+                            "--engine: proto '{v}' is not supported (wedge, uci, ugi, nboard, gtp)"
+                        ))
+                        }
+                    }
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => options.push((opt.to_string(), v.to_string())),
@@ -84,7 +105,12 @@ impl EngineSpec {
         let cmd = cmd.ok_or_else(|| "--engine: cmd=PROGRAM is required".to_string())?;
         Ok(EngineSpec {
             name: name.unwrap_or_else(|| cmd.clone()),
-            kind: EngineKind::Process { cmd, args, options },
+            kind: EngineKind::Process {
+                cmd,
+                args,
+                options,
+                proto,
+            },
         })
     }
 }
@@ -192,23 +218,16 @@ impl Player for GreedyPlayer {
     }
 }
 
-/// An engine process.
-pub struct ProcessPlayer {
+/// A running program with its input and a channel of its output lines.
+pub struct Pipe {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
-/// How long the handshake and `isready` may take.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
-
-impl ProcessPlayer {
-    /// Starts the program, does the `uci` handshake and sends the options.
-    pub fn start(
-        cmd: &str,
-        args: &[String],
-        options: &[(String, String)],
-    ) -> Result<Self, Failure> {
+impl Pipe {
+    /// Starts `cmd` with `args`, stdin and stdout piped.
+    pub fn spawn(cmd: &str, args: &[String]) -> Result<Pipe, Failure> {
         let mut child = Command::new(cmd)
             .args(args)
             .stdin(Stdio::piped())
@@ -229,27 +248,22 @@ impl ProcessPlayer {
                 }
             }
         });
-        let mut p = ProcessPlayer {
+        Ok(Pipe {
             child,
             stdin,
             lines,
-        };
-        p.send("uci")?;
-        p.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)?;
-        for (name, value) in options {
-            p.send(&format!("setoption name {name} value {value}"))?;
-        }
-        Ok(p)
+        })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Failure> {
+    /// Writes one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|_| Failure("the engine closed its input (crashed?)".into()))
     }
 
     /// Reads lines until one satisfies `done`; returns it.
-    fn wait_for(
+    pub fn wait_for(
         &mut self,
         done: impl Fn(&str) -> bool,
         deadline: Instant,
@@ -270,7 +284,7 @@ impl ProcessPlayer {
     }
 }
 
-impl Drop for ProcessPlayer {
+impl Drop for Pipe {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
@@ -283,6 +297,43 @@ impl Drop for ProcessPlayer {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// An engine process speaking wedge's protocol.
+pub struct ProcessPlayer {
+    pipe: Pipe,
+}
+
+/// How long the handshake and `isready` may take.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+
+impl ProcessPlayer {
+    /// Starts the program, does the `uci` handshake and sends the options.
+    pub fn start(
+        cmd: &str,
+        args: &[String],
+        options: &[(String, String)],
+    ) -> Result<Self, Failure> {
+        let mut pipe = Pipe::spawn(cmd, args)?;
+        pipe.send("uci")?;
+        pipe.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        for (name, value) in options {
+            pipe.send(&format!("setoption name {name} value {value}"))?;
+        }
+        Ok(ProcessPlayer { pipe })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.pipe.send(line)
+    }
+
+    fn wait_for(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        deadline: Instant,
+    ) -> Result<String, Failure> {
+        self.pipe.wait_for(done, deadline)
     }
 }
 
@@ -360,10 +411,228 @@ pub fn start(spec: &EngineSpec, seed: u64) -> Result<Box<dyn Player>, Failure> {
     Ok(match &spec.kind {
         EngineKind::Random => Box::new(RandomPlayer(Rng::new(seed))),
         EngineKind::Greedy => Box::new(GreedyPlayer),
-        EngineKind::Process { cmd, args, options } => {
-            Box::new(ProcessPlayer::start(cmd, args, options)?)
-        }
+        EngineKind::Process {
+            cmd,
+            args,
+            options,
+            proto: Proto::Wedge,
+        } => Box::new(ProcessPlayer::start(cmd, args, options)?),
+        EngineKind::Process {
+            cmd,
+            args,
+            proto: Proto::Nboard,
+            ..
+        } => Box::new(NboardPlayer::start(cmd, args)?),
+        EngineKind::Process {
+            cmd,
+            args,
+            proto: Proto::Gtp,
+            ..
+        } => Box::new(GtpPlayer::start(cmd, args)?),
     })
+}
+
+/// The depth asked of an NBoard engine (a protocol without clocks) for a time control: the depth
+/// itself, or a depth that suits the time per move.
+fn nboard_depth(tc: TimeControl) -> u32 {
+    match tc {
+        TimeControl::Depth(d) => d,
+        TimeControl::MoveTime(t) if t < Duration::from_millis(100) => 4,
+        TimeControl::MoveTime(t) if t < Duration::from_secs(1) => 8,
+        _ => 12,
+    }
+}
+
+/// An engine process speaking NBoard: the game goes as GGF with `set game`, the move comes back as
+/// `=== <move>[/eval/time]`. NBoard has no clock, so timed matches ask for a fixed depth.
+pub struct NboardPlayer {
+    pipe: Pipe,
+    ping: u64,
+    depth: Option<u32>,
+}
+
+impl NboardPlayer {
+    /// Starts the program and sends `nboard 2`.
+    pub fn start(cmd: &str, args: &[String]) -> Result<Self, Failure> {
+        let mut pipe = Pipe::spawn(cmd, args)?;
+        pipe.send("nboard 2")?;
+        Ok(NboardPlayer {
+            pipe,
+            ping: 0,
+            depth: None,
+        })
+    }
+
+    fn sync(&mut self, deadline: Instant) -> Result<(), Failure> {
+        self.ping += 1;
+        let n = self.ping;
+        self.pipe.send(&format!("ping {n}"))?;
+        let want = format!("pong {n}");
+        self.pipe.wait_for(|l| l == want, deadline).map(|_| ())
+    }
+}
+
+impl Player for NboardPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        self.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+    }
+
+    fn choose(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        _pos: Position,
+        tc: TimeControl,
+        _clocks: Clocks,
+        deadline: Instant,
+    ) -> Result<Move, Failure> {
+        let depth = nboard_depth(tc);
+        if self.depth != Some(depth) {
+            self.pipe.send(&format!("set depth {depth}"))?;
+            self.depth = Some(depth);
+        }
+        let game = GgfGame {
+            place: "wedge match".into(),
+            unix_time: crate::board::ggf::now_unix(),
+            black: "black".into(),
+            white: "white".into(),
+            time_control: tc.describe(),
+            start,
+            moves: moves.to_vec(),
+            black_score: 0,
+            forfeit: None,
+        };
+        self.pipe.send(&format!("set game {game}"))?;
+        self.sync(deadline)?;
+        self.pipe.send("go")?;
+        let line = self.pipe.wait_for(|l| l.starts_with("==="), deadline)?;
+        let word = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = word.split('/').next().unwrap_or("");
+        mv.parse::<Move>().map_err(|_| {
+            Failure(format!(
+                "malformed answer '{}'",
+                crate::board::square::truncate(&line)
+            ))
+        })
+    }
+}
+
+/// An engine process speaking GTP: moves are sent with `play`, the engine's with `genmove`. The
+/// engine's own board is kept in step; when it is not, it is rebuilt with `clear_board`.
+pub struct GtpPlayer {
+    pipe: Pipe,
+    /// The moves the engine's board holds.
+    known: Vec<Move>,
+    start_known: bool,
+}
+
+impl GtpPlayer {
+    /// Starts the program and checks it answers GTP.
+    pub fn start(cmd: &str, args: &[String]) -> Result<Self, Failure> {
+        let mut p = GtpPlayer {
+            pipe: Pipe::spawn(cmd, args)?,
+            known: Vec::new(),
+            start_known: false,
+        };
+        p.ask("protocol_version", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        p.ask("boardsize 8", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        Ok(p)
+    }
+
+    /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
+    fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
+        self.pipe.send(command)?;
+        let line = self
+            .pipe
+            .wait_for(|l| l.starts_with('=') || l.starts_with('?'), deadline)?;
+        if line.starts_with('?') {
+            return Err(Failure(format!(
+                "'{command}' was refused: {}",
+                crate::board::square::truncate(&line)
+            )));
+        }
+        Ok(line[1..].trim().to_string())
+    }
+}
+
+fn gtp_colour(c: crate::board::Color) -> &'static str {
+    match c {
+        crate::board::Color::Black => "b",
+        crate::board::Color::White => "w",
+    }
+}
+
+impl Player for GtpPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        self.known.clear();
+        self.start_known = false;
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        pos: Position,
+        tc: TimeControl,
+        clocks: Clocks,
+        deadline: Instant,
+    ) -> Result<Move, Failure> {
+        if start != Position::START {
+            return Err(Failure(
+                "GTP engines can only start from the standard position".into(),
+            ));
+        }
+        if !self.start_known || !moves.starts_with(&self.known) {
+            self.ask("clear_board", deadline)?;
+            self.known.clear();
+            self.start_known = true;
+        }
+        let mut p = start;
+        for m in &moves[..self.known.len()] {
+            p = p.play(*m).unwrap_or(p);
+        }
+        for &m in &moves[self.known.len()..] {
+            self.ask(&format!("play {} {}", gtp_colour(p.side), m), deadline)?;
+            p = p.play(m).unwrap_or(p);
+            self.known.push(m);
+        }
+        match tc {
+            TimeControl::Clock { .. } => {
+                let left = match pos.side {
+                    crate::board::Color::Black => clocks.black,
+                    crate::board::Color::White => clocks.white,
+                };
+                self.ask(
+                    &format!(
+                        "time_left {} {:.3} 0",
+                        gtp_colour(pos.side),
+                        left.as_secs_f64()
+                    ),
+                    deadline,
+                )?;
+            }
+            TimeControl::MoveTime(t) => {
+                self.ask(
+                    &format!("time_settings 0 {:.3} 1", t.as_secs_f64()),
+                    deadline,
+                )?;
+            }
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => {
+                self.ask("time_settings 0 1 1", deadline)?;
+            }
+        }
+        let answer = self.ask(&format!("genmove {}", gtp_colour(pos.side)), deadline)?;
+        let mv = answer.parse::<Move>().map_err(|_| {
+            Failure(format!(
+                "malformed answer '{}'",
+                crate::board::square::truncate(&answer)
+            ))
+        })?;
+        // The engine has played its move on its own board.
+        self.known.push(mv);
+        Ok(mv)
+    }
 }
 
 #[cfg(test)]
@@ -383,12 +652,20 @@ mod tests {
             EngineKind::Process {
                 cmd: "./wedge".into(),
                 args: vec!["-v".into()],
-                options: vec![("Hash".into(), "16".into())]
+                options: vec![("Hash".into(), "16".into())],
+                proto: Proto::Wedge,
             }
         );
         assert!(EngineSpec::parse("name=A").is_err());
         assert!(EngineSpec::parse("cmd=x bogus").is_err());
-        assert!(EngineSpec::parse("cmd=x proto=gtp").is_err());
+        assert!(EngineSpec::parse("cmd=x proto=xboard").is_err());
+        assert!(matches!(
+            EngineSpec::parse("cmd=x proto=nboard").unwrap().kind,
+            EngineKind::Process {
+                proto: Proto::Nboard,
+                ..
+            }
+        ));
         assert!(EngineSpec::parse("cmd=x option.=3").is_err());
     }
 }

@@ -1,0 +1,319 @@
+//! The NBoard front end (protocol version 2, as the NBoard GUI and NBoard-driven match tools speak
+//! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`,
+//! `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best moves between `status`
+//! lines, and `ping N` stops any search before answering `pong N`. Unknown commands are ignored, as
+//! the protocol asks, and logged on stderr. Evaluations are in discs, side to move's view.
+
+use super::core::Core;
+use super::{read_lines, Event};
+use crate::board::ggf::parse_ggf;
+use crate::board::text::Game;
+use crate::board::{Move, Position};
+use crate::protocol::parser::GoParams;
+use crate::search::{Info, Score, SearchResult};
+use crossbeam_channel::unbounded;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the running search was started for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    Go,
+    Hint,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    purpose: Purpose,
+    started: Instant,
+    /// `pong` numbers to send once the search has stopped.
+    pongs: Vec<String>,
+}
+
+struct Nboard<W: Write> {
+    out: W,
+    core: Core,
+    game: Game,
+    depth: u32,
+    running: Option<Running>,
+}
+
+/// A move as NBoard writes it: upper-case square, `PA` for a pass.
+fn nb_move(m: Move) -> String {
+    match m.square() {
+        Some(sq) => sq.to_string().to_uppercase(),
+        None => "PA".to_string(),
+    }
+}
+
+/// A score in discs for NBoard, and the depth field (`100%` exact, `100%W` win/loss/draw).
+fn nb_score(score: Score, depth: u32) -> (String, String) {
+    match score {
+        Score::Eval(cd) => (format!("{:.2}", f64::from(cd) / 100.0), depth.to_string()),
+        Score::Exact(d) => (format!("{d}.00"), "100%".to_string()),
+        Score::Wld(w) => (format!("{}.00", 2 * w.signum()), "100%W".to_string()),
+    }
+}
+
+/// Runs the NBoard front end until `quit` or the end of the input.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
+    let (events_tx, events) = unbounded::<Event>();
+    let (core, warning) = match Core::start(events_tx.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    if let Some(w) = warning {
+        log::warn!("{w}");
+    }
+    let reader_tx = events_tx.clone();
+    if std::thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || read_lines(input, reader_tx, |l| Event::Text(l.map(str::to_string))))
+        .is_err()
+    {
+        log::error!("cannot start the input thread");
+        return 1;
+    }
+    drop(events_tx);
+    let mut nb = Nboard {
+        out: output,
+        core,
+        game: Game::new(Position::START),
+        depth: 12,
+        running: None,
+    };
+    for event in events {
+        match event {
+            Event::Text(Ok(line)) => {
+                if !nb.command(&line) {
+                    if let Some(r) = &nb.running {
+                        r.stop.store(true, Ordering::Relaxed);
+                    }
+                    return 0;
+                }
+            }
+            Event::Text(Err(e)) => log::warn!("nboard: ignored input: {e}"),
+            Event::Eof => return 0,
+            Event::Info(info) => nb.info(&info),
+            Event::Done(result) => nb.done(result),
+            Event::Line(_) => {}
+        }
+    }
+    0
+}
+
+impl<W: Write> Nboard<W> {
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    /// Applies one command; false ends the session.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&verb) = words.first() else {
+            return true;
+        };
+        match (verb, words.get(1).copied()) {
+            ("nboard", _) => self.line("set myname wedge"),
+            ("set", Some("depth")) => match words.get(2).and_then(|d| d.parse::<u32>().ok()) {
+                Some(d) => self.depth = d.clamp(1, 60),
+                None => log::warn!("nboard: bad depth in '{line}'"),
+            },
+            ("set", Some("game")) => {
+                let text = line.split_once("game").map_or("", |(_, g)| g);
+                match parse_ggf(text) {
+                    Ok(g) => {
+                        if g.moves.is_empty() || g.start != self.game.start {
+                            self.core.new_game();
+                        }
+                        self.game = g;
+                    }
+                    Err(e) => log::warn!("nboard: {e}"),
+                }
+            }
+            ("set", Some("contempt")) => {} // wedge plays for the disc count; contempt is ignored
+            ("move", Some(m)) => self.play(m),
+            ("hint", n) => {
+                let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
+                self.search(Purpose::Hint, n.clamp(1, 64));
+            }
+            ("go", _) => self.search(Purpose::Go, 1),
+            ("ping", n) => {
+                let n = n.unwrap_or("0").to_string();
+                match &mut self.running {
+                    Some(r) => {
+                        r.stop.store(true, Ordering::Relaxed);
+                        r.pongs.push(n);
+                    }
+                    None => self.line(&format!("pong {n}")),
+                }
+            }
+            ("learn", _) => self.line("learned"),
+            ("analyze", _) => self.analyze(),
+            ("quit", _) => return false,
+            _ => log::warn!("nboard: ignored unknown command '{line}'"),
+        }
+        true
+    }
+
+    /// `move <sq>[/eval/time]`: a move of the game (a forced pass may be left out).
+    fn play(&mut self, text: &str) {
+        let mv_text = text.split('/').next().unwrap_or("");
+        let Ok(mv) = mv_text.parse::<Move>() else {
+            log::warn!("nboard: '{text}' is not a move");
+            return;
+        };
+        let mut pos = self.position();
+        if !mv.is_pass() && pos.board.must_pass() {
+            self.game.moves.push(Move::PASS);
+            pos = pos.play(Move::PASS).unwrap_or(pos);
+        }
+        if pos.play(mv).is_some() {
+            self.game.moves.push(mv);
+        } else {
+            log::warn!("nboard: illegal move '{text}' ignored");
+        }
+    }
+
+    fn search(&mut self, purpose: Purpose, multipv: usize) {
+        if self.running.is_some() {
+            log::warn!("nboard: a search is already running; command ignored");
+            return;
+        }
+        let pos = self.position();
+        let started = Instant::now();
+        if pos.board.is_game_over() {
+            self.line("status");
+            return;
+        }
+        if pos.board.must_pass() {
+            match purpose {
+                Purpose::Go => self.line("=== PA"),
+                Purpose::Hint => {
+                    self.line("status");
+                    self.line("search PA 0.00 0 0");
+                    self.line("status");
+                }
+            }
+            return;
+        }
+        let mut params = GoParams {
+            depth: Some(self.depth),
+            ..GoParams::default()
+        };
+        if let Some(m) = self.core.book_move(pos, &params) {
+            match purpose {
+                Purpose::Go => self.line(&format!("=== {}/{}.00/0.0", nb_move(m.mv), m.score)),
+                Purpose::Hint => {
+                    self.line("status wedge: book");
+                    let book_moves = self.core_book_moves(pos, multipv);
+                    for (mv, score, depth) in book_moves {
+                        self.line(&format!("book {} {score}.00 0 {depth}", nb_move(mv)));
+                    }
+                    self.line("status");
+                }
+            }
+            return;
+        }
+        // The endgame is solved outright when it is within reach of the depth asked for.
+        if pos.board.empty_count() <= (self.depth + 8).min(22) {
+            params.depth = None;
+            params.exact = true;
+        }
+        let mut plan = self.core.plan(pos, &params);
+        plan.limits.multipv = multipv;
+        match self.core.start_search(pos.board, plan) {
+            Ok(stop) => {
+                self.line("status wedge is thinking");
+                self.running = Some(Running {
+                    stop,
+                    purpose,
+                    started,
+                    pongs: Vec::new(),
+                });
+            }
+            Err(e) => log::error!("nboard: {e}"),
+        }
+    }
+
+    fn core_book_moves(&self, pos: Position, n: usize) -> Vec<(Move, i32, u8)> {
+        self.core
+            .book_moves(pos.board)
+            .into_iter()
+            .take(n)
+            .map(|m| (m.mv, m.score, m.depth))
+            .collect()
+    }
+
+    fn info(&mut self, info: &Info) {
+        let Some(r) = &self.running else { return };
+        if r.purpose != Purpose::Hint || !r.pongs.is_empty() {
+            return;
+        }
+        let pv: Vec<String> = info.pv.iter().map(|m| nb_move(*m)).collect();
+        if pv.is_empty() {
+            return;
+        }
+        let (eval, depth) = nb_score(info.score, info.depth);
+        self.line(&format!("search {} {eval} 0 {depth}", pv.join("-")));
+    }
+
+    fn done(&mut self, result: SearchResult) {
+        let Some(r) = self.running.take() else { return };
+        if !r.pongs.is_empty() {
+            // Interrupted by ping: the analysis no longer relates to the position.
+            for n in r.pongs {
+                self.line(&format!("pong {n}"));
+            }
+            return;
+        }
+        match r.purpose {
+            Purpose::Go => {
+                let mv = result.best_move.unwrap_or(Move::PASS);
+                let (eval, _) = nb_score(result.score, result.depth);
+                let secs = r.started.elapsed().as_secs_f64();
+                self.line(&format!("=== {}/{eval}/{secs:.1}", nb_move(mv)));
+            }
+            Purpose::Hint => {}
+        }
+        self.line("status");
+    }
+
+    /// `analyze`: the static evaluation of every position of the game, as `analysis <ply> <eval>`
+    /// lines (side to move's view), then an empty `status`.
+    fn analyze(&mut self) {
+        let mut pos = self.game.start;
+        let mut lines = Vec::new();
+        for (ply, &mv) in std::iter::once(&Move::PASS)
+            .chain(self.game.moves.iter())
+            .enumerate()
+        {
+            if ply > 0 {
+                match pos.play(mv) {
+                    Some(p) => pos = p,
+                    None => break,
+                }
+            }
+            let eval = if pos.board.is_game_over() {
+                100 * pos.board.final_score()
+            } else {
+                self.core.evaluator.evaluate(pos.board)
+            };
+            lines.push(format!("analysis {ply} {:.2}", f64::from(eval) / 100.0));
+        }
+        for l in lines {
+            self.line(&l);
+        }
+        self.line("status");
+    }
+}
