@@ -208,6 +208,24 @@ pub fn negamax(entries: HashMap<Key, Entry>) -> Book {
     )
 }
 
+/// Adds the scored ones of `leaves` to `entries` as leaf entries.
+fn add_leaves(entries: &mut HashMap<Key, Entry>, leaves: &[Key], scored: &HashMap<Key, (i8, u8)>) {
+    for &k in leaves {
+        if let Some(&(score, depth)) = scored.get(&k) {
+            entries.insert(
+                k,
+                Entry {
+                    player: k.0,
+                    opponent: k.1,
+                    score,
+                    depth,
+                    flags: FLAG_LEAF,
+                },
+            );
+        }
+    }
+}
+
 /// Builds a book from opening lines: every position along each line is a node, the end of each line
 /// a leaf (unless another line goes on from it). `journal` keeps finished leaves across runs.
 pub fn build(
@@ -246,20 +264,7 @@ pub fn build(
             },
         );
     }
-    for k in leaves {
-        if let Some(&(score, depth)) = scored.get(&k) {
-            entries.insert(
-                k,
-                Entry {
-                    player: k.0,
-                    opponent: k.1,
-                    score,
-                    depth,
-                    flags: FLAG_LEAF,
-                },
-            );
-        }
-    }
+    add_leaves(&mut entries, &leaves, &scored);
     Ok(negamax(entries))
 }
 
@@ -329,20 +334,7 @@ pub fn extend(
     new.truncate(max_new);
     let done = journal.map(read_journal).unwrap_or_default();
     let scored = score_leaves(&new, done, options, journal, progress)?;
-    for k in new {
-        if let Some(&(score, depth)) = scored.get(&k) {
-            entries.insert(
-                k,
-                Entry {
-                    player: k.0,
-                    opponent: k.1,
-                    score,
-                    depth,
-                    flags: FLAG_LEAF,
-                },
-            );
-        }
-    }
+    add_leaves(&mut entries, &new, &scored);
     // An inner node whose children were not all scored (max_new reached) keeps the ones that were.
     Ok(negamax(entries))
 }

@@ -5,17 +5,16 @@
 //! `time_settings` and `time_left`.
 
 use super::core::Core;
-use super::{read_lines, Event};
+use super::{start_text_front_end, Event};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
-use crossbeam_channel::unbounded;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The commands this front end knows, for `list_commands` and `known_command`.
-const COMMANDS: &[&str] = &[
+pub const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
     "version",
@@ -70,27 +69,9 @@ fn colour(text: &str) -> Option<Color> {
 
 /// Runs the GTP front end until `quit` or the end of the input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
-    let (events_tx, events) = unbounded::<Event>();
-    let (core, warning) = match Core::start(events_tx.clone()) {
-        Ok(c) => c,
-        Err(e) => {
-            log::error!("{e}");
-            return 1;
-        }
-    };
-    if let Some(w) = warning {
-        log::warn!("{w}");
-    }
-    let reader_tx = events_tx.clone();
-    if std::thread::Builder::new()
-        .name("reader".into())
-        .spawn(move || read_lines(input, reader_tx, |l| Event::Text(l.map(str::to_string))))
-        .is_err()
-    {
-        log::error!("cannot start the input thread");
+    let Some((core, events)) = start_text_front_end(input) else {
         return 1;
-    }
-    drop(events_tx);
+    };
     let mut g = Gtp {
         out: output,
         core,

@@ -129,31 +129,41 @@ pub fn detect_protocol(first_line: &str) -> Protocol {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    const GTP: &[&str] = &[
-        "protocol_version",
-        "name",
-        "version",
-        "known_command",
-        "list_commands",
-        "boardsize",
-        "clear_board",
-        "komi",
-        "play",
-        "genmove",
-        "undo",
-        "time_settings",
-        "time_left",
-        "showboard",
-    ];
     if word == "nboard" {
         Protocol::Nboard
-    } else if GTP.contains(&word.as_str())
+    } else if (gtp::COMMANDS.contains(&word.as_str()) && word != "quit")
         || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
     {
         Protocol::Gtp
     } else {
         Protocol::Wedge
     }
+}
+
+/// Starts the shared core and a reader thread that passes raw lines on (for the NBoard and GTP
+/// front ends). Problems starting are logged; `None` means the front end cannot run.
+pub fn start_text_front_end(
+    input: impl BufRead + Send + 'static,
+) -> Option<(core::Core, crossbeam_channel::Receiver<Event>)> {
+    let (events_tx, events) = crossbeam_channel::unbounded::<Event>();
+    let (core, warning) = match core::Core::start(events_tx.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            log::error!("{e}");
+            return None;
+        }
+    };
+    if let Some(w) = warning {
+        log::warn!("{w}");
+    }
+    let started = std::thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || read_lines(input, events_tx, |l| Event::Text(l.map(str::to_string))));
+    if started.is_err() {
+        log::error!("cannot start the input thread");
+        return None;
+    }
+    Some((core, events))
 }
 
 /// Runs the engine on `input` and `output` in `protocol` until it is told to quit or the input ends;
