@@ -51,6 +51,57 @@ enum Command {
     },
     /// Play a match between two engines (see docs/match.md).
     Match(MatchArgs),
+    /// Self-play data for training the pattern evaluation (see docs/training.md).
+    Datagen {
+        /// Openings (transcripts, one a line).
+        #[arg(long)]
+        openings: PathBuf,
+        /// The data file (appended to; games already in it are skipped).
+        #[arg(long)]
+        out: PathBuf,
+        /// Games the file should hold when done.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Search depth of the moves.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Solve exactly from this many empties.
+        #[arg(long, default_value_t = 18)]
+        exact_empties: u32,
+        /// Root noise in centidiscs, for variety.
+        #[arg(long, default_value_t = 200)]
+        randomness: i32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Fit the pattern evaluation to data files; reports errors per phase and writes the weights.
+    Train {
+        /// Data files from `wedge datagen`.
+        #[arg(long = "data", required = true)]
+        data: Vec<PathBuf>,
+        /// The weights file to write (load it with `setoption name EvalFile value FILE`).
+        #[arg(long)]
+        out: PathBuf,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 15)]
+        epochs: usize,
+        /// Step size.
+        #[arg(long, default_value_t = 0.005)]
+        lr: f32,
+        /// L2 regularisation.
+        #[arg(long, default_value_t = 0.001)]
+        lambda: f32,
+        /// Per mille of positions held out for testing.
+        #[arg(long, default_value_t = 100)]
+        held_out: u64,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Evaluation weights: `dump` writes them in the weights-file format.
     Weights {
         #[command(subcommand)]
@@ -212,6 +263,45 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Match(args)) => run_match(args),
+        Some(Command::Datagen {
+            openings,
+            out,
+            games,
+            depth,
+            exact_empties,
+            randomness,
+            threads,
+            seed,
+        }) => {
+            let games_list = read_openings_file(&openings).map_err(|e| e.to_string());
+            games_list.and_then(|list| {
+                let options = wedge::tools::train::DatagenOptions {
+                    games,
+                    depth: depth.clamp(1, 30),
+                    exact_empties: exact_empties.min(26),
+                    randomness: randomness.clamp(0, 2000),
+                    threads: threads.clamp(1, 256),
+                    seed,
+                };
+                let played = wedge::tools::train::datagen(
+                    &list,
+                    &options,
+                    &out,
+                    &progress_reporter("games"),
+                )?;
+                println!("played {played} games into {}", out.display());
+                Ok(())
+            })
+        }
+        Some(Command::Train {
+            data,
+            out,
+            epochs,
+            lr,
+            lambda,
+            held_out,
+            seed,
+        }) => run_train(&data, &out, epochs, lr, lambda, held_out, seed),
         Some(Command::Book { action }) => run_book(action),
         Some(Command::Weights {
             action: WeightsAction::Dump { from },
@@ -641,4 +731,65 @@ fn run_book(action: BookAction) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn run_train(
+    data: &[PathBuf],
+    out: &Path,
+    epochs: usize,
+    lr: f32,
+    lambda: f32,
+    held_out: u64,
+    seed: u64,
+) -> Result<(), String> {
+    use wedge::tools::train::{read_samples, split, train, PhaseErrors, TrainOptions};
+    let mut samples = Vec::new();
+    for path in data {
+        samples.extend(read_samples(path)?);
+    }
+    let (training, test) = split(samples, held_out.min(900));
+    println!(
+        "{} training positions, {} held out",
+        training.len(),
+        test.len()
+    );
+    let start = Instant::now();
+    let weights = train(
+        &training,
+        &TrainOptions {
+            epochs: epochs.max(1),
+            learning_rate: lr,
+            lambda,
+            seed,
+        },
+        |epoch, mae| eprintln!("epoch {epoch}: training MAE {mae:.3} discs"),
+    );
+    println!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    let hand = wedge::eval::Evaluator::default();
+    let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);
+    let train_err = PhaseErrors::measure(&training, |b| f64::from(weights.evaluate(b)) / 100.0);
+    let test_err = PhaseErrors::measure(&test, |b| f64::from(weights.evaluate(b)) / 100.0);
+    println!("mean absolute error (discs) by phase (empties):");
+    println!("phase        positions   hand(held-out)  trained(train)  trained(held-out)");
+    for ph in 0..wedge::eval::pattern::PHASES {
+        println!(
+            "{:>2}-{:<2} {:>17} {:>16.2} {:>15.2} {:>18.2}",
+            ph * 10,
+            ph * 10 + 9,
+            test_err.count[ph],
+            hand_err.mae[ph],
+            train_err.mae[ph],
+            test_err.mae[ph]
+        );
+    }
+    println!(
+        "all   {:>17} {:>16.2} {:>15.2} {:>18.2}",
+        test_err.count.iter().sum::<usize>(),
+        hand_err.overall(),
+        train_err.overall(),
+        test_err.overall()
+    );
+    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
 }

@@ -482,3 +482,41 @@ fn stop_latency_is_reported() {
     eprintln!("stop -> bestmove: {:?}", t.elapsed());
     assert!(!mv.is_empty());
 }
+
+#[test]
+fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
+    use wedge::eval::pattern::PatternWeights;
+    let dir = std::env::temp_dir().join(format!("wedge-pattern-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut w = PatternWeights::zero();
+    let bias = w.phases[5].len() - 1;
+    w.phases[5][bias] = 64; // +2 discs for the side to move at 50-59 empties
+    let good = dir.join("p.bin");
+    std::fs::write(&good, w.to_bytes()).unwrap();
+    let mut bytes = w.to_bytes();
+    bytes.truncate(bytes.len() - 2);
+    let bad = dir.join("cut.bin");
+    std::fs::write(&bad, &bytes).unwrap();
+
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let err = e.until(|_| true);
+    assert!(
+        err[0].contains("cut.bin") && err[0].contains("truncated"),
+        "{err:?}"
+    );
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("patterns (trained)")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().contains("+2.00"), "{lines:?}");
+    // Back to the built-in evaluation.
+    e.send("setoption name EvalFile value <empty>");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(lines.iter().any(|l| l.starts_with("mobility")));
+}

@@ -96,7 +96,10 @@ impl Core {
                 self.book = (!book.is_empty()).then_some(book);
             }
             Effect::Weights => {
-                self.evaluator = Evaluator::new(self.options.weights.clone());
+                self.evaluator = Evaluator::with_pattern(
+                    self.options.weights.clone(),
+                    self.options.pattern.clone(),
+                );
                 self.send(Job::SetEvaluator(self.evaluator.clone()));
             }
         }

@@ -124,6 +124,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// The evaluation weights.
     pub weights: Weights,
+    /// Trained pattern weights, when an `EvalFile` of that kind is loaded.
+    pub pattern: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
     /// Book moves within this many discs of the best are chosen at random (0: always the best).
     pub book_randomness: i32,
     /// Playing level, 1..=MAX_LEVEL.
@@ -144,6 +146,7 @@ impl Default for Options {
             eval_file: String::new(),
             move_overhead_ms: 30,
             weights: Weights::default(),
+            pattern: None,
             book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
@@ -194,6 +197,16 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Stri
         return Err(format!("setoption: '{name}' must be {min}..{max}, got {n}"));
     }
     Ok(n)
+}
+
+/// Whether `path` starts with the pattern weights file's magic bytes.
+fn is_pattern_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == crate::eval::pattern::MAGIC
 }
 
 impl Options {
@@ -275,10 +288,17 @@ impl Options {
                 let path = value.unwrap_or("").trim();
                 if path.is_empty() || path == "<empty>" {
                     self.weights = Weights::default();
+                    self.pattern = None;
                     self.eval_file.clear();
+                } else if is_pattern_file(Path::new(path)) {
+                    let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
+                        .map_err(|e| format!("EvalFile: {e}"))?;
+                    self.pattern = Some(std::sync::Arc::new(p));
+                    self.eval_file = path.to_string();
                 } else {
                     self.weights =
                         Weights::load(Path::new(path)).map_err(|e| format!("EvalFile: {e}"))?;
+                    self.pattern = None;
                     self.eval_file = path.to_string();
                 }
                 Ok(Effect::Weights)

@@ -4,15 +4,18 @@
 //! Terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares, edge-stable
 //! discs), X-squares beside empty corners, mobility, potential mobility, disc difference and parity.
 //! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. The
-//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation can replace the inside
-//! without changing that interface.
+//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation ([`pattern`]), loaded from
+//! a weights file, replaces the inside without changing that interface.
 
 pub mod edge;
+pub mod pattern;
 pub mod weights;
 
 use crate::board::movegen::{legal_moves, neighbours};
 use crate::board::Board;
 use edge::EdgeTable;
+use pattern::PatternWeights;
+use std::sync::Arc;
 use weights::{id, Weights};
 
 /// Squares on the a-file.
@@ -46,11 +49,13 @@ pub struct Term {
     pub value: i32,
 }
 
-/// An evaluation function: weights plus the tables built from them.
+/// An evaluation function: the hand weights and the tables built from them, or a trained pattern
+/// evaluation when one is loaded (it then replaces the hand evaluation entirely).
 #[derive(Clone)]
 pub struct Evaluator {
     weights: Weights,
     edges: EdgeTable,
+    pattern: Option<Arc<PatternWeights>>,
 }
 
 impl Default for Evaluator {
@@ -71,8 +76,22 @@ struct Features {
 impl Evaluator {
     /// An evaluator for the given weights.
     pub fn new(weights: Weights) -> Evaluator {
+        Evaluator::with_pattern(weights, None)
+    }
+
+    /// An evaluator that uses trained pattern weights when given (else the hand weights).
+    pub fn with_pattern(weights: Weights, pattern: Option<Arc<PatternWeights>>) -> Evaluator {
         let edges = EdgeTable::new(&weights);
-        Evaluator { weights, edges }
+        Evaluator {
+            weights,
+            edges,
+            pattern,
+        }
+    }
+
+    /// Whether a trained pattern evaluation is in use.
+    pub fn is_pattern(&self) -> bool {
+        self.pattern.is_some()
     }
 
     /// The weights in use.
@@ -126,6 +145,9 @@ impl Evaluator {
     /// The evaluation of `board` in centidiscs for the side to move.
     #[inline]
     pub fn evaluate(&self, board: Board) -> i32 {
+        if let Some(pattern) = &self.pattern {
+            return pattern.evaluate(board);
+        }
         let (p, o) = (board.player(), board.opponent());
         let w = &self.weights;
         let f = Evaluator::features(p, o);
@@ -146,6 +168,13 @@ impl Evaluator {
 
     /// The evaluation term by term (the values add up to [`Evaluator::evaluate`] up to rounding).
     pub fn breakdown(&self, board: Board) -> Vec<Term> {
+        if let Some(pattern) = &self.pattern {
+            return vec![Term {
+                name: "patterns (trained)",
+                feature: 0,
+                value: pattern.evaluate(board),
+            }];
+        }
         let (p, o) = (board.player(), board.opponent());
         let w = &self.weights;
         let n = board.empty_count() as i32;

@@ -6,3 +6,4 @@ pub mod bench;
 pub mod perft;
 pub mod players;
 pub mod solve;
+pub mod train;

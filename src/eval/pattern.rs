@@ -1,0 +1,360 @@
+//! The pattern (n-tuple) evaluation: the board is read through 11 pattern shapes (the edge with its
+//! two X-squares, the corner 3x3 and 2x5 blocks, rows 2-4, the diagonals of length 4-8), each in all
+//! its distinct placements under the 8 symmetries (46 placements), and every configuration of a
+//! shape has a learned weight per game phase. Plus a mobility weight and a bias per phase.
+//!
+//! Reading a placement costs two bit extractions: the board is first mapped by the inverse of the
+//! placement's symmetry, which brings the placement onto the shape's own squares; extracting those
+//! squares' bits (PEXT where the CPU has BMI2) gives the cells in the shape's order, and a 1,024-entry
+//! table turns the two bit masks into the base-3 index. So all placements share one table per shape.
+//!
+//! Weights are 16-bit, in 1/32 disc; the file format (version header, checksum) is in docs/training.md.
+
+use crate::board::movegen::legal_moves;
+use crate::board::{Board, Square, Symmetry};
+use once_cell::sync::Lazy;
+use std::path::Path;
+
+/// A pattern shape: its squares in ascending order (the digit order of its index).
+pub struct Shape {
+    /// The name, for reports.
+    pub name: &'static str,
+    /// The squares (ascending indices) in the canonical placement.
+    pub squares: &'static [u8],
+}
+
+/// The shapes.
+pub const SHAPES: &[Shape] = &[
+    Shape {
+        name: "edge+2X",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    },
+    Shape {
+        name: "corner 3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    },
+    Shape {
+        name: "corner 2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    },
+    Shape {
+        name: "row 2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+    },
+    Shape {
+        name: "row 3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+    },
+    Shape {
+        name: "row 4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+    },
+    Shape {
+        name: "diagonal 8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+    },
+    Shape {
+        name: "diagonal 7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+    },
+    Shape {
+        name: "diagonal 6",
+        squares: &[2, 11, 20, 29, 38, 47],
+    },
+    Shape {
+        name: "diagonal 5",
+        squares: &[3, 12, 21, 30, 39],
+    },
+    Shape {
+        name: "diagonal 4",
+        squares: &[4, 13, 22, 31],
+    },
+];
+
+/// Number of game phases: phase = empties / 10 (0..=5).
+pub const PHASES: usize = 6;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+pub fn phase(empties: u32) -> usize {
+    (empties as usize / 10).min(PHASES - 1)
+}
+
+/// Fixed-point scale of the weights: units per disc.
+pub const SCALE: i32 = 32;
+
+/// Precomputed reading plan: the shapes' masks and offsets, each placement's symmetry.
+struct Layout {
+    /// Bit mask of each shape's squares.
+    masks: Vec<u64>,
+    /// Offset of each shape's table in a phase's weight vector.
+    offsets: Vec<usize>,
+    /// For each shape, the inverse symmetries of its distinct placements.
+    placements: Vec<Vec<Symmetry>>,
+    /// Weights per phase: all shape tables, then mobility, then bias.
+    per_phase: usize,
+}
+
+static LAYOUT: Lazy<Layout> = Lazy::new(|| {
+    let mut masks = Vec::new();
+    let mut offsets = Vec::new();
+    let mut placements = Vec::new();
+    let mut offset = 0;
+    for shape in SHAPES {
+        let mask = shape.squares.iter().fold(0u64, |m, &s| m | 1 << s);
+        let mut seen: Vec<u64> = Vec::new();
+        let mut syms = Vec::new();
+        for s in Symmetry::ALL {
+            let image = s.apply(mask);
+            if !seen.contains(&image) {
+                seen.push(image);
+                syms.push(s.inverse());
+            }
+        }
+        masks.push(mask);
+        offsets.push(offset);
+        placements.push(syms);
+        offset += 3usize.pow(shape.squares.len() as u32);
+    }
+    Layout {
+        masks,
+        offsets,
+        placements,
+        per_phase: offset + 2,
+    }
+});
+
+/// Base-3 value of a bit mask of up to 10 bits (bit i contributes 3^i).
+static BASE3: Lazy<Vec<u32>> = Lazy::new(|| {
+    (0..1024u32)
+        .map(|m| {
+            (0..10)
+                .filter(|i| m >> i & 1 == 1)
+                .map(|i| 3u32.pow(i))
+                .sum()
+        })
+        .collect()
+});
+
+/// Extracts the bits of `x` under `mask` into the low bits (ascending order).
+#[inline]
+fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: compiled only when BMI2 is enabled for the whole build, so the CPU running this
+        // binary has it (see docs/building.md).
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut m, mut out, mut bit) = (mask, 0u64, 0);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            if x & low != 0 {
+                out |= 1 << bit;
+            }
+            bit += 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// Calls `f(weight index)` for every active feature of `board` (one per placement), and returns
+/// the phase and the mobility feature.
+pub fn features(board: Board, mut f: impl FnMut(usize)) -> (usize, i32) {
+    let layout = &*LAYOUT;
+    let b3 = &*BASE3;
+    let (p, o) = (board.player(), board.opponent());
+    let mut transformed = [(0u64, 0u64); 8];
+    let mut done = [false; 8];
+    for (k, syms) in layout.placements.iter().enumerate() {
+        let mask = layout.masks[k];
+        for &s in syms {
+            let i = s.index();
+            if !done[i] {
+                transformed[i] = (s.apply(p), s.apply(o));
+                done[i] = true;
+            }
+            let (tp, to) = transformed[i];
+            let idx = b3[pext(tp, mask) as usize] + 2 * b3[pext(to, mask) as usize];
+            f(layout.offsets[k] + idx as usize);
+        }
+    }
+    let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+    (phase(board.empty_count()), mobility)
+}
+
+/// The trained weights: one vector per phase (shape tables, then mobility, then bias).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// `PHASES` vectors of `per_phase()` weights.
+    pub phases: Vec<Vec<i16>>,
+}
+
+/// Weights per phase.
+pub fn per_phase() -> usize {
+    LAYOUT.per_phase
+}
+
+/// The first bytes of a pattern weights file.
+pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
+
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+impl PatternWeights {
+    /// All zero.
+    pub fn zero() -> PatternWeights {
+        PatternWeights {
+            phases: vec![vec![0; per_phase()]; PHASES],
+        }
+    }
+
+    /// The evaluation in centidiscs for the side to move.
+    #[inline]
+    pub fn evaluate(&self, board: Board) -> i32 {
+        let mut sum = 0i32;
+        let ph = phase(board.empty_count());
+        let w = &self.phases[ph];
+        let (_, mobility) = features(board, |i| sum += i32::from(w[i]));
+        let n = w.len();
+        sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
+        sum * 100 / SCALE
+    }
+
+    /// The file image: magic, phases u32, weights per phase u32, checksum u64, then the weights
+    /// (i16 little-endian).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(PHASES * per_phase() * 2);
+        for ph in &self.phases {
+            for w in ph {
+                body.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let mut out = Vec::with_capacity(24 + body.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(PHASES as u32).to_le_bytes());
+        out.extend_from_slice(&(per_phase() as u32).to_le_bytes());
+        out.extend_from_slice(&fnv(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Reads a weights file image; `name` is used in errors.
+    pub fn from_bytes(bytes: &[u8], name: &Path) -> Result<PatternWeights, String> {
+        let err = |m: &str| format!("{}: {m}", name.display());
+        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+            return Err(err("not a wedge pattern weights file (bad magic)"));
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+        };
+        let (phases, n) = (word(8), word(12));
+        if phases != PHASES || n != per_phase() {
+            return Err(err(&format!(
+                "made for {phases} phases x {n} weights; this wedge uses {PHASES} x {}",
+                per_phase()
+            )));
+        }
+        let body = &bytes[24..];
+        if body.len() != phases * n * 2 {
+            return Err(err("truncated"));
+        }
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&bytes[16..24]);
+        if fnv(body) != u64::from_le_bytes(sum) {
+            return Err(err("checksum mismatch (the file is corrupt)"));
+        }
+        let values: Vec<i16> = body
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(PatternWeights {
+            phases: values.chunks(n).map(<[i16]>::to_vec).collect(),
+        })
+    }
+
+    /// Reads a weights file.
+    pub fn load(path: &Path) -> Result<PatternWeights, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        PatternWeights::from_bytes(&bytes, path)
+    }
+}
+
+/// The squares of every placement of shape `k` (for tests and docs).
+pub fn placements(k: usize) -> Vec<Vec<Square>> {
+    LAYOUT.placements[k]
+        .iter()
+        .map(|s| {
+            let forward = s.inverse();
+            SHAPES[k]
+                .squares
+                .iter()
+                .map(|&q| forward.apply_square(Square::ALL[q as usize]))
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_counts() {
+        let counts: Vec<usize> = (0..SHAPES.len()).map(|k| placements(k).len()).collect();
+        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(counts.iter().sum::<usize>(), 46);
+    }
+
+    #[test]
+    fn features_read_cells_in_shape_order() {
+        // Reading each placement square by square must give the same index as the fast path.
+        let b = crate::board::text::board_after("f5d6c3d3c4f4f6f3e6e7c6").unwrap();
+        let layout = &*LAYOUT;
+        let mut fast = Vec::new();
+        features(b, |i| fast.push(i));
+        let mut slow = Vec::new();
+        for (k, shape) in SHAPES.iter().enumerate() {
+            for squares in placements(k) {
+                let mut idx = 0usize;
+                for (d, sq) in squares.iter().enumerate() {
+                    let cell = if b.player() & sq.bit() != 0 {
+                        1
+                    } else if b.opponent() & sq.bit() != 0 {
+                        2
+                    } else {
+                        0
+                    };
+                    idx += cell * 3usize.pow(d as u32);
+                }
+                assert!(idx < 3usize.pow(shape.squares.len() as u32));
+                slow.push(layout.offsets[k] + idx);
+            }
+        }
+        assert_eq!(fast, slow);
+    }
+
+    #[test]
+    fn weights_file_round_trip_and_errors() {
+        let mut w = PatternWeights::zero();
+        w.phases[2][5] = -7;
+        let bytes = w.to_bytes();
+        let p = Path::new("w.bin");
+        assert_eq!(PatternWeights::from_bytes(&bytes, p).unwrap(), w);
+        assert!(PatternWeights::from_bytes(&bytes[..100], p).is_err());
+        let mut bad = bytes.clone();
+        bad[30] ^= 1;
+        assert!(PatternWeights::from_bytes(&bad, p)
+            .unwrap_err()
+            .contains("checksum"));
+        assert!(PatternWeights::from_bytes(b"WEDGEBK1xxxxxxxxxxxxxxxxxx", p).is_err());
+    }
+}

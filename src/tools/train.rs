@@ -1,0 +1,354 @@
+//! Training the pattern evaluation: `wedge datagen` plays self-play games from openings and writes
+//! labelled positions; `wedge train` fits the pattern weights to them by least squares.
+//!
+//! Labels: each game is played by a depth-limited search (with bounded noise for variety) until the
+//! endgame is small enough to solve, then solved exactly; every position of the game is labelled with
+//! that exact result (from its side to move's point of view). Data format: one position a line,
+//! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
+//! run resume without repeating games (docs/training.md).
+
+use crate::board::text::Game;
+use crate::board::{Board, Color, Move, Position};
+use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
+use crate::eval::Evaluator;
+use crate::rng::Rng;
+use crate::search::{Limits, Searcher, Solver};
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How to generate data.
+#[derive(Clone, Debug)]
+pub struct DatagenOptions {
+    /// Games to have in the file when done.
+    pub games: usize,
+    /// Search depth for the moves before the exact solve.
+    pub depth: u32,
+    /// Solve exactly from this many empties.
+    pub exact_empties: u32,
+    /// Root noise (centidiscs) for the moves, for variety.
+    pub randomness: i32,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed: game `n` always gets the same opening and noise.
+    pub seed: u64,
+}
+
+/// Plays game number `index` and returns its labelled positions.
+fn play_game(
+    opening: &Game,
+    index: usize,
+    options: &DatagenOptions,
+    searcher: &mut Searcher,
+    solver: &mut Solver,
+) -> Vec<(Position, i32)> {
+    searcher.set_seed(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut pos = opening.position();
+    let mut seen = vec![pos];
+    let stop = Arc::new(AtomicBool::new(false));
+    while !pos.board.is_game_over() && pos.board.empty_count() > options.exact_empties {
+        let limits = Limits {
+            depth: Some(options.depth),
+            randomness: options.randomness,
+            ..Limits::default()
+        };
+        let r = searcher.search(pos.board, &limits, stop.clone(), &mut |_| {});
+        let mv = r.best_move.unwrap_or(Move::PASS);
+        pos = match pos.play(mv) {
+            Some(p) => p,
+            None => break,
+        };
+        seen.push(pos);
+    }
+    // The exact result of the position reached, from black's point of view.
+    let exact = solver.solve_exact(pos.board);
+    let black_value = match pos.side {
+        Color::Black => exact.score,
+        Color::White => -exact.score,
+    };
+    // The solved part of the game, along the perfect line.
+    for &m in &exact.pv {
+        match pos.play(m) {
+            Some(p) => {
+                pos = p;
+                seen.push(p);
+            }
+            None => break,
+        }
+    }
+    seen.into_iter()
+        .filter(|p| !p.board.is_game_over())
+        .map(|p| {
+            let label = match p.side {
+                Color::Black => black_value,
+                Color::White => -black_value,
+            };
+            (p, label)
+        })
+        .collect()
+}
+
+/// The game numbers already in a data file (from its `# game <n>` lines).
+fn games_done(path: &Path) -> HashSet<usize> {
+    let mut done = HashSet::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        for line in std::io::BufReader::new(f).lines().map_while(Result::ok) {
+            if let Some(n) = line.strip_prefix("# game ") {
+                if let Ok(n) = n.trim().parse() {
+                    done.insert(n);
+                }
+            }
+        }
+    }
+    done
+}
+
+/// Generates games `0..options.games` that are not yet in `out`, appending them; returns how many
+/// games were played now. `progress(done, total)` is called after each game.
+pub fn datagen(
+    openings: &[Game],
+    options: &DatagenOptions,
+    out: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<usize, String> {
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let done = games_done(out);
+    let todo: Vec<usize> = (0..options.games).filter(|i| !done.contains(i)).collect();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let file = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(options.games - todo.len());
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    // Openings are drawn by a seeded shuffle, so game n always starts from the same one.
+    let mut order: Vec<usize> = (0..openings.len()).collect();
+    let mut rng = Rng::new(options.seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, 256) {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(16, Evaluator::default());
+                let mut solver = Solver::new(64);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    let opening = &openings[order[index % order.len()]];
+                    let samples = play_game(opening, index, options, &mut searcher, &mut solver);
+                    let mut text = String::new();
+                    for (p, label) in samples {
+                        text.push_str(&format!("{p} {label}\n"));
+                    }
+                    text.push_str(&format!("# game {index}\n"));
+                    if let Ok(mut f) = file.lock() {
+                        if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                            if let Ok(mut slot) = failed.lock() {
+                                slot.get_or_insert(format!("{}: {e}", out.display()));
+                            }
+                            break;
+                        }
+                    }
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(n, options.games);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    Ok(todo.len())
+}
+
+/// One training sample.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The position.
+    pub board: Board,
+    /// The label, discs for the side to move.
+    pub label: f32,
+}
+
+/// Reads data files (`<64 squares> <side> <label>` lines; `#` comments).
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    crate::board::text::read_lines(path, |line| -> Result<Sample, String> {
+        let (board, label) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| "expected '<64 squares> <side> <label>'".to_string())?;
+        let pos: Position = board.parse().map_err(|e| format!("{e}"))?;
+        let label: f32 = label
+            .parse()
+            .map_err(|_| format!("'{label}' is not a number"))?;
+        if !(-64.0..=64.0).contains(&label) {
+            return Err(format!("label {label} is outside -64..64"));
+        }
+        Ok(Sample {
+            board: pos.board,
+            label,
+        })
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Step size.
+    pub learning_rate: f32,
+    /// L2 pull towards 0 (keeps rare configurations near 0).
+    pub lambda: f32,
+    /// Seed for shuffling and the held-out split.
+    pub seed: u64,
+}
+
+/// Mean absolute errors per phase (discs) and sample counts.
+#[derive(Clone, Debug, Default)]
+pub struct PhaseErrors {
+    /// Mean absolute error per phase.
+    pub mae: [f64; PHASES],
+    /// Samples per phase.
+    pub count: [usize; PHASES],
+}
+
+impl PhaseErrors {
+    /// Errors of `predict` on `samples`.
+    pub fn measure(samples: &[Sample], predict: impl Fn(Board) -> f64) -> PhaseErrors {
+        let mut e = PhaseErrors::default();
+        for s in samples {
+            let ph = pattern::phase(s.board.empty_count());
+            e.mae[ph] += (predict(s.board) - f64::from(s.label)).abs();
+            e.count[ph] += 1;
+        }
+        for ph in 0..PHASES {
+            if e.count[ph] > 0 {
+                e.mae[ph] /= e.count[ph] as f64;
+            }
+        }
+        e
+    }
+
+    /// The mean over all samples.
+    pub fn overall(&self) -> f64 {
+        let n: usize = self.count.iter().sum();
+        if n == 0 {
+            return 0.0;
+        }
+        (0..PHASES)
+            .map(|p| self.mae[p] * self.count[p] as f64)
+            .sum::<f64>()
+            / n as f64
+    }
+}
+
+/// Splits samples into (training, held-out) with about `held_out_per_mille`/1000 held out, by a
+/// hash of the position (so a position and its duplicates fall on the same side).
+pub fn split(samples: Vec<Sample>, held_out_per_mille: u64) -> (Vec<Sample>, Vec<Sample>) {
+    samples
+        .into_iter()
+        .partition(|s| s.board.canonical().0.hash() % 1000 >= held_out_per_mille)
+}
+
+/// Fits the weights by stochastic gradient descent on the squared error, one model per phase.
+pub fn train(
+    samples: &[Sample],
+    options: &TrainOptions,
+    mut progress: impl FnMut(usize, f64),
+) -> PatternWeights {
+    let n = pattern::per_phase();
+    let mut w = vec![vec![0f32; n]; PHASES];
+    // Features are computed once.
+    let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
+        .iter()
+        .map(|s| {
+            let mut idx = Vec::with_capacity(46);
+            let (ph, mob) = pattern::features(s.board, |i| idx.push(i as u32));
+            (ph, mob, idx, s.label)
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut rng = Rng::new(options.seed);
+    for epoch in 0..options.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let lr = options.learning_rate / (1.0 + epoch as f32 * 0.3);
+        let mut abs_sum = 0f64;
+        for &k in &order {
+            let (ph, mob, idx, label) = &prepared[k];
+            let wp = &mut w[*ph];
+            let mut pred = wp[n - 1] + *mob as f32 * wp[n - 2];
+            for &i in idx {
+                pred += wp[i as usize];
+            }
+            let err = pred - label;
+            abs_sum += f64::from(err.abs());
+            for &i in idx {
+                let v = &mut wp[i as usize];
+                *v -= lr * (err + options.lambda * *v);
+            }
+            wp[n - 2] -= lr * 0.05 * (err * *mob as f32);
+            wp[n - 1] -= lr * err;
+        }
+        progress(epoch + 1, abs_sum / prepared.len().max(1) as f64);
+    }
+    PatternWeights {
+        phases: w
+            .into_iter()
+            .map(|ph| {
+                ph.into_iter()
+                    .map(|v| (v * SCALE as f32).round().clamp(-32000.0, 32000.0) as i16)
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn training_fits_a_learnable_target() {
+        // Label = disc difference (which the shapes together can express): the fit must get close.
+        let mut rng = Rng::new(9);
+        let mut samples = Vec::new();
+        while samples.len() < 3000 {
+            let mut b = Board::START;
+            for _ in 0..(10 + rng.below(40)) {
+                match crate::tools::players::random_move(b, &mut rng) {
+                    Some(m) => b = b.play_move(m).unwrap_or(b),
+                    None => break,
+                }
+            }
+            if !b.is_game_over() {
+                samples.push(Sample {
+                    board: b,
+                    label: (b.disc_difference() as f32).clamp(-64.0, 64.0),
+                });
+            }
+        }
+        let before = PhaseErrors::measure(&samples, |_| 0.0).overall();
+        let w = train(
+            &samples,
+            &TrainOptions {
+                epochs: 10,
+                learning_rate: 0.01,
+                lambda: 0.0,
+                seed: 1,
+            },
+            |_, _| {},
+        );
+        let after = PhaseErrors::measure(&samples, |b| f64::from(w.evaluate(b)) / 100.0).overall();
+        assert!(after < before / 3.0, "before {before:.2}, after {after:.2}");
+    }
+}
