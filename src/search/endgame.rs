@@ -38,8 +38,8 @@ const SEARCH_ORDER_MIN: u32 = 22;
 const EVAL_ORDER_WEIGHT: i32 = 10;
 /// Bound on evaluation-scale values in the ordering search.
 const INF_EVAL: i32 = 100_000;
-/// How often (in nodes) the stop flag is looked at.
-const STOP_CHECK_MASK: u64 = 0xFFF;
+/// How often (in nodes) the stop flag is looked at: about 0.1 ms of solving.
+const STOP_CHECK_NODES: u64 = 4096;
 
 /// The outcome of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +77,8 @@ pub struct Solver {
     nodes: u64,
     stop: Option<Arc<AtomicBool>>,
     aborted: bool,
+    /// Node count at which the stop flag is looked at next.
+    next_check: u64,
 }
 
 /// Quadrant of each square (0..4), for parity ordering.
@@ -108,6 +110,7 @@ impl Solver {
             nodes: 0,
             stop: None,
             aborted: false,
+            next_check: 0,
         }
     }
 
@@ -142,6 +145,7 @@ impl Solver {
     /// is exact, one at or below `alpha` is an upper bound and one at or above `beta` a lower bound.
     pub fn solve_window(&mut self, board: Board, alpha: i32, beta: i32) -> SolveResult {
         self.nodes = 0;
+        self.next_check = 0;
         self.aborted = false;
         let (p, o) = (board.player(), board.opponent());
         let n = board.empty_count();
@@ -206,6 +210,21 @@ impl Solver {
             best_move = Square::new(ordered[0]).map(Move::play);
         }
         (best, best_move)
+    }
+
+    /// Whether the solve must end: looks at the stop flag once every `STOP_CHECK_NODES` nodes
+    /// (counted over all layers, so the delay between two looks is bounded whatever the layer).
+    #[inline]
+    fn poll_stop(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + STOP_CHECK_NODES;
+            if let Some(stop) = &self.stop {
+                if stop.load(Ordering::Relaxed) {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
     }
 
     /// The score of playing `sq` (from the mover's side), principal variation search style: the
@@ -323,14 +342,7 @@ impl Solver {
     /// Search with the transposition table, hash move first, stability cut-off and PVS.
     fn search_tt(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
         self.nodes += 1;
-        if self.nodes & STOP_CHECK_MASK == 0 {
-            if let Some(stop) = &self.stop {
-                if stop.load(Ordering::Relaxed) {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.aborted {
+        if self.poll_stop() {
             return 0;
         }
         // Stability cut-off: the opponent's stable discs are lost to us for good. Only worth computing
@@ -450,6 +462,9 @@ impl Solver {
     /// Search with move generation and fastest-first ordering, no hash table.
     fn search_mid(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
+        if self.poll_stop() {
+            return 0;
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
