@@ -89,8 +89,8 @@ enum Command {
         /// Passes over the data.
         #[arg(long, default_value_t = 15)]
         epochs: usize,
-        /// Step size.
-        #[arg(long, default_value_t = 0.005)]
+        /// Adagrad base step size.
+        #[arg(long, default_value_t = 0.3)]
         lr: f32,
         /// L2 regularisation.
         #[arg(long, default_value_t = 0.001)]

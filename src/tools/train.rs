@@ -203,7 +203,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
 pub struct TrainOptions {
     /// Passes over the data.
     pub epochs: usize,
-    /// Step size.
+    /// Adagrad base step size.
     pub learning_rate: f32,
     /// L2 pull towards 0 (keeps rare configurations near 0).
     pub lambda: f32,
@@ -258,7 +258,8 @@ pub fn split(samples: Vec<Sample>, held_out_per_mille: u64) -> (Vec<Sample>, Vec
         .partition(|s| s.board.canonical().0.hash() % 1000 >= held_out_per_mille)
 }
 
-/// Fits the weights by stochastic gradient descent on the squared error, one model per phase.
+/// Fits the weights by stochastic gradient descent (Adagrad steps) on the squared error, one model
+/// per phase.
 pub fn train(
     samples: &[Sample],
     options: &TrainOptions,
@@ -266,6 +267,7 @@ pub fn train(
 ) -> PatternWeights {
     let n = pattern::per_phase();
     let mut w = vec![vec![0f32; n]; PHASES];
+    let mut g2 = vec![vec![0f32; n]; PHASES];
     // Features are computed once.
     let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
         .iter()
@@ -281,23 +283,30 @@ pub fn train(
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i as u64 + 1) as usize);
         }
-        let lr = options.learning_rate / (1.0 + epoch as f32 * 0.3);
+        let lr = options.learning_rate;
         let mut abs_sum = 0f64;
         for &k in &order {
             let (ph, mob, idx, label) = &prepared[k];
             let wp = &mut w[*ph];
+            let gp = &mut g2[*ph];
             let mut pred = wp[n - 1] + *mob as f32 * wp[n - 2];
             for &i in idx {
                 pred += wp[i as usize];
             }
             let err = pred - label;
             abs_sum += f64::from(err.abs());
+            // Adagrad: each weight's step shrinks with its own accumulated gradient, so frequent
+            // configurations settle while rare ones still move.
             for &i in idx {
-                let v = &mut wp[i as usize];
-                *v -= lr * (err + options.lambda * *v);
+                let i = i as usize;
+                let g = err + options.lambda * wp[i];
+                gp[i] += g * g;
+                wp[i] -= lr * g / (gp[i] + 1e-6).sqrt();
             }
-            wp[n - 2] -= lr * 0.05 * (err * *mob as f32);
-            wp[n - 1] -= lr * err;
+            for (j, g) in [(n - 2, err * *mob as f32), (n - 1, err)] {
+                gp[j] += g * g;
+                wp[j] -= lr * g / (gp[j] + 1e-6).sqrt();
+            }
         }
         progress(epoch + 1, abs_sum / prepared.len().max(1) as f64);
     }
@@ -342,7 +351,7 @@ mod tests {
             &samples,
             &TrainOptions {
                 epochs: 10,
-                learning_rate: 0.01,
+                learning_rate: 0.5,
                 lambda: 0.0,
                 seed: 1,
             },
