@@ -514,9 +514,14 @@ fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
         "{lines:?}"
     );
     assert!(lines.last().unwrap().contains("+2.00"), "{lines:?}");
-    // Back to the built-in evaluation.
+    // Back to the built-in (trained) evaluation; setting a named weight selects the hand one.
     e.send("setoption name EvalFile value <empty>");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("total"));
-    assert!(lines.iter().any(|l| l.starts_with("mobility")));
+    assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
+    assert!(!lines.last().unwrap().contains("+2.00"), "{lines:?}");
+    e.send("setoption name MobilityMid value 70");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(lines.iter().any(|l| l.starts_with("mobility")), "{lines:?}");
 }

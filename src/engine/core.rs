@@ -55,7 +55,7 @@ impl Core {
     /// book could not be read, a message saying so (the engine then plays without a book).
     pub fn start(events: Sender<Event>) -> Result<(Core, Option<String>), String> {
         let options = Options::default();
-        let evaluator = Evaluator::new(options.weights.clone());
+        let evaluator = Evaluator::with_pattern(options.weights.clone(), options.pattern.clone());
         let (jobs, jobs_rx) = unbounded::<Job>();
         worker::spawn(jobs_rx, events, options.hash_mb, evaluator.clone())
             .map_err(|e| format!("cannot start the search thread: {e}"))?;

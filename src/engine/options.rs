@@ -124,7 +124,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// The evaluation weights.
     pub weights: Weights,
-    /// Trained pattern weights, when an `EvalFile` of that kind is loaded.
+    /// Trained pattern weights in use (the built-in ones by default, or an `EvalFile` of that
+    /// kind); `None` selects the hand evaluation.
     pub pattern: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
     /// Book moves within this many discs of the best are chosen at random (0: always the best).
     pub book_randomness: i32,
@@ -146,7 +147,7 @@ impl Default for Options {
             eval_file: String::new(),
             move_overhead_ms: 30,
             weights: Weights::default(),
-            pattern: None,
+            pattern: crate::eval::built_in_patterns(),
             book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
@@ -225,6 +226,8 @@ impl Options {
             self.weights
                 .set_by_name(spec.name, &v.to_string())
                 .map_err(|e| format!("setoption: {e}"))?;
+            // The named weights are the hand evaluation's: setting one selects it.
+            self.pattern = None;
             return Ok(Effect::Weights);
         };
         let range = |kind: &Kind| match kind {
@@ -288,7 +291,7 @@ impl Options {
                 let path = value.unwrap_or("").trim();
                 if path.is_empty() || path == "<empty>" {
                     self.weights = Weights::default();
-                    self.pattern = None;
+                    self.pattern = crate::eval::built_in_patterns();
                     self.eval_file.clear();
                 } else if is_pattern_file(Path::new(path)) {
                     let p = crate::eval::pattern::PatternWeights::load(Path::new(path))

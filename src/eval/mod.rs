@@ -58,9 +58,30 @@ pub struct Evaluator {
     pattern: Option<Arc<PatternWeights>>,
 }
 
+/// The trained pattern weights compiled into the binary (docs/training.md has the recipe).
+static EMBEDDED_PATTERNS: &[u8] = include_bytes!("patterns.bin");
+
+/// The embedded pattern weights, read once; `None` if they do not load (then the hand evaluation is
+/// the default).
+static BUILT_IN_PATTERNS: once_cell::sync::Lazy<Option<Arc<PatternWeights>>> =
+    once_cell::sync::Lazy::new(|| {
+        PatternWeights::from_bytes(
+            EMBEDDED_PATTERNS,
+            std::path::Path::new("<embedded patterns>"),
+        )
+        .ok()
+        .map(Arc::new)
+    });
+
+/// The built-in trained pattern weights, if they load.
+pub fn built_in_patterns() -> Option<Arc<PatternWeights>> {
+    BUILT_IN_PATTERNS.clone()
+}
+
 impl Default for Evaluator {
+    /// The built-in evaluation: the trained patterns (the hand evaluation if they failed to load).
     fn default() -> Evaluator {
-        Evaluator::new(Weights::default())
+        Evaluator::with_pattern(Weights::default(), built_in_patterns())
     }
 }
 
@@ -74,7 +95,7 @@ struct Features {
 }
 
 impl Evaluator {
-    /// An evaluator for the given weights.
+    /// The hand evaluation with the given weights.
     pub fn new(weights: Weights) -> Evaluator {
         Evaluator::with_pattern(weights, None)
     }
@@ -230,7 +251,7 @@ mod tests {
 
     #[test]
     fn evaluation_is_symmetric_and_antisymmetric_at_the_start() {
-        let ev = Evaluator::default();
+        let ev = Evaluator::new(Weights::default());
         let b = crate::board::text::board_after("f5d6c3d3c4f4").unwrap();
         let v = ev.evaluate(b);
         for s in Symmetry::ALL {
@@ -241,7 +262,7 @@ mod tests {
 
     #[test]
     fn breakdown_sums_to_the_evaluation() {
-        let ev = Evaluator::default();
+        let ev = Evaluator::new(Weights::default());
         for t in ["f5d6c3d3c4f4f6", "f5f6e6f4e3c5c4e7c6e2", "c4c3d3c5b4"] {
             let b = crate::board::text::board_after(t).unwrap();
             let sum: i32 = ev.breakdown(b).iter().map(|t| t.value).sum();
@@ -254,9 +275,16 @@ mod tests {
     }
 
     #[test]
+    fn built_in_patterns_load_and_are_the_default() {
+        assert!(built_in_patterns().is_some());
+        assert!(Evaluator::default().is_pattern());
+        assert!(!Evaluator::new(Weights::default()).is_pattern());
+    }
+
+    #[test]
     fn a_weight_change_changes_the_evaluation() {
         let b = crate::board::text::board_after("f5d6c3d3c4f4f6").unwrap();
-        let before = Evaluator::default().evaluate(b);
+        let before = Evaluator::new(Weights::default()).evaluate(b);
         let mut w = Weights::default();
         w.set_by_name("MobilityMid", "500").unwrap();
         let after = Evaluator::new(w).evaluate(b);

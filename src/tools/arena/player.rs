@@ -228,13 +228,25 @@ pub struct Pipe {
 impl Pipe {
     /// Starts `cmd` with `args`, stdin and stdout piped.
     pub fn spawn(cmd: &str, args: &[String]) -> Result<Pipe, Failure> {
-        let mut child = Command::new(cmd)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| Failure(format!("cannot start '{cmd}': {e}")))?;
+        // A program file that was just written can be briefly "busy" (ETXTBSY) while another thread
+        // forks; that clears within milliseconds, so it is retried a few times.
+        let mut attempt = 0;
+        let mut child = loop {
+            let spawned = Command::new(cmd)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn();
+            match spawned {
+                Ok(c) => break c,
+                Err(e) if e.raw_os_error() == Some(26) && attempt < 20 => {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(Failure(format!("cannot start '{cmd}': {e}"))),
+            }
+        };
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(Failure("no pipes to the engine".into()));
