@@ -35,7 +35,7 @@ const LOOKAHEAD_ORDER_MIN: u32 = 18;
 /// From this many empties, a 2-ply look-ahead.
 const SEARCH_ORDER_MIN: u32 = 22;
 /// Weight of the evaluation in the ordering key, per 100 centidiscs (mobility weighs 16 per move).
-const EVAL_ORDER_WEIGHT: i32 = 10;
+const EVAL_ORDER_WEIGHT: i32 = 5;
 /// Bound on evaluation-scale values in the ordering search.
 const INF_EVAL: i32 = 100_000;
 /// How often (in nodes) the stop flag is looked at: about 0.1 ms of solving.
