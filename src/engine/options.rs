@@ -89,8 +89,8 @@ pub struct LevelLimits {
 /// how they score against each other.
 pub fn level_limits(level: u32) -> LevelLimits {
     let (depth, solve, randomness) = match level {
-        1 => (Some(1), Some(0), 800),
-        2 => (Some(1), Some(0), 300),
+        1 => (Some(1), Some(0), 2000),
+        2 => (Some(1), Some(0), 400),
         3 => (Some(2), Some(0), 150),
         4 => (Some(3), Some(4), 60),
         5 => (Some(4), Some(8), 0),
