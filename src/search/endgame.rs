@@ -38,6 +38,11 @@ const SEARCH_ORDER_MIN: u32 = 22;
 const EVAL_ORDER_WEIGHT: i32 = 5;
 /// Bound on evaluation-scale values in the ordering search.
 const INF_EVAL: i32 = 100_000;
+/// From this many empties, exact solves start with a narrow window around a shallow estimate and
+/// widen it (doubling) on the side it fails, the table kept warm between tries.
+const ASPIRATION_MIN: u32 = 12;
+/// Depth of the evaluation search giving that estimate.
+const ASPIRATION_DEPTH: u32 = 2;
 /// How often (in nodes) the stop flag is looked at: about 0.1 ms of solving.
 const STOP_CHECK_NODES: u64 = 4096;
 
@@ -130,9 +135,37 @@ impl Solver {
     }
 
     /// Solves `board` exactly: the best final disc difference for the side to move and a move that
-    /// achieves it.
+    /// achieves it. From `ASPIRATION_MIN` empties it is solved as a sequence of narrow-window solves
+    /// (aspiration), which costs about a fifth fewer nodes than one full-window solve (docs/benchmarks.md).
     pub fn solve_exact(&mut self, board: Board) -> SolveResult {
-        self.solve_window(board, -64, 64)
+        let n = board.empty_count();
+        if n < ASPIRATION_MIN || board.is_game_over() {
+            return self.solve_window(board, -64, 64);
+        }
+        let (p, o) = (board.player(), board.opponent());
+        let guess = self.shallow_value(p, o, ASPIRATION_DEPTH, -INF_EVAL, INF_EVAL);
+        // Final scores are even: the first window (guess - 1, guess + 1) only holds the even score
+        // nearest the estimate, so it is as cheap as a null-window test.
+        let guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+        let (mut alpha, mut beta) = (guess - 1, guess + 1);
+        let mut delta = 2;
+        let mut nodes = 0;
+        loop {
+            let r = self.solve_window(board, alpha, beta);
+            nodes += r.nodes;
+            if r.aborted || (r.score > alpha && r.score < beta) || (alpha <= -64 && beta >= 64) {
+                return SolveResult { nodes, ..r };
+            }
+            if r.score <= alpha {
+                // An upper bound (even, like every score): keep the bounds odd.
+                beta = (r.score + 1).min(65);
+                alpha = (r.score - delta - 1).max(-65);
+            } else {
+                alpha = (r.score - 1).max(-65);
+                beta = (r.score + delta + 1).min(65);
+            }
+            delta *= 2;
+        }
     }
 
     /// Solves for win/loss/draw only (window -1..1): the sign of the score is exact, the magnitude is
