@@ -296,9 +296,8 @@ impl Solver {
         } else if n > SHALLOW_MAX {
             self.search_mid(p, o, alpha, beta, n)
         } else {
-            let mut list = [0u8; SHALLOW_MAX as usize];
-            let count = parity_ordered_empties(p, o, &mut list);
-            self.search_shallow(p, o, alpha, beta, &list[..count])
+            let (list, count) = parity_ordered_empties(p, o);
+            self.search_shallow(p, o, alpha, beta, list, count)
         }
     }
 
@@ -545,25 +544,42 @@ impl Solver {
     }
 
     /// Search over an explicit list of empty squares (no move generation): each square is tried
-    /// directly, a move with no flips is illegal. `empties` is in parity order.
-    fn search_shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u8]) -> i32 {
-        if empties.len() == 1 {
-            return self.last1(p, o, alpha, empties[0] as usize);
+    /// directly, a move with no flips is illegal. The `count` squares are packed one per byte in
+    /// `list`, lowest byte first, in parity order; removing one is two shifts, no copying.
+    fn search_shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: u64,
+        count: u32,
+    ) -> i32 {
+        if count == 2 {
+            return self.last2(
+                p,
+                o,
+                alpha,
+                beta,
+                list as usize & 63,
+                (list >> 8) as usize & 63,
+            );
         }
         self.nodes += 1;
         let mut best = -INF;
-        let mut rest = [0u8; SHALLOW_MAX as usize];
-        for (i, &sq) in empties.iter().enumerate() {
-            let s = sq as usize;
+        for i in 0..count {
+            let s = (list >> (8 * i)) as usize & 63;
+            // A square with no opponent disc beside it cannot flip anything.
+            if NEIGHBOURS[s] & o == 0 {
+                continue;
+            }
             let f = flips(s, p, o);
             if f == 0 {
                 continue;
             }
-            // The list without this square, order kept.
-            let k = empties.len() - 1;
-            rest[..i].copy_from_slice(&empties[..i]);
-            rest[i..k].copy_from_slice(&empties[i + 1..]);
-            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, &rest[..k]);
+            let shift = 8 * i;
+            let rest = (list & ((1u64 << shift) - 1)) | ((list >> (shift + 8)) << shift);
+            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, rest, count - 1);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -576,10 +592,40 @@ impl Solver {
         }
         if best == -INF {
             // No move: pass if the opponent can move, else the game is over.
-            if empties.iter().any(|&sq| flips(sq as usize, o, p) != 0) {
-                return -self.search_shallow(o, p, -beta, -alpha, empties);
+            let can_reply = (0..count).any(|i| {
+                let s = (list >> (8 * i)) as usize & 63;
+                NEIGHBOURS[s] & p != 0 && flips(s, o, p) != 0
+            });
+            if can_reply {
+                return -self.search_shallow(o, p, -beta, -alpha, list, count);
             }
             return final_score(p, o);
+        }
+        best
+    }
+
+    /// Two empty squares `a` and `b` (in that order of preference).
+    #[inline]
+    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: usize, b: usize) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let fa = flips(a, p, o);
+        if fa != 0 {
+            best = -self.last1(o ^ fa, p | fa | (1 << a), -beta, b);
+            if best >= beta {
+                return best;
+            }
+        }
+        let fb = flips(b, p, o);
+        if fb != 0 {
+            let v = -self.last1(o ^ fb, p | fb | (1 << b), -beta, a);
+            best = best.max(v);
+        }
+        if best == -INF {
+            if flips(a, o, p) == 0 && flips(b, o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.last2(o, p, -beta, -alpha, a, b);
         }
         best
     }
@@ -654,9 +700,10 @@ fn quadrant_parity(empties: u64) -> u32 {
     parity
 }
 
-/// Fills `list` with the empty squares of the board, those in odd quadrants first (then the others),
-/// corners before other squares and C/X-squares last within each group; returns how many.
-fn parity_ordered_empties(p: u64, o: u64, list: &mut [u8; SHALLOW_MAX as usize]) -> usize {
+/// The empty squares of the board packed one per byte (lowest byte first) and their count: those in
+/// odd quadrants first (then the others), corners before other squares and C/X-squares last within
+/// each group. Called with at most `SHALLOW_MAX` (< 8) empties.
+fn parity_ordered_empties(p: u64, o: u64) -> (u64, u32) {
     let empties = !(p | o);
     let parity = quadrant_parity(empties);
     let mut odd = 0u64;
@@ -665,6 +712,7 @@ fn parity_ordered_empties(p: u64, o: u64, list: &mut [u8; SHALLOW_MAX as usize])
             odd |= mask;
         }
     }
+    let mut list = 0u64;
     let mut count = 0;
     for group in [empties & odd, empties & !odd] {
         for part in [
@@ -673,12 +721,26 @@ fn parity_ordered_empties(p: u64, o: u64, list: &mut [u8; SHALLOW_MAX as usize])
             group & NEAR_CORNERS,
         ] {
             let mut m = part;
-            while m != 0 && count < list.len() {
-                list[count] = m.trailing_zeros() as u8;
+            while m != 0 && count < 8 {
+                list |= (m.trailing_zeros() as u64) << (8 * count);
                 m &= m - 1;
                 count += 1;
             }
         }
     }
-    count
+    (list, count)
 }
+
+/// The squares adjacent to each square (8 directions, no wrapping).
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+        let row = b | h;
+        table[sq] = h | (row << 8) | (row >> 8);
+        sq += 1;
+    }
+    table
+};
