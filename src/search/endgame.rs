@@ -25,15 +25,17 @@ const INF: i32 = 65;
 /// Largest number of empties handled by the parity-ordered list search.
 const SHALLOW_MAX: u32 = 6;
 /// Smallest number of empties at which the transposition table is used.
-const TT_MIN: u32 = 11;
+const TT_MIN: u32 = 9;
 /// Smallest number of empties at which children are probed in the table before searching (ETC).
-const ETC_MIN: u32 = 16;
+const ETC_MIN: u32 = 12;
 /// From this many empties, the opponent's evaluation after the move joins the ordering key.
-const EVAL_ORDER_MIN: u32 = 14;
+const EVAL_ORDER_MIN: u32 = 12;
 /// From this many empties, a 1-ply look-ahead (the opponent's best reply by evaluation) replaces it.
-const LOOKAHEAD_ORDER_MIN: u32 = 18;
+const LOOKAHEAD_ORDER_MIN: u32 = 16;
 /// From this many empties, a 2-ply look-ahead.
-const SEARCH_ORDER_MIN: u32 = 22;
+const SEARCH_ORDER_MIN: u32 = 18;
+/// From this many empties, a 4-ply look-ahead (an odd depth, 3, ordered worse than 2).
+const DEEP_ORDER_MIN: u32 = 22;
 /// Weight of the evaluation in the ordering key, per 100 centidiscs (mobility weighs 16 per move).
 const EVAL_ORDER_WEIGHT: i32 = 5;
 /// Bound on evaluation-scale values in the ordering search.
@@ -304,7 +306,8 @@ impl Solver {
     /// The moves of `p` ordered for search, best first: fastest first (fewest replies for the
     /// opponent, corner replies counted twice), moves into odd-parity quadrants, C- and X-squares
     /// late, and from `EVAL_ORDER_MIN` empties the evaluation (from `LOOKAHEAD_ORDER_MIN` after a
-    /// 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies). The hash move is put first by the caller.
+    /// 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies, from `DEEP_ORDER_MIN` after 4).
+    /// The hash move is put first by the caller.
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
         let parity = quadrant_parity(!(p | o));
@@ -321,7 +324,9 @@ impl Solver {
             if (1u64 << sq) & NEAR_CORNERS != 0 {
                 key += 4;
             }
-            let depth = if n >= SEARCH_ORDER_MIN {
+            let depth = if n >= DEEP_ORDER_MIN {
+                Some(4)
+            } else if n >= SEARCH_ORDER_MIN {
                 Some(2)
             } else if n >= LOOKAHEAD_ORDER_MIN {
                 Some(1)
