@@ -77,6 +77,24 @@ enum Command {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Label the positions above the exact-solve point with a search of this depth instead
+        /// of the game's result (deep-search labels).
+        #[arg(long)]
+        label_depth: Option<u32>,
+        /// Only write positions with this many empties, e.g. `30-40` (default: all).
+        #[arg(long, value_parser = parse_empties_range)]
+        keep_empties: Option<(u32, u32)>,
+    },
+    /// Mean absolute error of evaluations against the labels of data files, by empty squares:
+    /// the hand evaluation, the built-in trained one and optionally a weights file.
+    #[command(name = "evaltest")]
+    EvalTest {
+        /// Data files (the `wedge datagen` format).
+        #[arg(long = "data", required = true)]
+        data: Vec<PathBuf>,
+        /// Also measure this weights file (pattern or hand weights).
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Fit the pattern evaluation to data files; reports errors per phase and writes the weights.
     Train {
@@ -272,6 +290,8 @@ fn main() -> ExitCode {
             randomness,
             threads,
             seed,
+            label_depth,
+            keep_empties,
         }) => {
             let games_list = read_openings_file(&openings).map_err(|e| e.to_string());
             games_list.and_then(|list| {
@@ -282,6 +302,8 @@ fn main() -> ExitCode {
                     randomness: randomness.clamp(0, 2000),
                     threads: threads.clamp(1, 256),
                     seed,
+                    label_depth: label_depth.map(|d| d.clamp(1, 30)),
+                    keep: keep_empties.unwrap_or((0, 60)),
                 };
                 let played = wedge::tools::train::datagen(
                     &list,
@@ -302,6 +324,7 @@ fn main() -> ExitCode {
             held_out,
             seed,
         }) => run_train(&data, &out, epochs, lr, lambda, held_out, seed),
+        Some(Command::EvalTest { data, eval_file }) => run_eval_test(&data, eval_file.as_deref()),
         Some(Command::Book { action }) => run_book(action),
         Some(Command::Weights {
             action: WeightsAction::Dump { from },
@@ -733,6 +756,63 @@ fn run_book(action: BookAction) -> Result<(), String> {
     }
 }
 
+/// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
+fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = text
+        .split_once('-')
+        .ok_or_else(|| format!("'{text}' is not a range like 30-40"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{t}' is not a number of empty squares"))
+    };
+    let (lo, hi) = (number(lo)?, number(hi)?);
+    if lo > hi || hi > 60 {
+        return Err(format!("'{text}': need LO <= HI <= 60"));
+    }
+    Ok((lo, hi))
+}
+
+/// `wedge evaltest`: evaluation error against labelled data, by empty squares.
+fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), String> {
+    use wedge::eval::Evaluator;
+    use wedge::tools::train::{read_samples, EmptiesErrors};
+    let mut samples = Vec::new();
+    for path in data {
+        samples.extend(read_samples(path)?);
+    }
+    let mut evaluators = vec![
+        ("hand", Evaluator::new(Weights::default())),
+        ("trained", Evaluator::default()),
+    ];
+    if let Some(path) = eval_file {
+        evaluators.push(("file", load_evaluator(path)?));
+    }
+    let errors: Vec<EmptiesErrors> = evaluators
+        .iter()
+        .map(|(_, e)| EmptiesErrors::measure(&samples, |b| f64::from(e.evaluate(b)) / 100.0))
+        .collect();
+    println!("mean absolute error (discs) against the labels, by empty squares:");
+    let mut header = format!("{:>7} {:>9}", "empties", "positions");
+    for (name, _) in &evaluators {
+        header.push_str(&format!(" {name:>8}"));
+    }
+    println!("{header}");
+    let mut rows: Vec<(String, u32, u32)> = (0..=60)
+        .filter(|&n| errors[0].count(n, n) > 0)
+        .map(|n| (n.to_string(), n, n))
+        .collect();
+    rows.push(("all".to_string(), 0, 60));
+    for (label, lo, hi) in rows {
+        let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
+        for e in &errors {
+            line.push_str(&format!(" {:>8.2}", e.mae(lo, hi).unwrap_or(0.0)));
+        }
+        println!("{line}");
+    }
+    Ok(())
+}
+
 fn run_train(
     data: &[PathBuf],
     out: &Path,
@@ -765,7 +845,7 @@ fn run_train(
         |epoch, mae| eprintln!("epoch {epoch}: training MAE {mae:.3} discs"),
     );
     println!("trained in {:.1} s", start.elapsed().as_secs_f64());
-    let hand = wedge::eval::Evaluator::default();
+    let hand = wedge::eval::Evaluator::new(Weights::default());
     let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);
     let train_err = PhaseErrors::measure(&training, |b| f64::from(weights.evaluate(b)) / 100.0);
     let test_err = PhaseErrors::measure(&test, |b| f64::from(weights.evaluate(b)) / 100.0);
@@ -792,4 +872,29 @@ fn run_train(
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
+}
+
+/// The evaluation a weights file gives (either kind), as `setoption name EvalFile` would load it.
+fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
+    let mut options = wedge::engine::options::Options::default();
+    options.set("EvalFile", Some(&path.to_string_lossy()))?;
+    Ok(wedge::eval::Evaluator::with_pattern(
+        options.weights.clone(),
+        options.pattern.clone(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_empties_range;
+
+    #[test]
+    fn empties_ranges() {
+        assert_eq!(parse_empties_range("30-40"), Ok((30, 40)));
+        assert_eq!(parse_empties_range(" 20 - 24 "), Ok((20, 24)));
+        assert!(parse_empties_range("40-30").is_err());
+        assert!(parse_empties_range("30-61").is_err());
+        assert!(parse_empties_range("30").is_err());
+        assert!(parse_empties_range("a-b").is_err());
+    }
 }

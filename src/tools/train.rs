@@ -2,8 +2,10 @@
 //! labelled positions; `wedge train` fits the pattern weights to them by least squares.
 //!
 //! Labels: each game is played by a depth-limited search (with bounded noise for variety) until the
-//! endgame is small enough to solve, then solved exactly; every position of the game is labelled with
-//! that exact result (from its side to move's point of view). Data format: one position a line,
+//! endgame is small enough to solve, then solved exactly; the solved positions are labelled with their
+//! exact result, the earlier ones with that result too (the outcome of the game) or, with a label
+//! depth, with a deep search of their own (from their side to move's point of view). An empties range
+//! keeps only some positions (e.g. a test set at 30-40 empties). Data format: one position a line,
 //! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
 //! run resume without repeating games (docs/training.md).
 
@@ -12,7 +14,7 @@ use crate::board::{Board, Color, Move, Position};
 use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
-use crate::search::{Limits, Searcher, Solver};
+use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -34,6 +36,26 @@ pub struct DatagenOptions {
     pub threads: usize,
     /// Seed: game `n` always gets the same opening and noise.
     pub seed: u64,
+    /// Label the positions before the exact solve with a search of this depth (deep-search labels)
+    /// instead of the game's exact result. `None`: the game's result.
+    pub label_depth: Option<u32>,
+    /// Only positions with this many empties (inclusive range) are written.
+    pub keep: (u32, u32),
+}
+
+impl Default for DatagenOptions {
+    fn default() -> DatagenOptions {
+        DatagenOptions {
+            games: 1000,
+            depth: 6,
+            exact_empties: 18,
+            randomness: 200,
+            threads: 1,
+            seed: 1,
+            label_depth: None,
+            keep: (0, 60),
+        }
+    }
 }
 
 /// Plays game number `index` and returns its labelled positions.
@@ -78,16 +100,46 @@ fn play_game(
             None => break,
         }
     }
+    let (lo, hi) = options.keep;
     seen.into_iter()
-        .filter(|p| !p.board.is_game_over())
+        .filter(|p| !p.board.is_game_over() && (lo..=hi).contains(&p.board.empty_count()))
         .map(|p| {
-            let label = match p.side {
+            let outcome = match p.side {
                 Color::Black => black_value,
                 Color::White => -black_value,
+            };
+            let label = match options.label_depth {
+                Some(depth) if p.board.empty_count() > options.exact_empties => {
+                    search_label(p.board, depth, searcher, &stop).unwrap_or(outcome)
+                }
+                _ => outcome,
             };
             (p, label)
         })
         .collect()
+}
+
+/// The score of a depth-`depth` search of `board` (no noise, from an empty table), in whole discs
+/// for the side to move; `None` if the search gave no disc score.
+pub fn search_label(
+    board: Board,
+    depth: u32,
+    searcher: &mut Searcher,
+    stop: &Arc<AtomicBool>,
+) -> Option<i32> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    // A cleared table makes the label a function of the position alone (not of what this thread
+    // searched before), so labels are reproducible.
+    searcher.clear();
+    let r = searcher.search(board, &limits, stop.clone(), &mut |_| {});
+    match r.score {
+        Score::Eval(cd) => Some(((cd as f64 / 100.0).round() as i32).clamp(-64, 64)),
+        Score::Exact(v) => Some(v),
+        Score::Wld(_) => None,
+    }
 }
 
 /// The game numbers already in a data file (from its `# game <n>` lines).
@@ -247,6 +299,42 @@ impl PhaseErrors {
             .map(|p| self.mae[p] * self.count[p] as f64)
             .sum::<f64>()
             / n as f64
+    }
+}
+
+/// Mean absolute errors (discs) by number of empty squares.
+#[derive(Clone, Debug)]
+pub struct EmptiesErrors {
+    sum: [f64; 61],
+    count: [usize; 61],
+}
+
+impl EmptiesErrors {
+    /// Errors of `predict` (discs) on `samples`.
+    pub fn measure(samples: &[Sample], predict: impl Fn(Board) -> f64) -> EmptiesErrors {
+        let mut e = EmptiesErrors {
+            sum: [0.0; 61],
+            count: [0; 61],
+        };
+        for s in samples {
+            let n = (s.board.empty_count() as usize).min(60);
+            e.sum[n] += (predict(s.board) - f64::from(s.label)).abs();
+            e.count[n] += 1;
+        }
+        e
+    }
+
+    /// Samples with `lo..=hi` empty squares.
+    pub fn count(&self, lo: u32, hi: u32) -> usize {
+        let (lo, hi) = (lo.min(60) as usize, hi.min(60) as usize);
+        self.count[lo..=hi.max(lo)].iter().sum()
+    }
+
+    /// The mean absolute error over samples with `lo..=hi` empty squares (`None` if there are none).
+    pub fn mae(&self, lo: u32, hi: u32) -> Option<f64> {
+        let (lo, hi) = (lo.min(60) as usize, hi.min(60) as usize);
+        let n = self.count(lo as u32, hi as u32);
+        (n > 0).then(|| self.sum[lo..=hi.max(lo)].iter().sum::<f64>() / n as f64)
     }
 }
 

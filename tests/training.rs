@@ -1,0 +1,103 @@
+//! The training pipeline's data side: `datagen` output, resumption, label kinds, and the error
+//! measures `evaltest` and `train` report.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use wedge::board::text::read_openings_file;
+use wedge::eval::Evaluator;
+use wedge::search::{Searcher, Solver};
+use wedge::tools::train::{datagen, read_samples, search_label, DatagenOptions, EmptiesErrors};
+
+fn temp_path(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("wedge-training-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn openings() -> Vec<wedge::board::text::Game> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/xot-sample.txt");
+    read_openings_file(&path).expect("the vendored XOT sample parses")
+}
+
+#[test]
+fn datagen_writes_exact_labels_and_resumes() {
+    let out = temp_path("exact.txt");
+    let options = DatagenOptions {
+        games: 2,
+        depth: 2,
+        exact_empties: 12,
+        seed: 3,
+        ..DatagenOptions::default()
+    };
+    let played = datagen(&openings(), &options, &out, &|_, _| {}).expect("datagen runs");
+    assert_eq!(played, 2);
+    let samples = read_samples(&out).expect("datagen output reads back");
+    assert!(samples.len() > 40, "{} positions", samples.len());
+    // Positions in the solved part carry their exact score.
+    let mut solver = Solver::new(16);
+    let mut checked = 0;
+    for s in samples.iter().filter(|s| s.board.empty_count() <= 12) {
+        assert_eq!(s.label as i32, solver.solve_exact(s.board).score);
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} solved positions");
+    // Asking for 3 games plays only the missing one.
+    let more = DatagenOptions {
+        games: 3,
+        ..options
+    };
+    assert_eq!(datagen(&openings(), &more, &out, &|_, _| {}).unwrap(), 1);
+    let text = std::fs::read_to_string(&out).unwrap();
+    for n in 0..3 {
+        assert_eq!(
+            text.matches(&format!("# game {n}\n")).count(),
+            1,
+            "game {n}"
+        );
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn datagen_deep_search_labels_and_empties_filter() {
+    let out = temp_path("deep.txt");
+    let options = DatagenOptions {
+        games: 2,
+        depth: 2,
+        exact_empties: 10,
+        seed: 4,
+        label_depth: Some(3),
+        keep: (20, 30),
+        ..DatagenOptions::default()
+    };
+    datagen(&openings(), &options, &out, &|_, _| {}).expect("datagen runs");
+    let samples = read_samples(&out).expect("datagen output reads back");
+    assert!(samples.len() >= 10, "{} positions", samples.len());
+    let mut searcher = Searcher::new(16, Evaluator::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    for s in &samples {
+        let n = s.board.empty_count();
+        assert!((20..=30).contains(&n), "{n} empties kept");
+        let label = search_label(s.board, 3, &mut searcher, &stop).expect("a disc score");
+        assert_eq!(s.label as i32, label, "{:?}", s.board);
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn empties_errors_by_hand() {
+    let out = temp_path("errors.txt");
+    // Two positions with 60 empties, one with 59: labels 2, -4 and 10 against a constant 1.
+    let start = "---------------------------OX------XO--------------------------- X";
+    let after = "-------------------X-------XX------XO--------------------------- O";
+    std::fs::write(&out, format!("{start} 2\n{start} -4\n{after} 10\n")).unwrap();
+    let samples = read_samples(&out).unwrap();
+    let e = EmptiesErrors::measure(&samples, |_| 1.0);
+    assert_eq!(e.count(60, 60), 2);
+    assert_eq!(e.count(59, 59), 1);
+    assert_eq!(e.mae(60, 60), Some(3.0));
+    assert_eq!(e.mae(59, 60), Some(5.0));
+    assert_eq!(e.mae(0, 58), None);
+    let _ = std::fs::remove_file(&out);
+}
