@@ -70,6 +70,25 @@ impl Symmetry {
         }
     }
 
+    /// All eight images of a bitboard, indexed like [`Symmetry::ALL`]: one transpose and two column
+    /// mirrors shared between them, the rest byte swaps.
+    #[inline]
+    pub fn apply_all(b: u64) -> [u64; 8] {
+        let h = flip_horizontal(b);
+        let t = transpose(b);
+        let th = flip_horizontal(t);
+        [
+            b,
+            flip_vertical(b),
+            h,
+            flip_vertical(h),
+            t,
+            flip_vertical(th),
+            th,
+            flip_vertical(t),
+        ]
+    }
+
     /// Applies the symmetry to a square.
     #[inline]
     pub fn apply_square(self, sq: Square) -> Square {
@@ -129,6 +148,20 @@ mod tests {
                     Square::from_coords(c, r).unwrap(),
                     "{s:?} {sq}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn apply_all_matches_apply() {
+        for probe in [
+            0x0123_4567_89AB_CDEFu64,
+            0x8040_2010_0804_0201,
+            0xFF00_0000_0000_0081,
+        ] {
+            let all = Symmetry::apply_all(probe);
+            for s in Symmetry::ALL {
+                assert_eq!(all[s.index()], s.apply(probe), "{s:?}");
             }
         }
     }

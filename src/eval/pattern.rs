@@ -85,14 +85,13 @@ pub const SCALE: i32 = 32;
 
 /// Precomputed reading plan: the shapes' masks and offsets, each placement's symmetry.
 struct Layout {
-    /// Bit mask of each shape's squares.
-    masks: Vec<u64>,
-    /// Offset of each shape's table in a phase's weight vector.
-    offsets: Vec<usize>,
     /// For each shape, the inverse symmetries of its distinct placements.
     placements: Vec<Vec<Symmetry>>,
     /// Weights per phase: all shape tables, then mobility, then bias.
     per_phase: usize,
+    /// Every placement flattened, in shape order: (shape mask, table offset, inverse symmetry
+    /// index), the loop `features` runs.
+    flat: Vec<(u64, usize, usize)>,
 }
 
 static LAYOUT: Lazy<Layout> = Lazy::new(|| {
@@ -116,11 +115,16 @@ static LAYOUT: Lazy<Layout> = Lazy::new(|| {
         placements.push(syms);
         offset += 3usize.pow(shape.squares.len() as u32);
     }
+    let flat = placements
+        .iter()
+        .enumerate()
+        .flat_map(|(k, syms)| syms.iter().map(move |s| (k, s.index())))
+        .map(|(k, i)| (masks[k], offsets[k], i))
+        .collect();
     Layout {
-        masks,
-        offsets,
         placements,
         per_phase: offset + 2,
+        flat,
     }
 });
 
@@ -166,20 +170,11 @@ pub fn features(board: Board, mut f: impl FnMut(usize)) -> (usize, i32) {
     let layout = &*LAYOUT;
     let b3 = &*BASE3;
     let (p, o) = (board.player(), board.opponent());
-    let mut transformed = [(0u64, 0u64); 8];
-    let mut done = [false; 8];
-    for (k, syms) in layout.placements.iter().enumerate() {
-        let mask = layout.masks[k];
-        for &s in syms {
-            let i = s.index();
-            if !done[i] {
-                transformed[i] = (s.apply(p), s.apply(o));
-                done[i] = true;
-            }
-            let (tp, to) = transformed[i];
-            let idx = b3[pext(tp, mask) as usize] + 2 * b3[pext(to, mask) as usize];
-            f(layout.offsets[k] + idx as usize);
-        }
+    // Every symmetry is used by some placement: all images at once, sharing the work.
+    let (tp, to) = (Symmetry::apply_all(p), Symmetry::apply_all(o));
+    for &(mask, offset, i) in &layout.flat {
+        let idx = b3[pext(tp[i & 7], mask) as usize] + 2 * b3[pext(to[i & 7], mask) as usize];
+        f(offset + idx as usize);
     }
     let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
     (phase(board.empty_count()), mobility)
@@ -318,10 +313,10 @@ mod tests {
     fn features_read_cells_in_shape_order() {
         // Reading each placement square by square must give the same index as the fast path.
         let b = crate::board::text::board_after("f5d6c3d3c4f4f6f3e6e7c6").unwrap();
-        let layout = &*LAYOUT;
         let mut fast = Vec::new();
         features(b, |i| fast.push(i));
         let mut slow = Vec::new();
+        let mut offset = 0;
         for (k, shape) in SHAPES.iter().enumerate() {
             for squares in placements(k) {
                 let mut idx = 0usize;
@@ -336,8 +331,9 @@ mod tests {
                     idx += cell * 3usize.pow(d as u32);
                 }
                 assert!(idx < 3usize.pow(shape.squares.len() as u32));
-                slow.push(layout.offsets[k] + idx);
+                slow.push(offset + idx);
             }
+            offset += 3usize.pow(shape.squares.len() as u32);
         }
         assert_eq!(fast, slow);
     }
