@@ -116,6 +116,9 @@ enum Command {
         /// Per mille of positions held out for testing.
         #[arg(long, default_value_t = 100)]
         held_out: u64,
+        /// Fit mirror-image configurations separately (by default they share one value).
+        #[arg(long)]
+        untied: bool,
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -323,7 +326,19 @@ fn main() -> ExitCode {
             lambda,
             held_out,
             seed,
-        }) => run_train(&data, &out, epochs, lr, lambda, held_out, seed),
+            untied,
+        }) => run_train(
+            &data,
+            &out,
+            held_out,
+            wedge::tools::train::TrainOptions {
+                epochs: epochs.max(1),
+                learning_rate: lr,
+                lambda,
+                seed,
+                tie_symmetric: !untied,
+            },
+        ),
         Some(Command::EvalTest { data, eval_file }) => run_eval_test(&data, eval_file.as_deref()),
         Some(Command::Book { action }) => run_book(action),
         Some(Command::Weights {
@@ -816,13 +831,10 @@ fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), Strin
 fn run_train(
     data: &[PathBuf],
     out: &Path,
-    epochs: usize,
-    lr: f32,
-    lambda: f32,
     held_out: u64,
-    seed: u64,
+    options: wedge::tools::train::TrainOptions,
 ) -> Result<(), String> {
-    use wedge::tools::train::{read_samples, split, train, PhaseErrors, TrainOptions};
+    use wedge::tools::train::{read_samples, split, train, PhaseErrors};
     let mut samples = Vec::new();
     for path in data {
         samples.extend(read_samples(path)?);
@@ -834,16 +846,9 @@ fn run_train(
         test.len()
     );
     let start = Instant::now();
-    let weights = train(
-        &training,
-        &TrainOptions {
-            epochs: epochs.max(1),
-            learning_rate: lr,
-            lambda,
-            seed,
-        },
-        |epoch, mae| eprintln!("epoch {epoch}: training MAE {mae:.3} discs"),
-    );
+    let weights = train(&training, &options, |epoch, mae| {
+        eprintln!("epoch {epoch}: training MAE {mae:.3} discs")
+    });
     println!("trained in {:.1} s", start.elapsed().as_secs_f64());
     let hand = wedge::eval::Evaluator::new(Weights::default());
     let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);

@@ -192,6 +192,50 @@ pub fn per_phase() -> usize {
     LAYOUT.per_phase
 }
 
+/// For every weight of a phase, the weight whose value it must share: a symmetry that maps a shape
+/// onto itself (the edge's mirror, the corner block's diagonal, a diagonal's half turn) shows the same
+/// configuration with its cells permuted, so the two indices describe one situation. Each index maps
+/// to the smallest index of its group; mobility and bias map to themselves. The trainer fits one value
+/// per group, which makes the evaluation the same on all eight images of a board.
+pub fn tied_indices() -> Vec<u32> {
+    let mut canon: Vec<u32> = (0..per_phase() as u32).collect();
+    let mut offset = 0;
+    for shape in SHAPES {
+        let len = shape.squares.len();
+        let size = 3usize.pow(len as u32);
+        // The digit permutations of the symmetries that map the shape's squares onto themselves.
+        let mut perms: Vec<Vec<usize>> = Vec::new();
+        for sym in Symmetry::ALL {
+            let perm: Option<Vec<usize>> = shape
+                .squares
+                .iter()
+                .map(|&q| {
+                    let image = sym.apply(1u64 << q).trailing_zeros() as u8;
+                    shape.squares.iter().position(|&x| x == image)
+                })
+                .collect();
+            if let Some(perm) = perm {
+                if perm.iter().enumerate().any(|(d, &to)| d != to) && !perms.contains(&perm) {
+                    perms.push(perm);
+                }
+            }
+        }
+        let powers: Vec<usize> = (0..len).map(|d| 3usize.pow(d as u32)).collect();
+        for idx in 0..size {
+            let mut smallest = idx;
+            for perm in &perms {
+                let image: usize = (0..len)
+                    .map(|d| (idx / powers[d] % 3) * powers[perm[d]])
+                    .sum();
+                smallest = smallest.min(image);
+            }
+            canon[offset + idx] = (offset + smallest) as u32;
+        }
+        offset += size;
+    }
+    canon
+}
+
 /// The first bytes of a pattern weights file.
 pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
 
@@ -301,6 +345,52 @@ pub fn placements(k: usize) -> Vec<Vec<Square>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tied_weights_evaluate_all_images_alike() {
+        // Random weights, then each set to its group's value: every board and its 8 images must get
+        // the same evaluation (without the ties they do not).
+        let canon = tied_indices();
+        let mut rng = crate::rng::Rng::new(5);
+        let mut w = PatternWeights::zero();
+        for phase in &mut w.phases {
+            for v in phase.iter_mut() {
+                *v = rng.below(2001) as i16 - 1000;
+            }
+        }
+        let untied = w.clone();
+        for phase in &mut w.phases {
+            for i in 0..phase.len() {
+                phase[i] = phase[canon[i] as usize];
+            }
+        }
+        let mut asymmetric = 0;
+        let mut b = Board::START;
+        for _ in 0..40 {
+            let Some(m) = crate::tools::players::random_move(b, &mut rng) else {
+                break;
+            };
+            b = b.play_move(m).unwrap_or(b);
+            for sym in Symmetry::ALL {
+                let image = Board::new(sym.apply(b.player()), sym.apply(b.opponent())).unwrap();
+                assert_eq!(w.evaluate(image), w.evaluate(b), "{sym:?}");
+                if untied.evaluate(image) != untied.evaluate(b) {
+                    asymmetric += 1;
+                }
+            }
+        }
+        assert!(asymmetric > 0, "the test would not notice missing ties");
+        // Ties exist (every shape but the 2x5 block has a self-symmetry) and point downwards.
+        assert!(canon.iter().enumerate().all(|(i, &c)| c as usize <= i));
+        assert!(
+            canon
+                .iter()
+                .enumerate()
+                .filter(|&(i, &c)| c as usize != i)
+                .count()
+                > 50_000
+        );
+    }
 
     #[test]
     fn placement_counts() {

@@ -261,6 +261,8 @@ pub struct TrainOptions {
     pub lambda: f32,
     /// Seed for shuffling and the held-out split.
     pub seed: u64,
+    /// Fit one value per group of mirror-image configurations ([`pattern::tied_indices`]).
+    pub tie_symmetric: bool,
 }
 
 /// Mean absolute errors per phase (discs) and sample counts.
@@ -357,11 +359,16 @@ pub fn train(
     let mut w = vec![vec![0f32; n]; PHASES];
     let mut g2 = vec![vec![0f32; n]; PHASES];
     // Features are computed once.
+    let canon: Vec<u32> = if options.tie_symmetric {
+        pattern::tied_indices()
+    } else {
+        (0..n as u32).collect()
+    };
     let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
         .iter()
         .map(|s| {
             let mut idx = Vec::with_capacity(46);
-            let (ph, mob) = pattern::features(s.board, |i| idx.push(i as u32));
+            let (ph, mob) = pattern::features(s.board, |i| idx.push(canon[i]));
             (ph, mob, idx, s.label)
         })
         .collect();
@@ -402,8 +409,14 @@ pub fn train(
         phases: w
             .into_iter()
             .map(|ph| {
-                ph.into_iter()
-                    .map(|v| (v * SCALE as f32).round().clamp(-32000.0, 32000.0) as i16)
+                // Every weight takes its group's fitted value.
+                canon
+                    .iter()
+                    .map(|&c| {
+                        (ph[c as usize] * SCALE as f32)
+                            .round()
+                            .clamp(-32000.0, 32000.0) as i16
+                    })
                     .collect()
             })
             .collect(),
@@ -442,6 +455,7 @@ mod tests {
                 learning_rate: 0.5,
                 lambda: 0.0,
                 seed: 1,
+                tie_symmetric: true,
             },
             |_, _| {},
         );
