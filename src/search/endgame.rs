@@ -78,6 +78,8 @@ struct Entry {
     upper: i8,
     best: u8,
     empties: u8,
+    /// The solve that stored it (entries of earlier solves are replaced first).
+    generation: u8,
 }
 
 /// The endgame solver. Keeps its transposition table between solves of the same game.
@@ -90,6 +92,8 @@ pub struct Solver {
     aborted: bool,
     /// Node count at which the stop flag is looked at next.
     next_check: u64,
+    /// Counts solves, for the table's replacement.
+    generation: u8,
 }
 
 /// Quadrant of each square (0..4), for parity ordering.
@@ -122,6 +126,7 @@ impl Solver {
             stop: None,
             aborted: false,
             next_check: 0,
+            generation: 0,
         }
     }
 
@@ -144,6 +149,7 @@ impl Solver {
     /// achieves it. From `ASPIRATION_MIN` empties it is solved as a sequence of narrow-window solves
     /// (aspiration), which costs about a fifth fewer nodes than one full-window solve (docs/benchmarks.md).
     pub fn solve_exact(&mut self, board: Board) -> SolveResult {
+        self.generation = self.generation.wrapping_add(1);
         let n = board.empty_count();
         if n < ASPIRATION_MIN || board.is_game_over() {
             return self.solve_window(board, -64, 64);
@@ -184,6 +190,7 @@ impl Solver {
     /// Solves for win/loss/draw only (window -1..1): the sign of the score is exact, the magnitude is
     /// not.
     pub fn solve_wld(&mut self, board: Board) -> SolveResult {
+        self.generation = self.generation.wrapping_add(1);
         self.solve_window(board, -1, 1)
     }
 
@@ -403,10 +410,9 @@ impl Solver {
             beta = beta.min(max_possible);
         }
 
-        let slot = (hash(p, o) as usize) & self.mask;
-        let entry = self.table[slot];
+        let bucket = (hash(p, o) as usize) & self.mask & !1;
         let mut hash_move = 64u8;
-        if entry.player == p && entry.opponent == o {
+        if let Some(entry) = self.probe(bucket, p, o) {
             let (lo, hi) = (entry.lower as i32, entry.upper as i32);
             if lo >= beta {
                 return lo;
@@ -439,9 +445,11 @@ impl Solver {
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
-                let e = &self.table[(hash(cp, co) as usize) & self.mask];
-                if e.player == cp && e.opponent == co && -(e.upper as i32) >= beta {
-                    return -(e.upper as i32);
+                let child = (hash(cp, co) as usize) & self.mask & !1;
+                if let Some(e) = self.probe(child, cp, co) {
+                    if -(e.upper as i32) >= beta {
+                        return -(e.upper as i32);
+                    }
                 }
             }
         }
@@ -488,23 +496,45 @@ impl Solver {
         } else {
             (best, best)
         };
-        let old = &mut self.table[slot];
-        if old.empties as u32 <= n || !(old.player == p && old.opponent == o) {
-            let (lower, upper) = if old.player == p && old.opponent == o {
-                (lower.max(old.lower as i32), upper.min(old.upper as i32))
-            } else {
-                (lower, upper)
-            };
-            *old = Entry {
-                player: p,
-                opponent: o,
-                lower: lower as i8,
-                upper: upper.max(lower) as i8,
-                best: best_sq,
-                empties: n as u8,
-            };
-        }
+        self.store(bucket, p, o, lower, upper, best_sq, n);
         best
+    }
+
+    /// The entry for the position, if its bucket (two slots from `bucket`) holds it.
+    #[inline]
+    fn probe(&self, bucket: usize, p: u64, o: u64) -> Option<Entry> {
+        self.table[bucket..bucket + 2]
+            .iter()
+            .find(|e| e.player == p && e.opponent == o)
+            .copied()
+    }
+
+    /// Stores bounds for the position in its bucket: over its own entry (bounds merged), else over
+    /// the slot holding an entry of an earlier solve, else over the one with fewer empties, so each
+    /// bucket keeps its deepest entry and cycles the other slot.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(&mut self, bucket: usize, p: u64, o: u64, lower: i32, upper: i32, best: u8, n: u32) {
+        let generation = self.generation;
+        let pair = &mut self.table[bucket..bucket + 2];
+        let same = |e: &Entry| e.player == p && e.opponent == o;
+        let (k, lower, upper) = if same(&pair[0]) || same(&pair[1]) {
+            let k = usize::from(!same(&pair[0]));
+            let e = &pair[k];
+            (k, lower.max(e.lower as i32), upper.min(e.upper as i32))
+        } else {
+            let keep = |e: &Entry| (e.generation == generation, e.empties);
+            (usize::from(keep(&pair[1]) < keep(&pair[0])), lower, upper)
+        };
+        pair[k] = Entry {
+            player: p,
+            opponent: o,
+            lower: lower as i8,
+            upper: upper.max(lower) as i8,
+            best,
+            empties: n as u8,
+            generation,
+        };
     }
 
     /// Search with move generation and fastest-first ordering, no hash table.
