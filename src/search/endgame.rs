@@ -23,7 +23,7 @@ use std::sync::Arc;
 /// Above any score: scores lie in -64..=64.
 const INF: i32 = 65;
 /// Largest number of empties handled by the parity-ordered list search.
-const SHALLOW_MAX: u32 = 6;
+const SHALLOW_MAX: u32 = 5;
 /// Smallest number of empties at which the transposition table is used.
 const TT_MIN: u32 = 9;
 /// Smallest number of empties at which children are probed in the table before searching (ETC).
