@@ -514,13 +514,24 @@ fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
         "{lines:?}"
     );
     assert!(lines.last().unwrap().contains("+2.00"), "{lines:?}");
-    // Back to the built-in (trained) evaluation; setting a named weight selects the hand one.
+    // Back to the built-in (trained) evaluation.
     e.send("setoption name EvalFile value <empty>");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
     assert!(!lines.last().unwrap().contains("+2.00"), "{lines:?}");
-    e.send("setoption name MobilityMid value 70");
+    // A global term's weight adjusts the trained evaluation, which stays in use.
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("setoption name MobilityMid value 170");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
+    assert!(
+        lines.iter().any(|l| l.starts_with("global term changes")),
+        "{lines:?}"
+    );
+    // A board-shape weight selects the hand evaluation.
+    e.send("setoption name CornerMid value 500");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("mobility")), "{lines:?}");

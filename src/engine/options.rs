@@ -226,8 +226,11 @@ impl Options {
             self.weights
                 .set_by_name(spec.name, &v.to_string())
                 .map_err(|e| format!("setoption: {e}"))?;
-            // The named weights are the hand evaluation's: setting one selects it.
-            self.pattern = None;
+            // Board-shape weights belong to the hand evaluation: setting one selects it. Global
+            // terms (mobility, discs, parity) also adjust the trained evaluation, which stays.
+            if !crate::eval::GLOBAL_TERMS.contains(&id) {
+                self.pattern = None;
+            }
             return Ok(Effect::Weights);
         };
         let range = |kind: &Kind| match kind {

@@ -4,8 +4,9 @@
 //! Terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares, edge-stable
 //! discs), X-squares beside empty corners, mobility, potential mobility, disc difference and parity.
 //! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. The
-//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation ([`pattern`]), loaded from
-//! a weights file, replaces the inside without changing that interface.
+//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation ([`pattern`]) replaces the
+//! board terms without changing that interface, and the global terms' weights (mobility, potential
+//! mobility, discs, parity) adjust it by their change from the defaults.
 
 pub mod edge;
 pub mod pattern;
@@ -50,13 +51,29 @@ pub struct Term {
 }
 
 /// An evaluation function: the hand weights and the tables built from them, or a trained pattern
-/// evaluation when one is loaded (it then replaces the hand evaluation entirely).
+/// evaluation when one is loaded. The patterns replace the hand evaluation's board terms (edges,
+/// corners, X-squares); its global terms ([`GLOBAL_TERMS`]) still apply on top of them by as much as
+/// their weights differ from the defaults, so a tuner can adjust them with the trained evaluation.
 #[derive(Clone)]
 pub struct Evaluator {
     weights: Weights,
     edges: EdgeTable,
     pattern: Option<Arc<PatternWeights>>,
+    /// With patterns: each global term's weight minus its default, when any is non-zero.
+    global_delta: Option<[i32; 7]>,
 }
+
+/// The weights of the global terms (mobility, potential mobility, discs, parity): not board shapes,
+/// so they keep working with the trained pattern evaluation. Order: the `global_delta` order.
+pub const GLOBAL_TERMS: [usize; 7] = [
+    id::MOBILITY_MID,
+    id::MOBILITY_END,
+    id::POTENTIAL_MID,
+    id::POTENTIAL_END,
+    id::DISCS_MID,
+    id::DISCS_END,
+    id::PARITY_END,
+];
 
 /// The trained pattern weights compiled into the binary (docs/training.md has the recipe).
 static EMBEDDED_PATTERNS: &[u8] = include_bytes!("patterns.bin");
@@ -103,7 +120,9 @@ impl Evaluator {
     /// An evaluator that uses trained pattern weights when given (else the hand weights).
     pub fn with_pattern(weights: Weights, pattern: Option<Arc<PatternWeights>>) -> Evaluator {
         let edges = EdgeTable::new(&weights);
+        let delta = GLOBAL_TERMS.map(|i| weights.get(i) - weights::SPECS[i].default);
         Evaluator {
+            global_delta: delta.iter().any(|&d| d != 0).then_some(delta),
             weights,
             edges,
             pattern,
@@ -167,7 +186,10 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, board: Board) -> i32 {
         if let Some(pattern) = &self.pattern {
-            return pattern.evaluate(board);
+            return match &self.global_delta {
+                None => pattern.evaluate(board),
+                Some(delta) => pattern.evaluate(board) + Evaluator::adjustment(delta, board),
+            };
         }
         let (p, o) = (board.player(), board.opponent());
         let w = &self.weights;
@@ -187,14 +209,34 @@ impl Evaluator {
         Evaluator::blend(mid, end, board.empty_count() as i32)
     }
 
+    /// The global terms' adjustment to the pattern evaluation (centidiscs): each term's feature times
+    /// its weight's change from the default, blended by phase.
+    fn adjustment(delta: &[i32; 7], board: Board) -> i32 {
+        let f = Evaluator::features(board.player(), board.opponent());
+        let mid = f.mobility * delta[0] + f.potential * delta[2] + f.discs * delta[4];
+        let end = f.mobility * delta[1]
+            + f.potential * delta[3]
+            + f.discs * delta[5]
+            + f.parity * delta[6];
+        Evaluator::blend(mid, end, board.empty_count() as i32)
+    }
+
     /// The evaluation term by term (the values add up to [`Evaluator::evaluate`] up to rounding).
     pub fn breakdown(&self, board: Board) -> Vec<Term> {
         if let Some(pattern) = &self.pattern {
-            return vec![Term {
+            let mut terms = vec![Term {
                 name: "patterns (trained)",
                 feature: 0,
                 value: pattern.evaluate(board),
             }];
+            if let Some(delta) = &self.global_delta {
+                terms.push(Term {
+                    name: "global term changes",
+                    feature: 0,
+                    value: Evaluator::adjustment(delta, board),
+                });
+            }
+            return terms;
         }
         let (p, o) = (board.player(), board.opponent());
         let w = &self.weights;
@@ -240,6 +282,41 @@ impl Evaluator {
 mod tests {
     use super::*;
     use crate::board::Symmetry;
+
+    #[test]
+    fn global_terms_adjust_the_pattern_evaluation() {
+        // The first position of a game where the mobility difference is not 0.
+        let game = "f5d6c3d3c4f4f6f3e6e7d7c5";
+        let b = (2..=game.len() / 2)
+            .filter_map(|k| crate::board::text::board_after(&game[..2 * k]).ok())
+            .find(|b| {
+                legal_moves(b.player(), b.opponent()).count_ones()
+                    != legal_moves(b.opponent(), b.player()).count_ones()
+            })
+            .expect("some position of the game has unequal mobility");
+        let base = Evaluator::default();
+        assert!(base.is_pattern());
+        let mut w = Weights::default();
+        let default_mob = w.get(id::MOBILITY_MID);
+        w.set_by_name("MobilityMid", &(default_mob + 100).to_string())
+            .unwrap();
+        let tuned = Evaluator::with_pattern(w.clone(), built_in_patterns());
+        let mobility = legal_moves(b.player(), b.opponent()).count_ones() as i32
+            - legal_moves(b.opponent(), b.player()).count_ones() as i32;
+        let expected = Evaluator::blend(100 * mobility, 0, b.empty_count() as i32);
+        assert_eq!(tuned.evaluate(b), base.evaluate(b) + expected);
+        let terms = tuned.breakdown(b);
+        assert_eq!(
+            terms.iter().map(|t| t.value).sum::<i32>(),
+            tuned.evaluate(b)
+        );
+        // Back at the default: exactly the trained evaluation.
+        w.set_by_name("MobilityMid", &default_mob.to_string())
+            .unwrap();
+        let back = Evaluator::with_pattern(w, built_in_patterns());
+        assert_eq!(back.evaluate(b), base.evaluate(b));
+        assert_eq!(back.breakdown(b).len(), 1);
+    }
 
     #[test]
     fn file_gather_reads_the_a_file() {
