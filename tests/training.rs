@@ -7,7 +7,9 @@ use std::sync::Arc;
 use wedge::board::text::read_openings_file;
 use wedge::eval::Evaluator;
 use wedge::search::{Searcher, Solver};
-use wedge::tools::train::{datagen, read_samples, search_label, DatagenOptions, EmptiesErrors};
+use wedge::tools::train::{
+    datagen, read_samples, search_label, DatagenOptions, EmptiesErrors, Sample,
+};
 
 fn temp_path(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("wedge-training-{}-{name}", std::process::id()));
@@ -20,9 +22,17 @@ fn openings() -> Vec<wedge::board::text::Game> {
     read_openings_file(&path).expect("the vendored XOT sample parses")
 }
 
+/// Runs datagen into a fresh temporary file and reads the samples back.
+fn generate(name: &str, options: &DatagenOptions) -> (PathBuf, Vec<Sample>) {
+    let out = temp_path(name);
+    let played = datagen(&openings(), options, &out, &|_, _| {}).expect("datagen runs");
+    assert_eq!(played, options.games);
+    let samples = read_samples(&out).expect("datagen output reads back");
+    (out, samples)
+}
+
 #[test]
 fn datagen_writes_exact_labels_and_resumes() {
-    let out = temp_path("exact.txt");
     let options = DatagenOptions {
         games: 2,
         depth: 2,
@@ -30,9 +40,7 @@ fn datagen_writes_exact_labels_and_resumes() {
         seed: 3,
         ..DatagenOptions::default()
     };
-    let played = datagen(&openings(), &options, &out, &|_, _| {}).expect("datagen runs");
-    assert_eq!(played, 2);
-    let samples = read_samples(&out).expect("datagen output reads back");
+    let (out, samples) = generate("exact.txt", &options);
     assert!(samples.len() > 40, "{} positions", samples.len());
     // Positions in the solved part carry their exact score.
     let mut solver = Solver::new(16);
@@ -61,7 +69,6 @@ fn datagen_writes_exact_labels_and_resumes() {
 
 #[test]
 fn datagen_deep_search_labels_and_empties_filter() {
-    let out = temp_path("deep.txt");
     let options = DatagenOptions {
         games: 2,
         depth: 2,
@@ -71,8 +78,7 @@ fn datagen_deep_search_labels_and_empties_filter() {
         keep: (20, 30),
         ..DatagenOptions::default()
     };
-    datagen(&openings(), &options, &out, &|_, _| {}).expect("datagen runs");
-    let samples = read_samples(&out).expect("datagen output reads back");
+    let (out, samples) = generate("deep.txt", &options);
     assert!(samples.len() >= 10, "{} positions", samples.len());
     let mut searcher = Searcher::new(16, Evaluator::default());
     let stop = Arc::new(AtomicBool::new(false));
@@ -99,5 +105,7 @@ fn empties_errors_by_hand() {
     assert_eq!(e.mae(60, 60), Some(3.0));
     assert_eq!(e.mae(59, 60), Some(5.0));
     assert_eq!(e.mae(0, 58), None);
+    assert_eq!(e.count(60, 59), 0);
+    assert_eq!(e.mae(60, 59), None);
     let _ = std::fs::remove_file(&out);
 }

@@ -162,7 +162,7 @@ pub fn count_flips(sq: usize, p: u64, o: u64) -> u32 {
 
 /// Squares adjacent (in the 8 directions) to any square of `b`.
 #[inline]
-pub fn neighbours(b: u64) -> u64 {
+pub const fn neighbours(b: u64) -> u64 {
     let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
     let row = b | h;
     h | (row << 8) | (row >> 8)

@@ -13,7 +13,7 @@
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 
 use super::movelist::MoveList;
-use crate::board::movegen::{count_flips, flips, legal_moves};
+use crate::board::movegen::{count_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
 use crate::eval::Evaluator;
@@ -777,15 +777,12 @@ fn parity_ordered_empties(p: u64, o: u64) -> (u64, u32) {
     (list, count)
 }
 
-/// The squares adjacent to each square (8 directions, no wrapping).
+/// The squares adjacent to each square ([`neighbours`] of one square, computed at compile time).
 static NEIGHBOURS: [u64; 64] = {
     let mut table = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let b = 1u64 << sq;
-        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
-        let row = b | h;
-        table[sq] = h | (row << 8) | (row >> 8);
+        table[sq] = neighbours(1u64 << sq);
         sq += 1;
     }
     table

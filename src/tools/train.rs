@@ -326,17 +326,22 @@ impl EmptiesErrors {
         e
     }
 
+    /// The indices of `lo..=hi` empty squares (empty when `lo > hi`).
+    fn range(lo: u32, hi: u32) -> std::ops::RangeInclusive<usize> {
+        let hi = hi.min(60) as usize;
+        (lo as usize).min(hi + 1)..=hi
+    }
+
     /// Samples with `lo..=hi` empty squares.
     pub fn count(&self, lo: u32, hi: u32) -> usize {
-        let (lo, hi) = (lo.min(60) as usize, hi.min(60) as usize);
-        self.count[lo..=hi.max(lo)].iter().sum()
+        self.count[EmptiesErrors::range(lo, hi)].iter().sum()
     }
 
     /// The mean absolute error over samples with `lo..=hi` empty squares (`None` if there are none).
     pub fn mae(&self, lo: u32, hi: u32) -> Option<f64> {
-        let (lo, hi) = (lo.min(60) as usize, hi.min(60) as usize);
-        let n = self.count(lo as u32, hi as u32);
-        (n > 0).then(|| self.sum[lo..=hi.max(lo)].iter().sum::<f64>() / n as f64)
+        let n = self.count(lo, hi);
+        let sum: f64 = self.sum[EmptiesErrors::range(lo, hi)].iter().sum();
+        (n > 0).then(|| sum / n as f64)
     }
 }
 
