@@ -143,7 +143,7 @@ fn solver_equals_minimax_on_random_positions() {
             end = end.play_move(*m).unwrap();
         }
         assert!(end.is_game_over(), "PV does not reach the end: {:?}", r.pv);
-        let sign = if r.pv.len() % 2 == 0 { 1 } else { -1 };
+        let sign = if r.pv.len().is_multiple_of(2) { 1 } else { -1 };
         assert_eq!(sign * end.final_score(), expected, "PV score");
         tested += 1;
     }

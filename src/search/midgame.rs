@@ -401,7 +401,7 @@ impl Searcher {
     /// Looks at the stop flag and the node limit.
     #[inline]
     fn check_stop(&mut self) {
-        if self.nodes % CHECK_EVERY == 0
+        if self.nodes.is_multiple_of(CHECK_EVERY)
             && (self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit)
         {
             self.aborted = true;
