@@ -15,6 +15,7 @@ pub mod weights;
 use crate::board::movegen::{legal_moves, neighbours};
 use crate::board::Board;
 use edge::EdgeTable;
+pub use pattern::PatternIndices;
 use pattern::PatternWeights;
 use std::sync::Arc;
 use weights::{id, Weights};
@@ -207,6 +208,17 @@ impl Evaluator {
             + f.discs * w.get(id::DISCS_END)
             + f.parity * w.get(id::PARITY_END);
         Evaluator::blend(mid, end, board.empty_count() as i32)
+    }
+
+    /// [`Evaluator::evaluate`] of the position `p` to move against `o`, whose pattern indices
+    /// (kept up to date by the search, move by move) are `indices`: the same value, without reading
+    /// the patterns from scratch.
+    #[inline]
+    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices) -> i32 {
+        match (&self.pattern, &self.global_delta) {
+            (Some(pattern), None) => pattern.evaluate_indexed(p, o, indices),
+            _ => Board::new(p, o).map_or(0, |b| self.evaluate(b)),
+        }
     }
 
     /// The global terms' adjustment to the pattern evaluation (centidiscs): each term's feature times

@@ -180,6 +180,115 @@ pub fn features(board: Board, mut f: impl FnMut(usize)) -> (usize, i32) {
     (phase(board.empty_count()), mobility)
 }
 
+/// Number of placements (of all shapes).
+const PLACEMENTS: usize = 46;
+
+/// Lanes of [`PatternIndices`]: the 46 placements, padded to a multiple of 16 so the updates
+/// vectorise (the padding lanes stay zero and are never read).
+const LANES: usize = 48;
+
+/// For each square, its digit value (3^position) in every placement that holds it, 0 elsewhere:
+/// the index of a placement is the sum of these over the mover's discs plus twice the sum over the
+/// opponent's.
+static SQUARE_DIGITS: Lazy<Vec<[u16; LANES]>> = Lazy::new(|| {
+    let layout = &*LAYOUT;
+    let b3 = &*BASE3;
+    (0..64)
+        .map(|sq| {
+            let images = Symmetry::apply_all(1u64 << sq);
+            let mut lane = [0u16; LANES];
+            for (k, &(mask, _, i)) in layout.flat.iter().enumerate() {
+                lane[k] = b3[pext(images[i & 7], mask) as usize] as u16;
+            }
+            lane
+        })
+        .collect()
+});
+
+/// Table offset of each placement's shape, by lane.
+static LANE_OFFSETS: Lazy<[u32; LANES]> = Lazy::new(|| {
+    let mut offsets = [0u32; LANES];
+    for (k, &(_, offset, _)) in LAYOUT.flat.iter().enumerate() {
+        offsets[k] = offset as u32;
+    }
+    offsets
+});
+
+/// The pattern indices of a position, kept up to date move by move so that evaluating it is only
+/// the table reads. Both points of view are kept (`me`: the side to move's discs are digit 1, the
+/// opponent's 2; `them`: the other way round), because a move hands the turn over: the child's `me`
+/// is the parent's `them` plus the changed squares. A move then costs one vector add per changed
+/// square and side instead of the 92 bit extractions of reading the board from scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
+pub struct PatternIndices {
+    me: [u16; LANES],
+    them: [u16; LANES],
+}
+
+impl PatternIndices {
+    /// The indices of a position (`p` to move, `o` the opponent), read from scratch.
+    pub fn new(p: u64, o: u64) -> PatternIndices {
+        let layout = &*LAYOUT;
+        let b3 = &*BASE3;
+        let (tp, to) = (Symmetry::apply_all(p), Symmetry::apply_all(o));
+        let mut out = PatternIndices {
+            me: [0; LANES],
+            them: [0; LANES],
+        };
+        for (k, &(mask, _, i)) in layout.flat.iter().enumerate() {
+            let (mine, theirs) = (
+                b3[pext(tp[i & 7], mask) as usize],
+                b3[pext(to[i & 7], mask) as usize],
+            );
+            out.me[k] = (mine + 2 * theirs) as u16;
+            out.them[k] = (theirs + 2 * mine) as u16;
+        }
+        out
+    }
+
+    /// The indices after the side to move plays `sq` flipping `flipped` (the child position, seen
+    /// by the side then to move). Indices stay below 3^10 < 2^16; the arithmetic wraps only in
+    /// intermediate sums.
+    #[inline]
+    pub fn play(&self, sq: usize, flipped: u64) -> PatternIndices {
+        let digits = &*SQUARE_DIGITS;
+        let mut flip_sum = [0u16; LANES];
+        let mut f = flipped;
+        while f != 0 {
+            let d = &digits[f.trailing_zeros() as usize & 63];
+            f &= f - 1;
+            for k in 0..LANES {
+                flip_sum[k] = flip_sum[k].wrapping_add(d[k]);
+            }
+        }
+        let placed = &digits[sq & 63];
+        let mut out = PatternIndices {
+            me: [0; LANES],
+            them: [0; LANES],
+        };
+        for k in 0..LANES {
+            // The new mover's view: the placed disc and the flipped ones are the opponent's (2);
+            // the flipped ones were digit 1 (the new mover's) in `them`.
+            out.me[k] = self.them[k]
+                .wrapping_add(placed[k].wrapping_mul(2))
+                .wrapping_add(flip_sum[k]);
+            // The other view: the placed disc is 1, the flipped ones go from 2 to 1.
+            out.them[k] = self.me[k].wrapping_add(placed[k]).wrapping_sub(flip_sum[k]);
+        }
+        out
+    }
+
+    /// The indices after a pass: the same discs, the other side to move.
+    #[inline]
+    pub fn pass(&self) -> PatternIndices {
+        PatternIndices {
+            me: self.them,
+            them: self.me,
+        }
+    }
+}
+
 /// The trained weights: one vector per phase (shape tables, then mobility, then bias).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
@@ -263,6 +372,24 @@ impl PatternWeights {
         let ph = phase(board.empty_count());
         let w = &self.phases[ph];
         let (_, mobility) = features(board, |i| sum += i32::from(w[i]));
+        let n = w.len();
+        sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
+        sum * 100 / SCALE
+    }
+
+    /// [`PatternWeights::evaluate`] with the indices already known (`p`, `o` and `indices` must
+    /// describe the same position); the same value.
+    #[inline]
+    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        let w = &self.phases[phase(empties)];
+        let offsets = &*LANE_OFFSETS;
+        let mut sum = 0i32;
+        for k in 0..PLACEMENTS {
+            sum += i32::from(w[offsets[k] as usize + indices.me[k] as usize]);
+        }
+        let mobility =
+            legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
         let n = w.len();
         sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
         sum * 100 / SCALE
@@ -390,6 +517,47 @@ mod tests {
                 .count()
                 > 50_000
         );
+    }
+
+    #[test]
+    fn indices_kept_move_by_move_match_reading_from_scratch() {
+        // Random weights so that a wrong index changes the value; whole random games, passes too.
+        let mut rng = crate::rng::Rng::new(11);
+        let mut w = PatternWeights::zero();
+        for phase in &mut w.phases {
+            for v in phase.iter_mut() {
+                *v = rng.below(2001) as i16 - 1000;
+            }
+        }
+        let mut passes = 0;
+        for _ in 0..30 {
+            let mut b = Board::START;
+            let mut idx = PatternIndices::new(b.player(), b.opponent());
+            while !b.is_game_over() {
+                let (p, o) = (b.player(), b.opponent());
+                assert_eq!(idx, PatternIndices::new(p, o), "{b:?}");
+                assert_eq!(w.evaluate_indexed(p, o, &idx), w.evaluate(b), "{b:?}");
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    passes += 1;
+                    idx = idx.pass();
+                    b = b.pass();
+                    continue;
+                }
+                let mut pick = rng.below(u64::from(moves.count_ones()));
+                let mut m = moves;
+                while pick > 0 {
+                    m &= m - 1;
+                    pick -= 1;
+                }
+                let sq = m.trailing_zeros() as usize;
+                let f = crate::board::movegen::flips(sq, p, o);
+                idx = idx.play(sq, f);
+                b = Board::new(o ^ f, p | f | (1 << sq)).unwrap();
+            }
+            assert_eq!(idx, PatternIndices::new(b.player(), b.opponent()));
+        }
+        assert!(passes > 0, "no pass was exercised");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::movelist::MoveList;
 use crate::board::movegen::{count_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PatternIndices};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -162,7 +162,8 @@ impl Solver {
         } else {
             ASPIRATION_DEPTH
         };
-        let guess = self.shallow_value(p, o, depth, -INF_EVAL, INF_EVAL);
+        let guess =
+            self.shallow_value(p, o, &PatternIndices::new(p, o), depth, -INF_EVAL, INF_EVAL);
         // Final scores are even: the first window (guess - 1, guess + 1) only holds the even score
         // nearest the estimate, so it is as cheap as a null-window test.
         let guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
@@ -329,11 +330,16 @@ impl Solver {
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
         let parity = quadrant_parity(!(p | o));
+        let idx = (n >= EVAL_ORDER_MIN).then(|| PatternIndices::new(p, o));
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
             moves &= moves - 1;
             let f = flips(sq, p, o);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
+            if n > TT_MIN {
+                // The child will probe the table: start loading its bucket now.
+                self.prefetch(cp, co);
+            }
             let replies = legal_moves(cp, co);
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
             if parity >> quadrant(sq) & 1 == 1 && n < 20 {
@@ -353,8 +359,9 @@ impl Solver {
             } else {
                 None
             };
-            if let Some(d) = depth {
-                key += self.shallow_value(cp, co, d, -INF_EVAL, INF_EVAL) * EVAL_ORDER_WEIGHT / 100;
+            if let (Some(d), Some(idx)) = (depth, &idx) {
+                let v = self.shallow_value(cp, co, &idx.play(sq, f), d, -INF_EVAL, INF_EVAL);
+                key += v * EVAL_ORDER_WEIGHT / 100;
             }
             list.insert(key, sq as u8);
         }
@@ -363,16 +370,24 @@ impl Solver {
 
     /// A small alpha-beta search with the evaluation at the leaves (centidiscs, side to move's view):
     /// the move-ordering estimate at high empties.
-    fn shallow_value(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn shallow_value(
+        &self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
                 return 100 * final_score(p, o);
             }
-            return -self.shallow_value(o, p, depth, -beta, -alpha);
+            return -self.shallow_value(o, p, &idx.pass(), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return Board::new(p, o).map_or(0, |b| self.eval.evaluate(b));
+            return self.eval.evaluate_indexed(p, o, idx);
         }
         let mut m = moves;
         let mut best = -INF_EVAL;
@@ -380,7 +395,14 @@ impl Solver {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let f = flips(sq, p, o);
-            let v = -self.shallow_value(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            let v = -self.shallow_value(
+                o ^ f,
+                p | f | (1 << sq),
+                &idx.play(sq, f),
+                depth - 1,
+                -beta,
+                -alpha,
+            );
             if v > best {
                 best = v;
                 if v > alpha {
@@ -498,6 +520,21 @@ impl Solver {
         };
         self.store(bucket, p, o, lower, upper, best_sq, n);
         best
+    }
+
+    /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        let bucket = &self.table[(hash(p, o) as usize) & self.mask & !1];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch never faults and reads nothing architecturally; the pointer is to a live
+        // element of `table` anyway.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(bucket as *const Entry as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
     }
 
     /// The entry for the position, if its bucket (two slots from `bucket`) holds it.

@@ -11,7 +11,7 @@ use super::tt::TranspositionTable;
 use super::{Info, Limits, Score, SearchResult, SolveKind};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{final_score, Bitboard, Board, Move, Square};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PatternIndices};
 use crate::rng::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -328,12 +328,14 @@ impl Searcher {
         } else {
             (-INF, INF)
         };
+        let idx = PatternIndices::new(p, o);
         loop {
             let mut best = -INF;
             for i in 0..roots.len() {
                 let sq = roots[i].sq as usize;
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
+                let cidx = idx.play(sq, f);
                 // The bound a move must beat to enter the reported set.
                 let floor = if multipv > 1 {
                     if i < multipv {
@@ -346,12 +348,12 @@ impl Searcher {
                 };
                 let mut pv = Vec::new();
                 let v = if i == 0 || (multipv > 1 && i < multipv) {
-                    -self.pvs(cp, co, -beta, -floor, depth - 1, 1, &mut pv)
+                    -self.pvs(cp, co, &cidx, -beta, -floor, depth - 1, 1, &mut pv)
                 } else {
-                    let v = -self.pvs(cp, co, -floor - 1, -floor, depth - 1, 1, &mut pv);
+                    let v = -self.pvs(cp, co, &cidx, -floor - 1, -floor, depth - 1, 1, &mut pv);
                     if v > floor && v < beta && !self.aborted {
                         pv.clear();
-                        -self.pvs(cp, co, -beta, -floor, depth - 1, 1, &mut pv)
+                        -self.pvs(cp, co, &cidx, -beta, -floor, depth - 1, 1, &mut pv)
                     } else {
                         v
                     }
@@ -415,6 +417,7 @@ impl Searcher {
         &mut self,
         p: u64,
         o: u64,
+        idx: &PatternIndices,
         mut alpha: i32,
         beta: i32,
         depth: u32,
@@ -433,7 +436,16 @@ impl Searcher {
                 return 100 * final_score(p, o);
             }
             let mut child_pv = Vec::new();
-            let v = -self.pvs(o, p, -beta, -alpha, depth, ply + 1, &mut child_pv);
+            let v = -self.pvs(
+                o,
+                p,
+                &idx.pass(),
+                -beta,
+                -alpha,
+                depth,
+                ply + 1,
+                &mut child_pv,
+            );
             pv.clear();
             pv.push(Move::PASS);
             pv.extend(child_pv);
@@ -442,7 +454,7 @@ impl Searcher {
         if depth == 0 {
             return self
                 .eval
-                .evaluate(Board::new(p, o).unwrap_or(Board::START))
+                .evaluate_indexed(p, o, idx)
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let is_pv = beta - alpha > 1;
@@ -463,7 +475,7 @@ impl Searcher {
             }
         }
         let alpha0 = alpha;
-        let list = self.order_moves(p, o, moves, depth, hash_move);
+        let list = self.order_moves(p, o, idx, moves, depth, hash_move);
         let mut best = -INF;
         let mut best_sq = None;
         let mut child_pv = Vec::new();
@@ -471,13 +483,24 @@ impl Searcher {
             let s = sq as usize;
             let f = flips(s, p, o);
             let (cp, co) = (o ^ f, p | f | (1 << s));
+            let cidx = idx.play(s, f);
             child_pv.clear();
             let v = if i == 0 {
-                -self.pvs(cp, co, -beta, -alpha, depth - 1, ply + 1, &mut child_pv)
+                -self.pvs(
+                    cp,
+                    co,
+                    &cidx,
+                    -beta,
+                    -alpha,
+                    depth - 1,
+                    ply + 1,
+                    &mut child_pv,
+                )
             } else {
                 let v = -self.pvs(
                     cp,
                     co,
+                    &cidx,
                     -alpha - 1,
                     -alpha,
                     depth - 1,
@@ -486,7 +509,16 @@ impl Searcher {
                 );
                 if v > alpha && v < beta && !self.aborted {
                     child_pv.clear();
-                    -self.pvs(cp, co, -beta, -alpha, depth - 1, ply + 1, &mut child_pv)
+                    -self.pvs(
+                        cp,
+                        co,
+                        &cidx,
+                        -beta,
+                        -alpha,
+                        depth - 1,
+                        ply + 1,
+                        &mut child_pv,
+                    )
                 } else {
                     v
                 }
@@ -519,7 +551,15 @@ impl Searcher {
     /// Move ordering: the hash move first, then by a cheap score: at depth >= 3 the static evaluation
     /// of the child (a 1-ply look-ahead), always the opponent's mobility after the move (fastest
     /// first), with corners counted twice.
-    fn order_moves(&self, p: u64, o: u64, mut moves: u64, depth: u32, hash_move: u8) -> MoveList {
+    fn order_moves(
+        &self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        mut moves: u64,
+        depth: u32,
+        hash_move: u8,
+    ) -> MoveList {
         let mut list = MoveList::default();
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
@@ -529,14 +569,15 @@ impl Searcher {
             } else {
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
+                if depth >= 2 && self.use_tt {
+                    // The child will probe the table: start loading its bucket now.
+                    self.tt.prefetch(cp, co);
+                }
                 let replies = legal_moves(cp, co);
                 let mut key =
                     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 100;
                 if depth >= 3 {
-                    key += self
-                        .eval
-                        .evaluate(Board::new(cp, co).unwrap_or(Board::START))
-                        / 2;
+                    key += self.eval.evaluate_indexed(cp, co, &idx.play(sq, f)) / 2;
                 }
                 key
             };
