@@ -7,6 +7,8 @@
 //! placement's symmetry, which brings the placement onto the shape's own squares; extracting those
 //! squares' bits (PEXT where the CPU has BMI2) gives the cells in the shape's order, and a 1,024-entry
 //! table turns the two bit masks into the base-3 index. So all placements share one table per shape.
+//! The searches do not read the board at every node: they keep the indices up to date move by move
+//! ([`PatternIndices`]), and evaluating is then only the table reads.
 //!
 //! Weights are 16-bit, in 1/32 disc; the file format (version header, checksum) is in docs/training.md.
 
