@@ -12,7 +12,7 @@
 //!
 //! Weights are 16-bit, in 1/32 disc; the file format (version header, checksum) is in docs/training.md.
 
-use crate::board::movegen::legal_moves;
+use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
 use once_cell::sync::Lazy;
 use std::path::Path;
@@ -141,30 +141,6 @@ static BASE3: Lazy<Vec<u32>> = Lazy::new(|| {
         })
         .collect()
 });
-
-/// Extracts the bits of `x` under `mask` into the low bits (ascending order).
-#[inline]
-fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: compiled only when BMI2 is enabled for the whole build, so the CPU running this
-        // binary has it (see docs/building.md).
-        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut m, mut out, mut bit) = (mask, 0u64, 0);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            if x & low != 0 {
-                out |= 1 << bit;
-            }
-            bit += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
 
 /// Calls `f(weight index)` for every active feature of `board` (one per placement), and returns
 /// the phase and the mobility feature.

@@ -13,7 +13,7 @@
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 
 use super::movelist::MoveList;
-use crate::board::movegen::{count_flips, flips, legal_moves, neighbours};
+use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, hash, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
@@ -719,11 +719,11 @@ impl Solver {
     fn last1(&mut self, p: u64, o: u64, _alpha: i32, sq: usize) -> i32 {
         self.nodes += 1;
         let diff = 2 * p.count_ones() as i32 - 63;
-        let n = count_flips(sq, p, o) as i32;
+        let n = count_last_flips(sq, p) as i32;
         if n > 0 {
             return diff + 2 * n + 1;
         }
-        let n = count_flips(sq, o, p) as i32;
+        let n = count_last_flips(sq, o) as i32;
         if n > 0 {
             // The opponent plays the last square.
             return diff - 2 * n - 1;
