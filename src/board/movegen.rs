@@ -1,7 +1,9 @@
 //! Move generation and flips on raw bitboards: the hottest code in the engine.
 //!
 //! Everything here works on two `u64`s, `p` (the side to move) and `o` (the opponent), and is
-//! branch-free and allocation-free. The typed API in [`super::Board`] wraps these functions.
+//! allocation-free and branch-free where the CPU has the instructions it uses (AVX2, AVX-512VL/CD,
+//! BMI2; the portable fallbacks loop). The typed API in [`super::Board`] wraps these functions.
+//! It also holds [`pext`], the bit extraction the pattern evaluation shares.
 
 /// Squares not on the a- or h-file: masks the opponent for horizontal and diagonal directions so a
 /// shift can never wrap from one row's edge into the next row.
@@ -156,11 +158,13 @@ pub fn flips(sq: usize, p: u64, o: u64) -> u64 {
 /// [`flips`] with the four rays towards higher indices in one 256-bit register and the four towards
 /// lower indices in another: the carry trick becomes a vector add, the leading-zero count a vector
 /// `lzcnt` (AVX-512CD), and a variable shift by 64 gives 0 (no flip), so no lane needs a branch.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512vl",
-    target_feature = "avx512cd"
-))]
+/// Compiled on every x86-64 build so the tests can check it wherever the CPU has the instructions;
+/// [`flips`] calls it only when the whole build targets them.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(
+    not(all(target_feature = "avx512vl", target_feature = "avx512cd")),
+    allow(dead_code)
+)]
 #[target_feature(enable = "avx512vl,avx512cd,avx2")]
 #[inline]
 fn flips_avx512(sq: usize, p: u64, o: u64) -> u64 {
@@ -246,17 +250,29 @@ pub fn count_flips(sq: usize, p: u64, o: u64) -> u32 {
 pub fn count_last_flips(sq: usize, p: u64) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
-        let lines = &LAST_LINES[sq & 63];
-        let mut n = 0;
-        for &(mask, base) in lines {
-            n += u32::from(LINE_FLIPS[base as usize + pext(p, mask) as usize]);
-        }
-        n
+        count_last_flips_by_lines(sq, p)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
+        // Without PEXT the line reads would loop: the general count is cheaper.
         count_flips(sq, p, !p & !(1u64 << (sq & 63)))
     }
+}
+
+/// The line-table count behind [`count_last_flips`] (on every build, so the tests check the table
+/// even where the CPU lacks PEXT).
+#[inline]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "bmi2")),
+    allow(dead_code)
+)]
+fn count_last_flips_by_lines(sq: usize, p: u64) -> u32 {
+    let lines = &LAST_LINES[sq & 63];
+    let mut n = 0;
+    for &(mask, base) in lines {
+        n += u32::from(LINE_FLIPS[base as usize + pext(p, mask) as usize]);
+    }
+    n
 }
 
 /// Extracts the bits of `x` under `mask` into the low bits, in ascending order (PEXT where the
@@ -332,7 +348,7 @@ const fn build_last_lines() -> [[(u64, u16); 4]; 64] {
     let mut sq = 0;
     while sq < 64 {
         let rays = &RAYS[sq];
-        // Opposite rays: east/west, north-west/south-east, north/south, north-east/south-west.
+        // Opposite rays: east/west, north/south, north-east/south-west, north-west/south-east.
         let pairs = [(0, 4), (2, 6), (3, 7), (1, 5)];
         let mut k = 0;
         while k < 4 {
@@ -383,16 +399,37 @@ mod tests {
             let sq = (x >> 58) as usize;
             let p = x.rotate_left(17) & !(1u64 << sq);
             let o = !p & !(1u64 << sq);
-            assert_eq!(
-                count_last_flips(sq, p),
-                count_flips(sq, p, o),
-                "{sq} {p:#x}"
-            );
-            assert_eq!(
-                count_last_flips(sq, o),
-                count_flips(sq, o, p),
-                "{sq} {o:#x}"
-            );
+            for (a, b) in [(p, o), (o, p)] {
+                let expected = flips_scalar(sq, a, b).count_ones();
+                assert_eq!(count_last_flips_by_lines(sq, a), expected, "{sq} {a:#x}");
+                assert_eq!(count_last_flips(sq, a), expected, "{sq} {a:#x}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_flips_match_the_scalar_ones_where_the_cpu_has_them() {
+        if !(is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("avx512cd")
+            && is_x86_feature_detected!("avx2"))
+        {
+            eprintln!("this CPU lacks AVX-512VL/CD: vector flips not checked here");
+            return;
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = (x >> 58) as usize;
+            // Random disjoint discs (about a quarter each) with `sq` empty.
+            let y = x.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let p = x & !y & !(1u64 << sq);
+            let o = y & !x & !(1u64 << sq);
+            // SAFETY: the instructions `flips_avx512` is compiled for were detected above.
+            let v = unsafe { flips_avx512(sq, p, o) };
+            assert_eq!(v, flips_scalar(sq, p, o), "{sq} {p:#x} {o:#x}");
         }
     }
 

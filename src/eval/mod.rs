@@ -3,10 +3,11 @@
 //!
 //! Terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares, edge-stable
 //! discs), X-squares beside empty corners, mobility, potential mobility, disc difference and parity.
-//! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. The
-//! search only calls [`Evaluator::evaluate`]; a trained pattern evaluation ([`pattern`]) replaces the
-//! board terms without changing that interface, and the global terms' weights (mobility, potential
-//! mobility, discs, parity) adjust it by their change from the defaults.
+//! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. A
+//! trained pattern evaluation ([`pattern`]) replaces the board terms, and the global terms' weights
+//! (mobility, potential mobility, discs, parity) adjust it by their change from the defaults. The
+//! searches call [`Evaluator::evaluate_indexed`] with the pattern indices they keep move by move
+//! ([`PatternIndices`]); [`Evaluator::evaluate`] reads a board from scratch, with the same value.
 
 pub mod edge;
 pub mod pattern;
@@ -328,6 +329,31 @@ mod tests {
         let back = Evaluator::with_pattern(w, built_in_patterns());
         assert_eq!(back.evaluate(b), base.evaluate(b));
         assert_eq!(back.breakdown(b).len(), 1);
+    }
+
+    #[test]
+    fn indexed_evaluation_equals_reading_from_scratch_for_every_kind() {
+        let mut tuned = Weights::default();
+        let mob = tuned.get(id::MOBILITY_MID);
+        tuned
+            .set_by_name("MobilityMid", &(mob + 50).to_string())
+            .unwrap();
+        let evaluators = [
+            Evaluator::default(),
+            Evaluator::with_pattern(tuned, built_in_patterns()),
+            Evaluator::new(Weights::default()),
+        ];
+        let mut b = Board::START;
+        for m in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+            b = b.play(m.parse().unwrap()).unwrap();
+            let idx = PatternIndices::new(b.player(), b.opponent());
+            for e in &evaluators {
+                assert_eq!(
+                    e.evaluate_indexed(b.player(), b.opponent(), &idx),
+                    e.evaluate(b)
+                );
+            }
+        }
     }
 
     #[test]

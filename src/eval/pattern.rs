@@ -117,12 +117,13 @@ static LAYOUT: Lazy<Layout> = Lazy::new(|| {
         placements.push(syms);
         offset += 3usize.pow(shape.squares.len() as u32);
     }
-    let flat = placements
+    let flat: Vec<(u64, usize, usize)> = placements
         .iter()
         .enumerate()
         .flat_map(|(k, syms)| syms.iter().map(move |s| (k, s.index())))
         .map(|(k, i)| (masks[k], offsets[k], i))
         .collect();
+    debug_assert_eq!(flat.len(), PLACEMENTS);
     Layout {
         placements,
         per_phase: offset + 2,
