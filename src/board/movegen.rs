@@ -388,14 +388,20 @@ mod tests {
         assert_eq!(RAYS[27][6].count_ones(), 3);
     }
 
+    /// The next state of a xorshift generator (random boards for the tests below).
+    fn xorshift(mut x: u64) -> u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+
     #[test]
     fn last_flip_counts_match_the_general_count() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..20_000 {
-            // xorshift: a random full board but one square.
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            // A random full board but one square.
+            x = xorshift(x);
             let sq = (x >> 58) as usize;
             let p = x.rotate_left(17) & !(1u64 << sq);
             let o = !p & !(1u64 << sq);
@@ -419,9 +425,7 @@ mod tests {
         }
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..50_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            x = xorshift(x);
             let sq = (x >> 58) as usize;
             // Random disjoint discs (about a quarter each) with `sq` empty.
             let y = x.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15);
