@@ -484,45 +484,14 @@ impl Searcher {
             let f = flips(s, p, o);
             let (cp, co) = (o ^ f, p | f | (1 << s));
             let cidx = idx.play(s, f);
-            child_pv.clear();
-            let v = if i == 0 {
-                -self.pvs(
-                    cp,
-                    co,
-                    &cidx,
-                    -beta,
-                    -alpha,
-                    depth - 1,
-                    ply + 1,
-                    &mut child_pv,
-                )
-            } else {
-                let v = -self.pvs(
-                    cp,
-                    co,
-                    &cidx,
-                    -alpha - 1,
-                    -alpha,
-                    depth - 1,
-                    ply + 1,
-                    &mut child_pv,
-                );
-                if v > alpha && v < beta && !self.aborted {
-                    child_pv.clear();
-                    -self.pvs(
-                        cp,
-                        co,
-                        &cidx,
-                        -beta,
-                        -alpha,
-                        depth - 1,
-                        ply + 1,
-                        &mut child_pv,
-                    )
-                } else {
-                    v
-                }
+            let child = Child {
+                p: cp,
+                o: co,
+                idx: &cidx,
+                depth: depth - 1,
+                ply: ply + 1,
             };
+            let v = self.search_child(&child, alpha, beta, i == 0, &mut child_pv);
             if self.aborted {
                 return 0;
             }
@@ -546,6 +515,30 @@ impl Searcher {
             self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
         }
         best
+    }
+
+    /// The score of a child for its parent, principal variation search style: the first child with
+    /// the full window, the others with a null window and a re-search when they land inside it.
+    /// `pv` receives the child's line.
+    fn search_child(
+        &mut self,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        pv.clear();
+        if first {
+            return -self.pvs(c.p, c.o, c.idx, -beta, -alpha, c.depth, c.ply, pv);
+        }
+        let v = -self.pvs(c.p, c.o, c.idx, -alpha - 1, -alpha, c.depth, c.ply, pv);
+        if v > alpha && v < beta && !self.aborted {
+            pv.clear();
+            -self.pvs(c.p, c.o, c.idx, -beta, -alpha, c.depth, c.ply, pv)
+        } else {
+            v
+        }
     }
 
     /// Move ordering: the hash move first, then by a cheap score: at depth >= 3 the static evaluation
@@ -585,6 +578,15 @@ impl Searcher {
         }
         list
     }
+}
+
+/// A child position to search: its discs, pattern indices, remaining depth and ply.
+struct Child<'a> {
+    p: u64,
+    o: u64,
+    idx: &'a PatternIndices,
+    depth: u32,
+    ply: u32,
 }
 
 /// The corners.
