@@ -228,6 +228,16 @@ impl Solver {
         }
     }
 
+    /// Per mille of sampled table slots written by the current solve (the UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.table[..self.table.len().min(1000)];
+        let used = sample
+            .iter()
+            .filter(|e| e.player | e.opponent != 0 && e.generation == self.generation)
+            .count();
+        (used * 1000 / sample.len()) as u32
+    }
+
     /// Nodes searched by the last solve so far.
     pub fn nodes(&self) -> u64 {
         self.nodes

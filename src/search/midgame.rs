@@ -280,7 +280,8 @@ impl Searcher {
                 score,
                 nodes: self.nodes,
                 time: start.elapsed(),
-                hashfull: self.tt.hashfull(),
+                // The solver's own table is the one this search filled.
+                hashfull: self.solver.hashfull(),
                 pv: r.pv.clone(),
             });
         }
