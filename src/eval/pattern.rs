@@ -146,14 +146,10 @@ static BASE3: Lazy<Vec<u32>> = Lazy::new(|| {
 /// Calls `f(weight index)` for every active feature of `board` (one per placement), and returns
 /// the phase and the mobility feature.
 pub fn features(board: Board, mut f: impl FnMut(usize)) -> (usize, i32) {
-    let layout = &*LAYOUT;
-    let b3 = &*BASE3;
     let (p, o) = (board.player(), board.opponent());
-    // Every symmetry is used by some placement: all images at once, sharing the work.
-    let (tp, to) = (Symmetry::apply_all(p), Symmetry::apply_all(o));
-    for &(mask, offset, i) in &layout.flat {
-        let idx = b3[pext(tp[i & 7], mask) as usize] + 2 * b3[pext(to[i & 7], mask) as usize];
-        f(offset + idx as usize);
+    let idx = PatternIndices::new(p, o);
+    for (&offset, &i) in LANE_OFFSETS.iter().zip(&idx.me).take(PLACEMENTS) {
+        f(offset as usize + i as usize);
     }
     let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
     (phase(board.empty_count()), mobility)
@@ -210,6 +206,7 @@ impl PatternIndices {
     pub fn new(p: u64, o: u64) -> PatternIndices {
         let layout = &*LAYOUT;
         let b3 = &*BASE3;
+        // Every symmetry is used by some placement: all images at once, sharing the work.
         let (tp, to) = (Symmetry::apply_all(p), Symmetry::apply_all(o));
         let mut out = PatternIndices {
             me: [0; LANES],
@@ -347,17 +344,12 @@ impl PatternWeights {
     /// The evaluation in centidiscs for the side to move.
     #[inline]
     pub fn evaluate(&self, board: Board) -> i32 {
-        let mut sum = 0i32;
-        let ph = phase(board.empty_count());
-        let w = &self.phases[ph];
-        let (_, mobility) = features(board, |i| sum += i32::from(w[i]));
-        let n = w.len();
-        sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
-        sum * 100 / SCALE
+        let (p, o) = (board.player(), board.opponent());
+        self.evaluate_indexed(p, o, &PatternIndices::new(p, o))
     }
 
     /// [`PatternWeights::evaluate`] with the indices already known (`p`, `o` and `indices` must
-    /// describe the same position); the same value.
+    /// describe the same position).
     #[inline]
     pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices) -> i32 {
         let empties = (!(p | o)).count_ones();

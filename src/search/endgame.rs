@@ -442,7 +442,7 @@ impl Solver {
             beta = beta.min(max_possible);
         }
 
-        let bucket = (hash(p, o) as usize) & self.mask & !1;
+        let bucket = self.bucket(p, o);
         let mut hash_move = 64u8;
         if let Some(entry) = self.probe(bucket, p, o) {
             let (lo, hi) = (entry.lower as i32, entry.upper as i32);
@@ -477,7 +477,7 @@ impl Solver {
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
-                let child = (hash(cp, co) as usize) & self.mask & !1;
+                let child = self.bucket(cp, co);
                 if let Some(e) = self.probe(child, cp, co) {
                     if -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
@@ -535,16 +535,13 @@ impl Solver {
     /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
     #[inline]
     fn prefetch(&self, p: u64, o: u64) {
-        let bucket = &self.table[(hash(p, o) as usize) & self.mask & !1];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch never faults and reads nothing architecturally; the pointer is to a live
-        // element of `table` anyway.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(bucket as *const Entry as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = bucket;
+        super::prefetch(&self.table[self.bucket(p, o)]);
+    }
+
+    /// The first slot of the position's two-slot bucket.
+    #[inline]
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        (hash(p, o) as usize) & self.mask & !1
     }
 
     /// The entry for the position, if its bucket (two slots from `bucket`) holds it.

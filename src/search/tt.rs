@@ -70,16 +70,7 @@ impl TranspositionTable {
     #[inline]
     pub fn prefetch(&self, player: u64, opponent: u64) {
         let key = hash(player, opponent) | 1;
-        let bucket = &self.buckets[(key >> 1) as usize & self.mask].0;
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch never faults and reads nothing architecturally; the pointer is to a live
-        // element of `buckets` anyway.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(bucket.as_ptr() as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = bucket;
+        super::prefetch(&self.buckets[(key >> 1) as usize & self.mask]);
     }
 
     /// The entry for (`player`, `opponent`), if stored.
