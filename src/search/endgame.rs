@@ -325,7 +325,7 @@ impl Solver {
         if n >= TT_MIN {
             self.search_tt(p, o, alpha, beta, n)
         } else if n > SHALLOW_MAX {
-            self.search_mid(p, o, alpha, beta, n)
+            self.search_mid(p, o, alpha, beta, n, legal_moves(p, o))
         } else {
             let (list, count) = parity_ordered_empties(p, o);
             self.search_shallow(p, o, alpha, beta, list, count)
@@ -581,21 +581,23 @@ impl Solver {
         };
     }
 
-    /// Search with move generation and fastest-first ordering, no hash table.
-    fn search_mid(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    /// Search with move generation and fastest-first ordering, no hash table. `moves` are the legal
+    /// moves of `p` (the parent computed them for its ordering: they are not generated twice).
+    fn search_mid(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, moves: u64) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
         }
-        let moves = legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            let replies = legal_moves(o, p);
+            if replies == 0 {
                 return final_score(p, o);
             }
-            return -self.search_mid(o, p, -beta, -alpha, n);
+            return -self.search_mid(o, p, -beta, -alpha, n, replies);
         }
-        // Fixed-size move list on the stack: fastest-first keys, then a small insertion sort.
-        let mut list = [(0i32, 0u8, 0u64); 32];
+        // Fixed-size move list on the stack: fastest-first keys, then a small insertion sort. Each
+        // entry keeps the flips and the opponent's replies for the child.
+        let mut list = [(0i32, 0u8, 0u64, 0u64); 32];
         let mut count = 0;
         let parity = quadrant_parity(!(p | o));
         let mut m = moves;
@@ -613,13 +615,17 @@ impl Solver {
                 list[j] = list[j - 1];
                 j -= 1;
             }
-            list[j] = (key, sq as u8, f);
+            list[j] = (key, sq as u8, f, replies);
             count += 1;
         }
         let mut best = -INF;
-        for &(_, sq, f) in &list[..count] {
-            let s = sq as usize;
-            let v = -self.search(o ^ f, p | f | (1 << s), -beta, -alpha, n - 1);
+        for &(_, sq, f, replies) in &list[..count] {
+            let (cp, co) = (o ^ f, p | f | (1 << sq));
+            let v = if n - 1 > SHALLOW_MAX {
+                -self.search_mid(cp, co, -beta, -alpha, n - 1, replies)
+            } else {
+                -self.search(cp, co, -beta, -alpha, n - 1)
+            };
             if v > best {
                 best = v;
                 if v > alpha {
