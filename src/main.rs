@@ -119,6 +119,10 @@ enum Command {
         /// Fit mirror-image configurations separately (by default they share one value).
         #[arg(long)]
         untied: bool,
+        /// Start from this pattern weights file instead of zeros (continued training); phases
+        /// without training positions keep its weights.
+        #[arg(long)]
+        init: Option<PathBuf>,
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -327,16 +331,19 @@ fn main() -> ExitCode {
             held_out,
             seed,
             untied,
+            init,
         }) => run_train(
             &data,
             &out,
             held_out,
+            init.as_deref(),
             wedge::tools::train::TrainOptions {
                 epochs: epochs.max(1),
                 learning_rate: lr,
                 lambda,
                 seed,
                 tie_symmetric: !untied,
+                init: None,
             },
         ),
         Some(Command::EvalTest { data, eval_file }) => run_eval_test(&data, eval_file.as_deref()),
@@ -832,9 +839,13 @@ fn run_train(
     data: &[PathBuf],
     out: &Path,
     held_out: u64,
-    options: wedge::tools::train::TrainOptions,
+    init: Option<&Path>,
+    mut options: wedge::tools::train::TrainOptions,
 ) -> Result<(), String> {
     use wedge::tools::train::{read_samples, split, train, PhaseErrors};
+    if let Some(path) = init {
+        options.init = Some(wedge::eval::pattern::PatternWeights::load(path)?);
+    }
     let mut samples = Vec::new();
     for path in data {
         samples.extend(read_samples(path)?);
@@ -852,27 +863,41 @@ fn run_train(
     println!("trained in {:.1} s", start.elapsed().as_secs_f64());
     let hand = wedge::eval::Evaluator::new(Weights::default());
     let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);
+    let init_err = options
+        .init
+        .as_ref()
+        .map(|init| PhaseErrors::measure(&test, |b| f64::from(init.evaluate(b)) / 100.0));
     let train_err = PhaseErrors::measure(&training, |b| f64::from(weights.evaluate(b)) / 100.0);
     let test_err = PhaseErrors::measure(&test, |b| f64::from(weights.evaluate(b)) / 100.0);
     println!("mean absolute error (discs) by phase (empties):");
-    println!("phase        positions   hand(held-out)  trained(train)  trained(held-out)");
+    println!(
+        "phase        positions   hand(held-out)  trained(train)  trained(held-out){}",
+        if init_err.is_some() {
+            "  init(held-out)"
+        } else {
+            ""
+        }
+    );
+    let init_column = |mae: Option<f64>| mae.map_or(String::new(), |m| format!(" {m:>15.2}"));
     for ph in 0..wedge::eval::pattern::PHASES {
         println!(
-            "{:>2}-{:<2} {:>17} {:>16.2} {:>15.2} {:>18.2}",
+            "{:>2}-{:<2} {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
             ph * 10,
             ph * 10 + 9,
             test_err.count[ph],
             hand_err.mae[ph],
             train_err.mae[ph],
-            test_err.mae[ph]
+            test_err.mae[ph],
+            init_column(init_err.as_ref().map(|e| e.mae[ph]))
         );
     }
     println!(
-        "all   {:>17} {:>16.2} {:>15.2} {:>18.2}",
+        "all   {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
         test_err.count.iter().sum::<usize>(),
         hand_err.overall(),
         train_err.overall(),
-        test_err.overall()
+        test_err.overall(),
+        init_column(init_err.as_ref().map(|e| e.overall()))
     );
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
