@@ -148,6 +148,10 @@ enum Command {
         /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
         #[arg(long, default_value_t = 1)]
         first: usize,
+        /// Order moves with this weights file (pattern or hand weights) instead of the built-in
+        /// evaluation.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
 }
 
@@ -365,7 +369,8 @@ fn main() -> ExitCode {
             threads,
             hash,
             first,
-        }) => run_solve(&file, wld, threads, hash, first),
+            eval_file,
+        }) => run_solve(&file, wld, threads, hash, first, eval_file.as_deref()),
         None => {
             let code = run_engine(&cli.protocol);
             return ExitCode::from(code.clamp(0, 255) as u8);
@@ -449,12 +454,18 @@ fn run_solve(
     threads: usize,
     hash: usize,
     first: usize,
+    eval_file: Option<&Path>,
 ) -> Result<(), String> {
     let lines = read_obf_file(file).map_err(|e| e.to_string())?;
+    let eval = match eval_file {
+        Some(path) => load_evaluator(path)?,
+        None => wedge::eval::Evaluator::default(),
+    };
     let options = solve::SolveOptions {
         wld,
         threads,
         hash_mb: hash,
+        eval,
     };
     let start = Instant::now();
     println!("{}", solve::HEADER);

@@ -75,6 +75,7 @@ fn ffo_1_to_19_scores_and_moves_match() {
         wld: false,
         threads: 2,
         hash_mb: 16,
+        eval: wedge::eval::Evaluator::default(),
     };
     let results = solve_all(&lines, &options, |_, _| {});
     assert_eq!(results.len(), 19);
@@ -239,4 +240,23 @@ fn stable_discs_never_flip() {
             assert_eq!(o_now & theirs, theirs);
         }
     }
+}
+
+/// `wedge solve --eval-file`: another evaluation orders the moves (same scores); a missing file is
+/// refused with its name.
+#[test]
+fn solve_command_with_an_eval_file() {
+    let run = |eval: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args(["solve", "tests/data/fforum-1-19.obf", "--eval-file", eval])
+            .output()
+            .expect("the wedge binary runs")
+    };
+    let ok = run("src/eval/patterns.bin");
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{text}");
+    assert!(text.contains("19 positions, 0 mismatches"), "{text}");
+    let missing = run("no-such-weights.bin");
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-weights.bin"));
 }

@@ -109,3 +109,24 @@ fn empties_errors_by_hand() {
     assert_eq!(e.mae(60, 59), None);
     let _ = std::fs::remove_file(&out);
 }
+
+/// `wedge train --init` with a file that does not exist is refused, naming the file.
+#[test]
+fn train_init_file_must_exist() {
+    let data = temp_path("init-data.txt");
+    std::fs::write(
+        &data,
+        "---------------------------XO------OX--------------------------- X 0\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["train", "--data"])
+        .arg(&data)
+        .args(["--out"])
+        .arg(temp_path("init-out.bin"))
+        .args(["--init", "no-such-init.bin"])
+        .output()
+        .expect("the wedge binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-init.bin"));
+}

@@ -3,13 +3,14 @@
 
 use crate::board::text::ObfLine;
 use crate::board::Move;
+use crate::eval::Evaluator;
 use crate::search::Solver;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What to solve and how.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SolveOptions {
     /// Solve for win/loss/draw only.
     pub wld: bool,
@@ -17,6 +18,8 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Transposition table size per solver, in MB.
     pub hash_mb: usize,
+    /// The evaluation that orders the moves at high empties.
+    pub eval: Evaluator,
 }
 
 /// The outcome for one position.
@@ -115,6 +118,7 @@ pub fn solve_all(
         for _ in 0..options.threads.clamp(1, 256) {
             scope.spawn(|| {
                 let mut solver = Solver::new(options.hash_mb);
+                solver.set_evaluator(options.eval.clone());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(line) = lines.get(i) else { break };
