@@ -110,7 +110,7 @@ enum Command {
         /// Adagrad base step size.
         #[arg(long, default_value_t = 0.3)]
         lr: f32,
-        /// L2 regularisation.
+        /// L2 regularisation (towards 0, or towards the `--init` weights).
         #[arg(long, default_value_t = 0.001)]
         lambda: f32,
         /// Per mille of positions held out for testing.

@@ -503,6 +503,16 @@ impl std::error::Error for FileError {}
 /// each remaining line with `parse`. The first failure is returned with the file and line.
 pub fn read_lines<T, E: fmt::Display>(
     path: &Path,
+    parse: impl FnMut(&str) -> Result<T, E>,
+) -> Result<Vec<T>, FileError> {
+    read_lines_with_comments(path, |_| {}, parse)
+}
+
+/// [`read_lines`], also handing each comment line (`#` or `%` first, trimmed) to `comment` as it is
+/// met, so a reader can follow markers between the data lines.
+pub fn read_lines_with_comments<T, E: fmt::Display>(
+    path: &Path,
+    mut comment: impl FnMut(&str),
     mut parse: impl FnMut(&str) -> Result<T, E>,
 ) -> Result<Vec<T>, FileError> {
     let text = std::fs::read(path).map_err(|e| FileError {
@@ -518,7 +528,11 @@ pub fn read_lines<T, E: fmt::Display>(
             message: "the line is not valid UTF-8".to_string(),
         })?;
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('#') || line.starts_with('%') {
+            comment(line);
             continue;
         }
         out.push(parse(line).map_err(|e| FileError {

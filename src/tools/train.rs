@@ -227,26 +227,47 @@ pub struct Sample {
     pub board: Board,
     /// The label, discs for the side to move.
     pub label: f32,
+    /// Which game it comes from (an opaque id, the same for all positions of one game of one file),
+    /// so that a held-out split keeps each game on one side.
+    pub game: u64,
 }
 
-/// Reads data files (`<64 squares> <side> <label>` lines; `#` comments).
+/// Reads data files (`<64 squares> <side> <label>` lines; `#` comments; a `# game <n>` line closes
+/// each game's positions).
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    crate::board::text::read_lines(path, |line| -> Result<Sample, String> {
-        let (board, label) = line
-            .rsplit_once(' ')
-            .ok_or_else(|| "expected '<64 squares> <side> <label>'".to_string())?;
-        let pos: Position = board.parse().map_err(|e| format!("{e}"))?;
-        let label: f32 = label
-            .parse()
-            .map_err(|_| format!("'{label}' is not a number"))?;
-        if !(-64.0..=64.0).contains(&label) {
-            return Err(format!("label {label} is outside -64..64"));
-        }
-        Ok(Sample {
-            board: pos.board,
-            label,
-        })
-    })
+    // Games are told apart by the file and the number of `# game` lines before them.
+    let salt = path
+        .to_string_lossy()
+        .bytes()
+        .fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+        });
+    let games_closed = std::cell::Cell::new(0u64);
+    crate::board::text::read_lines_with_comments(
+        path,
+        |comment| {
+            if comment.starts_with("# game") {
+                games_closed.set(games_closed.get() + 1);
+            }
+        },
+        |line| -> Result<Sample, String> {
+            let (board, label) = line
+                .rsplit_once(' ')
+                .ok_or_else(|| "expected '<64 squares> <side> <label>'".to_string())?;
+            let pos: Position = board.parse().map_err(|e| format!("{e}"))?;
+            let label: f32 = label
+                .parse()
+                .map_err(|_| format!("'{label}' is not a number"))?;
+            if !(-64.0..=64.0).contains(&label) {
+                return Err(format!("label {label} is outside -64..64"));
+            }
+            Ok(Sample {
+                board: pos.board,
+                label,
+                game: (salt ^ games_closed.get()).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            })
+        },
+    )
     .map_err(|e| e.to_string())
 }
 
@@ -257,14 +278,14 @@ pub struct TrainOptions {
     pub epochs: usize,
     /// Adagrad base step size.
     pub learning_rate: f32,
-    /// L2 pull towards 0 (keeps rare configurations near 0).
+    /// L2 pull towards the starting weights (0, or `init`): keeps rare configurations near them.
     pub lambda: f32,
     /// Seed for shuffling and the held-out split.
     pub seed: u64,
     /// Fit one value per group of mirror-image configurations ([`pattern::tied_indices`]).
     pub tie_symmetric: bool,
-    /// Weights to start from (continued training) instead of zeros: a phase without training
-    /// positions keeps them unchanged.
+    /// Weights to start from (continued training) instead of zeros, and that the regularisation
+    /// pulls towards: a phase without training positions keeps them unchanged.
     pub init: Option<PatternWeights>,
 }
 
@@ -348,12 +369,21 @@ impl EmptiesErrors {
     }
 }
 
-/// Splits samples into (training, held-out) with about `held_out_per_mille`/1000 held out, by a
-/// hash of the position (so a position and its duplicates fall on the same side).
+/// Splits samples into (training, held-out) with about `held_out_per_mille`/1000 of the games held
+/// out, whole: the positions of one game are alike and share their outcome, so a split by position
+/// would let the training side see most of each held-out game and flatter the held-out error.
+/// Positions that also occur in a held-out game (say, from a common opening) leave the training
+/// side.
 pub fn split(samples: Vec<Sample>, held_out_per_mille: u64) -> (Vec<Sample>, Vec<Sample>) {
-    samples
+    let (training, held_out): (Vec<Sample>, Vec<Sample>) = samples
         .into_iter()
-        .partition(|s| s.board.canonical().0.hash() % 1000 >= held_out_per_mille)
+        .partition(|s| (s.game >> 32) % 1000 >= held_out_per_mille);
+    let seen: HashSet<Board> = held_out.iter().map(|s| s.board.canonical().0).collect();
+    let training = training
+        .into_iter()
+        .filter(|s| !seen.contains(&s.board.canonical().0))
+        .collect();
+    (training, held_out)
 }
 
 /// Fits the weights by stochastic gradient descent (Adagrad steps) on the squared error, one model
@@ -380,6 +410,8 @@ pub fn train(
             }
         }
     }
+    // The regularisation pulls towards the starting weights (zeros without `init`).
+    let prior = w.clone();
     let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
         .iter()
         .map(|s| {
@@ -400,6 +432,7 @@ pub fn train(
             let (ph, mob, idx, label) = &prepared[k];
             let wp = &mut w[*ph];
             let gp = &mut g2[*ph];
+            let w0 = &prior[*ph];
             let mut pred = wp[n - 1] + *mob as f32 * wp[n - 2];
             for &i in idx {
                 pred += wp[i as usize];
@@ -410,7 +443,7 @@ pub fn train(
             // configurations settle while rare ones still move.
             for &i in idx {
                 let i = i as usize;
-                let g = err + options.lambda * wp[i];
+                let g = err + options.lambda * (wp[i] - w0[i]);
                 gp[i] += g * g;
                 wp[i] -= lr * g / (gp[i] + 1e-6).sqrt();
             }
@@ -460,6 +493,7 @@ mod tests {
                 samples.push(Sample {
                     board: b,
                     label: (b.disc_difference() as f32).clamp(-64.0, 64.0),
+                    game: samples.len() as u64,
                 });
             }
         }
@@ -501,6 +535,7 @@ mod tests {
                 samples.push(Sample {
                     board: b,
                     label: 30.0,
+                    game: samples.len() as u64,
                 });
             }
         }
@@ -524,5 +559,56 @@ mod tests {
             PhaseErrors::measure(&samples, |b| f64::from(weights.evaluate(b)) / 100.0).mae[1]
         };
         assert!(err(&w) < err(&init) / 2.0, "{} vs {}", err(&w), err(&init));
+    }
+
+    #[test]
+    fn held_out_split_keeps_games_whole() {
+        // 200 games of 5 positions, each game its own random line; the start position opens all.
+        let mut rng = Rng::new(11);
+        let mut text = String::new();
+        for g in 0..200 {
+            let mut b = Board::START;
+            text.push_str(&format!(
+                "{} 0\n",
+                Position {
+                    board: b,
+                    side: Color::Black
+                }
+            ));
+            for _ in 0..4 {
+                let Some(m) = crate::tools::players::random_move(b, &mut rng) else {
+                    break;
+                };
+                b = b.play_move(m).unwrap_or(b);
+                text.push_str(&format!(
+                    "{} {}\n",
+                    Position {
+                        board: b,
+                        side: Color::Black
+                    },
+                    g % 64
+                ));
+            }
+            text.push_str(&format!("# game {g}\n"));
+        }
+        let path = std::env::temp_dir().join(format!("wedge-split-{}.txt", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let samples = read_samples(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        // Positions of one game share an id, and no two games do.
+        assert_eq!(samples.len(), 1000);
+        let ids: HashSet<u64> = samples.chunks(5).map(|game| game[0].game).collect();
+        assert_eq!(ids.len(), 200);
+        for game in samples.chunks(5) {
+            assert!(game.iter().all(|s| s.game == game[0].game));
+        }
+        let (training, held_out) = split(samples, 100);
+        assert!(!held_out.is_empty() && training.len() > held_out.len());
+        let held_games: HashSet<u64> = held_out.iter().map(|s| s.game).collect();
+        let held_boards: HashSet<Board> = held_out.iter().map(|s| s.board.canonical().0).collect();
+        for s in &training {
+            assert!(!held_games.contains(&s.game));
+            assert!(!held_boards.contains(&s.board.canonical().0));
+        }
     }
 }
