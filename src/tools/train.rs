@@ -235,8 +235,11 @@ pub struct Sample {
 /// Reads data files (`<64 squares> <side> <label>` lines; `#` comments; a `# game <n>` line closes
 /// each game's positions).
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    // Games are told apart by the file and the number of `# game` lines before them.
+    // Games are told apart by the file's name (not its directory, so the split does not depend on
+    // where the file lies) and the number of `# game` lines before them.
     let salt = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
         .to_string_lossy()
         .bytes()
         .fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
