@@ -479,19 +479,26 @@ pub fn train(
 mod tests {
     use super::*;
 
+    /// A board after `plies` random moves from the start (fewer if a side cannot move).
+    fn random_board(rng: &mut Rng, plies: u64) -> Board {
+        let mut b = Board::START;
+        for _ in 0..plies {
+            match crate::tools::players::random_move(b, rng) {
+                Some(m) => b = b.play_move(m).unwrap_or(b),
+                None => break,
+            }
+        }
+        b
+    }
+
     #[test]
     fn training_fits_a_learnable_target() {
         // Label = disc difference (which the shapes together can express): the fit must get close.
         let mut rng = Rng::new(9);
         let mut samples = Vec::new();
         while samples.len() < 3000 {
-            let mut b = Board::START;
-            for _ in 0..(10 + rng.below(40)) {
-                match crate::tools::players::random_move(b, &mut rng) {
-                    Some(m) => b = b.play_move(m).unwrap_or(b),
-                    None => break,
-                }
-            }
+            let plies = 10 + rng.below(40);
+            let b = random_board(&mut rng, plies);
             if !b.is_game_over() {
                 samples.push(Sample {
                     board: b,
@@ -527,13 +534,8 @@ mod tests {
         let mut rng = Rng::new(5);
         let mut samples = Vec::new();
         while samples.len() < 500 {
-            let mut b = Board::START;
-            for _ in 0..(41 + rng.below(10)) {
-                match crate::tools::players::random_move(b, &mut rng) {
-                    Some(m) => b = b.play_move(m).unwrap_or(b),
-                    None => break,
-                }
-            }
+            let plies = 41 + rng.below(10);
+            let b = random_board(&mut rng, plies);
             if !b.is_game_over() && pattern::phase(b.empty_count()) == 1 {
                 samples.push(Sample {
                     board: b,
