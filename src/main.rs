@@ -347,6 +347,7 @@ fn main() -> ExitCode {
                 lambda,
                 seed,
                 tie_symmetric: !untied,
+                // Loaded from `init` by run_train, which returns a bad file as an error.
                 init: None,
             },
         ),
