@@ -139,10 +139,13 @@ enum Command {
         /// Solve for win/loss/draw only.
         #[arg(long)]
         wld: bool,
-        /// Positions solved at once (each position is solved by one thread).
+        /// Search threads per position (they share one table).
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Transposition table size per thread, in MB.
+        /// Positions solved at once (each with its own threads and table).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Transposition table size per position being solved, in MB.
         #[arg(long, default_value_t = 256)]
         hash: usize,
         /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
@@ -368,10 +371,20 @@ fn main() -> ExitCode {
             file,
             wld,
             threads,
+            jobs,
             hash,
             first,
             eval_file,
-        }) => run_solve(&file, wld, threads, hash, first, eval_file.as_deref()),
+        }) => {
+            let options = |eval| solve::SolveOptions {
+                wld,
+                threads,
+                jobs,
+                hash_mb: hash,
+                eval,
+            };
+            run_solve(&file, first, eval_file.as_deref(), options)
+        }
         None => {
             let code = run_engine(&cli.protocol);
             return ExitCode::from(code.clamp(0, 255) as u8);
@@ -451,23 +464,16 @@ fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> Result<(), String
 
 fn run_solve(
     file: &Path,
-    wld: bool,
-    threads: usize,
-    hash: usize,
     first: usize,
     eval_file: Option<&Path>,
+    options: impl FnOnce(wedge::eval::Evaluator) -> solve::SolveOptions,
 ) -> Result<(), String> {
     let lines = read_obf_file(file).map_err(|e| e.to_string())?;
     let eval = match eval_file {
         Some(path) => load_evaluator(path)?,
         None => wedge::eval::Evaluator::default(),
     };
-    let options = solve::SolveOptions {
-        wld,
-        threads,
-        hash_mb: hash,
-        eval,
-    };
+    let options = options(eval);
     let start = Instant::now();
     println!("{}", solve::HEADER);
     let results = solve::solve_all(&lines, &options, |i, r| {

@@ -67,13 +67,14 @@ fn data(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-#[test]
-fn ffo_1_to_19_scores_and_moves_match() {
+/// FFO #1-#19 with `threads` search threads per position and `jobs` positions at once.
+fn check_ffo_1_to_19(threads: usize, jobs: usize) {
     let lines = read_obf_file(&data("fforum-1-19.obf")).unwrap();
     assert_eq!(lines.len(), 19);
     let options = SolveOptions {
         wld: false,
-        threads: 2,
+        threads,
+        jobs,
         hash_mb: 16,
         eval: wedge::eval::Evaluator::default(),
     };
@@ -92,6 +93,18 @@ fn ffo_1_to_19_scores_and_moves_match() {
         );
         assert!(r.ok);
     }
+}
+
+#[test]
+fn ffo_1_to_19_scores_and_moves_match() {
+    check_ffo_1_to_19(1, 2);
+}
+
+#[test]
+fn ffo_1_to_19_scores_and_moves_match_with_helper_threads() {
+    // More threads than this machine may have cores: the helpers then also interleave in time,
+    // which shakes out more orders of events.
+    check_ffo_1_to_19(3, 1);
 }
 
 #[test]
@@ -259,4 +272,57 @@ fn solve_command_with_an_eval_file() {
     let missing = run("no-such-weights.bin");
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-weights.bin"));
+}
+
+/// Solves random positions with helper threads and checks every score against the single-threaded
+/// solver: exact solves, WLD, and narrow windows (fail-high and fail-low bounds must be true bounds).
+fn parallel_agrees_with_sequential(seed: u64, count: usize, empties: u32, threads: usize) {
+    let mut rng = Rng::new(seed);
+    let mut one = Solver::new(4);
+    let mut many = Solver::new(4);
+    many.set_threads(threads);
+    assert_eq!(many.threads(), threads);
+    let mut done = 0;
+    while done < count {
+        let Some(b) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        done += 1;
+        let exact = one.solve_exact(b);
+        let r = many.solve_exact(b);
+        assert!(!r.aborted);
+        assert_eq!(r.score, exact.score, "exact, {b:?}");
+        // The move returned has that score.
+        if let Some(sq) = r.best_move.and_then(|m| m.square()) {
+            let after = b.play(sq).expect("the best move is legal");
+            assert_eq!(
+                -one.solve_exact(after).score,
+                exact.score,
+                "best move, {b:?}"
+            );
+        }
+        let wld = many.solve_wld(b);
+        assert_eq!(wld.score.signum(), exact.score.signum(), "wld, {b:?}");
+        // A window below the score fails high with a lower bound, one above fails low (both
+        // windows inside the range of scores).
+        if exact.score.abs() > 56 {
+            continue;
+        }
+        let low = many.solve_window(b, exact.score - 7, exact.score - 3);
+        assert!(
+            low.score >= exact.score - 3 && low.score <= exact.score,
+            "{b:?}"
+        );
+        let high = many.solve_window(b, exact.score + 3, exact.score + 7);
+        assert!(
+            high.score <= exact.score + 3 && high.score >= exact.score,
+            "{b:?}"
+        );
+    }
+}
+
+#[test]
+fn parallel_solves_agree_with_sequential_ones() {
+    parallel_agrees_with_sequential(71, 40, 16, 2);
+    parallel_agrees_with_sequential(72, 20, 18, 4);
 }

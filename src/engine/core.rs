@@ -81,6 +81,7 @@ impl Core {
             Effect::None => {}
             Effect::ResizeHash(mb) => self.send(Job::ResizeHash(mb)),
             Effect::ClearHash => self.send(Job::Clear),
+            Effect::Threads(n) => self.send(Job::SetThreads(n)),
             Effect::Seed(seed) => {
                 self.book_rng = Rng::new(seed);
                 self.send(Job::SetSeed(seed));

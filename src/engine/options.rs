@@ -47,6 +47,8 @@ pub enum Effect {
     Weights,
     /// Reseed the search's random generator.
     Seed(u64),
+    /// Search with this many threads.
+    Threads(usize),
     /// Use this book file (empty: the built-in book).
     BookFile(String),
 }
@@ -112,7 +114,7 @@ pub fn level_limits(level: u32) -> LevelLimits {
 pub struct Options {
     /// Hash table size, MB.
     pub hash_mb: usize,
-    /// Search threads requested (the search uses one thread for now).
+    /// Search threads: the endgame solver uses them all; the midgame search uses one.
     pub threads: usize,
     /// Root moves reported per iteration.
     pub multipv: usize,
@@ -245,7 +247,7 @@ impl Options {
             }
             "Threads" => {
                 self.threads = spin(canonical, value, min, max)? as usize;
-                Ok(Effect::None)
+                Ok(Effect::Threads(self.threads))
             }
             "MultiPV" => {
                 self.multipv = spin(canonical, value, min, max)? as usize;

@@ -34,6 +34,8 @@ pub enum Job {
     Clear,
     /// Reseed the random generator behind `Randomness`.
     SetSeed(u64),
+    /// Search with this many threads.
+    SetThreads(usize),
 }
 
 /// Starts the worker; it sends its reports to `events` and ends when the job channel closes.
@@ -80,6 +82,7 @@ pub fn spawn(
                     Job::ResizeHash(mb) => searcher.resize_hash(mb),
                     Job::Clear => searcher.clear(),
                     Job::SetSeed(seed) => searcher.set_seed(seed),
+                    Job::SetThreads(n) => searcher.set_threads(n),
                 }
             }
         })

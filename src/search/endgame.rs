@@ -11,11 +11,17 @@
 //!   a stability cut-off, and principal variation search.
 //!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
+//!
+//! With [`Solver::set_threads`], nodes from `SPLIT_MIN` empties share the moves after their first
+//! with helper threads (young brothers wait, in the private `parallel` module); all threads use one table
+//! ([`super::endtable`]).
 
+use super::endtable::{EndTable, Entry};
 use super::movelist::MoveList;
+use super::parallel::{AbortChain, Member, Pool, Split};
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
-use crate::board::{final_score, hash, Board, Move, Square};
+use crate::board::{final_score, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -51,6 +57,9 @@ const ASPIRATION_DEEP_MIN: u32 = 24;
 const ASPIRATION_DEEP_DEPTH: u32 = 6;
 /// How often (in nodes) the stop flag is looked at: about 0.1 ms of solving.
 const STOP_CHECK_NODES: u64 = 4096;
+/// Smallest number of empties at which a node's moves after the first are shared with idle helper
+/// threads (when the solver has any).
+const SPLIT_MIN: u32 = 12;
 
 /// The outcome of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,32 +77,24 @@ pub struct SolveResult {
     pub aborted: bool,
 }
 
-/// One entry of the solver's transposition table: the full board (so there are no false hits), the
-/// bounds on its score, and the best move found.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    lower: i8,
-    upper: i8,
-    best: u8,
-    empties: u8,
-    /// The solve that stored it (entries of earlier solves are replaced first).
-    generation: u8,
-}
-
 /// The endgame solver. Keeps its transposition table between solves of the same game.
 pub struct Solver {
     eval: Evaluator,
-    table: Vec<Entry>,
-    mask: usize,
+    table: Arc<EndTable>,
     nodes: u64,
     stop: Option<Arc<AtomicBool>>,
+    /// The cut-off flags of the splits the current work lies under (helpers: and the stop flag).
+    chain: AbortChain,
     aborted: bool,
     /// Node count at which the stop flag is looked at next.
     next_check: u64,
     /// Counts solves, for the table's replacement.
     generation: u8,
+    /// The helper threads (only the solver the caller owns has them).
+    pool: Option<Pool>,
+    /// This thread's handle on the pool, for recruiting helpers at split points and taking jobs
+    /// while waiting for them (the owner and its helpers alike).
+    member: Option<Arc<Member>>,
 }
 
 /// Quadrant of each square (0..4), for parity ordering.
@@ -116,23 +117,64 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 impl Solver {
     /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB).
     pub fn new(table_mb: usize) -> Solver {
-        let entries = (table_mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = entries.next_power_of_two() >> 1;
         Solver {
             eval: Evaluator::default(),
-            table: vec![Entry::default(); size.max(1024)],
-            mask: size.max(1024) - 1,
+            table: Arc::new(EndTable::new(table_mb)),
             nodes: 0,
             stop: None,
+            chain: Vec::new(),
             aborted: false,
             next_check: 0,
             generation: 0,
+            pool: None,
+            member: None,
         }
+    }
+
+    /// Solves with `threads` threads in all (1: this thread alone; at most 256): the calling thread
+    /// and `threads - 1` helpers sharing the table. Helpers that cannot be started are left out.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.member = None;
+        self.pool = None;
+        let helpers = threads.clamp(1, 256) - 1;
+        if helpers == 0 {
+            return;
+        }
+        let (table, eval) = (self.table.clone(), self.eval.clone());
+        let mut pool = Pool::start(helpers, move |member: Member| {
+            let mut helper = Solver {
+                eval: eval.clone(),
+                table: table.clone(),
+                nodes: 0,
+                stop: None,
+                chain: Vec::new(),
+                aborted: false,
+                next_check: 0,
+                generation: 0,
+                pool: None,
+                member: Some(Arc::new(member.clone())),
+            };
+            member.serve(|split| helper.help(split));
+        });
+        if pool.helpers() > 0 {
+            self.member = pool.owner().map(Arc::new);
+            self.pool = Some(pool);
+        }
+    }
+
+    /// Threads the solver searches with (1 + its helpers).
+    pub fn threads(&self) -> usize {
+        1 + self.pool.as_ref().map_or(0, Pool::helpers)
     }
 
     /// Uses `eval` for move ordering at high empties.
     pub fn set_evaluator(&mut self, eval: Evaluator) {
         self.eval = eval;
+        if self.pool.is_some() {
+            // The helpers hold their own copy: restart them with the new one.
+            let threads = self.threads();
+            self.set_threads(threads);
+        }
     }
 
     /// Sets the flag that, once true, makes the running solve return early (marked `aborted`).
@@ -142,7 +184,7 @@ impl Solver {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.clear();
     }
 
     /// Solves `board` exactly: the best final disc difference for the side to move and a move that
@@ -230,12 +272,7 @@ impl Solver {
 
     /// Per mille of sampled table slots written by the current solve (the UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = &self.table[..self.table.len().min(1000)];
-        let used = sample
-            .iter()
-            .filter(|e| e.player | e.opponent != 0 && e.generation == self.generation)
-            .count();
-        (used * 1000 / sample.len()) as u32
+        self.table.hashfull(self.generation)
     }
 
     /// Nodes searched by the last solve so far.
@@ -254,25 +291,28 @@ impl Solver {
         let ordered = self.order_moves(p, o, moves, n);
         let ordered = ordered.squares();
         let mut best = -INF;
-        let mut best_move = None;
+        let mut best_sq = 64u8;
         for (i, &sq) in ordered.iter().enumerate() {
-            let sq = sq as usize;
-            let v = self.search_move(p, o, sq, alpha, beta, n, i == 0);
+            if i > 0 && self.should_split(n, ordered.len() - i) {
+                (best, best_sq) =
+                    self.search_split(p, o, alpha, beta, n, &ordered[i..], (best, best_sq));
+                break;
+            }
+            let v = self.search_move(p, o, sq as usize, alpha, beta, n, i == 0);
             if self.aborted {
                 break;
             }
             if v > best {
                 best = v;
-                best_move = Square::new(sq as u8).map(Move::play);
+                best_sq = sq;
                 alpha = alpha.max(v);
                 if v >= beta {
                     break;
                 }
             }
         }
-        if best_move.is_none() {
-            best_move = Square::new(ordered[0]).map(Move::play);
-        }
+        let best_move =
+            Square::new(if best_sq < 64 { best_sq } else { ordered[0] }).map(Move::play);
         (best, best_move)
     }
 
@@ -282,13 +322,122 @@ impl Solver {
     fn poll_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_NODES;
-            if let Some(stop) = &self.stop {
-                if stop.load(Ordering::Relaxed) {
-                    self.aborted = true;
-                }
+            if self.must_abort() {
+                self.aborted = true;
             }
         }
         self.aborted
+    }
+
+    /// Whether the stop flag or the cut-off flag of a split above the current work is set.
+    fn must_abort(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.chain.iter().any(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Whether a node with `n` empties and `remaining` moves still to search should share them with
+    /// helpers now.
+    #[inline]
+    fn should_split(&self, n: u32, remaining: usize) -> bool {
+        n >= SPLIT_MIN
+            && remaining >= 2
+            && self.member.as_ref().is_some_and(|m| m.shared.has_idle())
+    }
+
+    /// Searches `moves` (the node's moves after the first, best first) together with whichever
+    /// helpers are idle; returns the best score and move, counting `best` (the first move's).
+    #[allow(clippy::too_many_arguments)]
+    fn search_split(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        moves: &[u8],
+        best: (i32, u8),
+    ) -> (i32, u8) {
+        let mut chain = self.chain.clone();
+        if let Some(stop) = &self.stop {
+            chain.insert(0, stop.clone());
+        }
+        let split = Arc::new(Split::new(
+            p,
+            o,
+            n,
+            alpha,
+            beta,
+            best,
+            moves,
+            &chain,
+            self.generation,
+        ));
+        if let Some(member) = &self.member {
+            member.shared.recruit(&split, moves.len() - 1);
+        }
+        self.chain.push(split.cutoff.clone());
+        self.work(&split);
+        self.chain.pop();
+        // Wait for the helpers, meanwhile helping them with work under this split. The jobs run on
+        // this solver, so its own state is put aside for them and restored after.
+        if let Some(member) = self.member.clone() {
+            member.wait(&split, |sub| {
+                let saved = (
+                    self.nodes,
+                    std::mem::take(&mut self.chain),
+                    self.aborted,
+                    self.next_check,
+                );
+                self.help(sub);
+                (self.nodes, self.chain, self.aborted, self.next_check) = saved;
+            });
+        }
+        self.nodes += split.nodes.load(Ordering::Relaxed);
+        // The result stands if nothing above this split asks to stop: this split's own cut-off
+        // (a fail-high was found) ends its work early without harm. But when something above does,
+        // a helper may have left its move unfinished while this thread has not looked at the flags
+        // yet: the result is then incomplete, so it must count as aborted whatever this thread saw.
+        self.aborted = self.must_abort();
+        split.result()
+    }
+
+    /// Takes moves from the split until none is left, reporting each score.
+    fn work(&mut self, split: &Split) {
+        while let Some(sq) = split.next_move() {
+            let alpha = split.alpha.load(Ordering::Relaxed);
+            if alpha >= split.beta {
+                break;
+            }
+            let v = self.search_move(
+                split.p,
+                split.o,
+                sq as usize,
+                alpha,
+                split.beta,
+                split.n,
+                false,
+            );
+            if self.aborted {
+                break;
+            }
+            split.report(sq, v);
+        }
+    }
+
+    /// A helper's share of a split: its moves until none is left or the work is no longer needed.
+    fn help(&mut self, split: &Split) {
+        self.generation = split.generation;
+        self.chain.clone_from(&split.chain);
+        self.aborted = false;
+        self.nodes = 0;
+        self.next_check = 0;
+        if split.remaining() > 0 {
+            self.work(split);
+        }
+        split.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.chain.clear();
     }
 
     /// The score of playing `sq` (from the mover's side), principal variation search style: the
@@ -442,9 +591,9 @@ impl Solver {
             beta = beta.min(max_possible);
         }
 
-        let bucket = self.bucket(p, o);
+        let bucket = self.table.bucket(p, o);
         let mut hash_move = 64u8;
-        if let Some(entry) = self.probe(bucket, p, o) {
+        if let Some(entry) = self.table.probe(bucket, p, o) {
             let (lo, hi) = (entry.lower as i32, entry.upper as i32);
             if lo >= beta {
                 return lo;
@@ -477,8 +626,8 @@ impl Solver {
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
-                let child = self.bucket(cp, co);
-                if let Some(e) = self.probe(child, cp, co) {
+                let child = self.table.bucket(cp, co);
+                if let Some(e) = self.table.probe(child, cp, co) {
                     if -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
@@ -502,7 +651,16 @@ impl Solver {
         }
         if best < beta && rest != 0 {
             let ordered = self.order_moves(p, o, rest, n);
-            for (i, &sq) in ordered.squares().iter().enumerate() {
+            let squares = ordered.squares();
+            for (i, &sq) in squares.iter().enumerate() {
+                if best_sq != 64 && self.should_split(n, squares.len() - i) {
+                    (best, best_sq) =
+                        self.search_split(p, o, alpha, beta, n, &squares[i..], (best, best_sq));
+                    if self.aborted {
+                        return 0;
+                    }
+                    break;
+                }
                 let first = i == 0 && best_sq == 64;
                 let v = self.search_move(p, o, sq as usize, alpha, beta, n, first);
                 if self.aborted {
@@ -528,57 +686,25 @@ impl Solver {
         } else {
             (best, best)
         };
-        self.store(bucket, p, o, lower, upper, best_sq, n);
+        self.table.store(
+            bucket,
+            Entry {
+                player: p,
+                opponent: o,
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_sq,
+                empties: n as u8,
+                generation: self.generation,
+            },
+        );
         best
     }
 
     /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
     #[inline]
     fn prefetch(&self, p: u64, o: u64) {
-        super::prefetch(&self.table[self.bucket(p, o)]);
-    }
-
-    /// The first slot of the position's two-slot bucket.
-    #[inline]
-    fn bucket(&self, p: u64, o: u64) -> usize {
-        (hash(p, o) as usize) & self.mask & !1
-    }
-
-    /// The entry for the position, if its bucket (two slots from `bucket`) holds it.
-    #[inline]
-    fn probe(&self, bucket: usize, p: u64, o: u64) -> Option<Entry> {
-        self.table[bucket..bucket + 2]
-            .iter()
-            .find(|e| e.player == p && e.opponent == o)
-            .copied()
-    }
-
-    /// Stores bounds for the position in its bucket: over its own entry (bounds merged), else over
-    /// the slot holding an entry of an earlier solve, else over the one with fewer empties, so each
-    /// bucket keeps its deepest entry and cycles the other slot.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn store(&mut self, bucket: usize, p: u64, o: u64, lower: i32, upper: i32, best: u8, n: u32) {
-        let generation = self.generation;
-        let pair = &mut self.table[bucket..bucket + 2];
-        let same = |e: &Entry| e.player == p && e.opponent == o;
-        let (k, lower, upper) = if same(&pair[0]) || same(&pair[1]) {
-            let k = usize::from(!same(&pair[0]));
-            let e = &pair[k];
-            (k, lower.max(e.lower as i32), upper.min(e.upper as i32))
-        } else {
-            let keep = |e: &Entry| (e.generation == generation, e.empties);
-            (usize::from(keep(&pair[1]) < keep(&pair[0])), lower, upper)
-        };
-        pair[k] = Entry {
-            player: p,
-            opponent: o,
-            lower: lower as i8,
-            upper: upper.max(lower) as i8,
-            best,
-            empties: n as u8,
-            generation,
-        };
+        self.table.prefetch(self.table.bucket(p, o));
     }
 
     /// Search with move generation and fastest-first ordering, no hash table. `moves` are the legal
@@ -597,7 +723,7 @@ impl Solver {
         }
         // Fixed-size move list on the stack: fastest-first keys, then a small insertion sort. Each
         // entry keeps the flips and the opponent's replies for the child.
-        let mut list = [(0i32, 0u8, 0u64, 0u64); 32];
+        let mut list = [(0i32, 0u8, 0u64, 0u64); TT_MIN as usize];
         let mut count = 0;
         let parity = quadrant_parity(!(p | o));
         let mut m = moves;
@@ -705,14 +831,22 @@ impl Solver {
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: usize, b: usize) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let fa = flips(a, p, o);
+        let fa = if NEIGHBOURS[a] & o != 0 {
+            flips(a, p, o)
+        } else {
+            0
+        };
         if fa != 0 {
             best = -self.last1(o ^ fa, p | fa | (1 << a), -beta, b);
             if best >= beta {
                 return best;
             }
         }
-        let fb = flips(b, p, o);
+        let fb = if NEIGHBOURS[b] & o != 0 {
+            flips(b, p, o)
+        } else {
+            0
+        };
         if fb != 0 {
             let v = -self.last1(o ^ fb, p | fb | (1 << b), -beta, a);
             best = best.max(v);

@@ -90,9 +90,20 @@ impl Searcher {
 
     /// Resizes the hash table (its contents are lost).
     pub fn resize_hash(&mut self, hash_mb: usize) {
+        let threads = self.solver.threads();
         self.tt = TranspositionTable::new(hash_mb);
         self.solver = Solver::new((hash_mb / 4).max(1));
         self.solver.set_evaluator(self.eval.clone());
+        self.solver.set_threads(threads);
+    }
+
+    /// Searches with `threads` threads in all where the search can use them: the endgame solver
+    /// (exact and WLD solves, and the hand-over near the end of a game) shares its work with
+    /// `threads - 1` helpers; the midgame search itself runs on one thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads != self.solver.threads() {
+            self.solver.set_threads(threads);
+        }
     }
 
     /// Forgets everything learnt (new game).

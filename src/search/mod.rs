@@ -3,8 +3,10 @@
 //! [`Info`] reports and a [`SearchResult`] out. Nothing here reads or writes text.
 
 pub mod endgame;
+pub mod endtable;
 pub mod midgame;
 pub mod movelist;
+mod parallel;
 pub mod tt;
 
 pub use endgame::{SolveResult, Solver};

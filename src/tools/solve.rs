@@ -14,9 +14,11 @@ use std::time::{Duration, Instant};
 pub struct SolveOptions {
     /// Solve for win/loss/draw only.
     pub wld: bool,
-    /// Positions solved at once (each single-threaded, with its own table).
+    /// Search threads per position (sharing one table).
     pub threads: usize,
-    /// Transposition table size per solver, in MB.
+    /// Positions solved at once (each with its own `threads` threads and table).
+    pub jobs: usize,
+    /// Transposition table size per position being solved, in MB.
     pub hash_mb: usize,
     /// The evaluation that orders the moves at high empties.
     pub eval: Evaluator,
@@ -105,7 +107,7 @@ pub fn solve_line(solver: &mut Solver, line: &ObfLine, wld: bool) -> SolvedLine 
     }
 }
 
-/// Solves all lines, `threads` positions at a time; `on_done(index, result)` is called as each one
+/// Solves all lines, `jobs` positions at a time with `threads` threads each; `on_done(index, result)` is called as each one
 /// finishes (in completion order); the results come back in file order.
 pub fn solve_all(
     lines: &[ObfLine],
@@ -115,10 +117,11 @@ pub fn solve_all(
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<SolvedLine>>> = Mutex::new(vec![None; lines.len()]);
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.clamp(1, 256) {
+        for _ in 0..options.jobs.clamp(1, 256) {
             scope.spawn(|| {
                 let mut solver = Solver::new(options.hash_mb);
                 solver.set_evaluator(options.eval.clone());
+                solver.set_threads(options.threads);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(line) = lines.get(i) else { break };
