@@ -117,9 +117,19 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 impl Solver {
     /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB).
     pub fn new(table_mb: usize) -> Solver {
+        Solver::sharing(
+            Arc::new(EndTable::new(table_mb)),
+            Evaluator::default(),
+            None,
+        )
+    }
+
+    /// A solver on `table` (possibly shared with others), with no helpers of its own; `member` is
+    /// its place in another solver's pool, for a helper.
+    fn sharing(table: Arc<EndTable>, eval: Evaluator, member: Option<Arc<Member>>) -> Solver {
         Solver {
-            eval: Evaluator::default(),
-            table: Arc::new(EndTable::new(table_mb)),
+            eval,
+            table,
             nodes: 0,
             stop: None,
             chain: Vec::new(),
@@ -127,7 +137,7 @@ impl Solver {
             next_check: 0,
             generation: 0,
             pool: None,
-            member: None,
+            member,
         }
     }
 
@@ -142,18 +152,8 @@ impl Solver {
         }
         let (table, eval) = (self.table.clone(), self.eval.clone());
         let mut pool = Pool::start(helpers, move |member: Member| {
-            let mut helper = Solver {
-                eval: eval.clone(),
-                table: table.clone(),
-                nodes: 0,
-                stop: None,
-                chain: Vec::new(),
-                aborted: false,
-                next_check: 0,
-                generation: 0,
-                pool: None,
-                member: Some(Arc::new(member.clone())),
-            };
+            let mut helper =
+                Solver::sharing(table.clone(), eval.clone(), Some(Arc::new(member.clone())));
             member.serve(|split| helper.help(split));
         });
         if pool.helpers() > 0 {
