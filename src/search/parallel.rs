@@ -22,9 +22,11 @@ pub(super) type AbortChain = Vec<Arc<AtomicBool>>;
 
 /// A node whose remaining moves are searched by several threads.
 pub(super) struct Split {
-    /// The position: side to move's discs, the other side's, and the number of empties.
+    /// The side to move's discs.
     pub p: u64,
+    /// The other side's discs.
     pub o: u64,
+    /// Empty squares.
     pub n: u32,
     /// The node's upper bound (a score reaching it cuts off).
     pub beta: i32,
