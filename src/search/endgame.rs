@@ -281,7 +281,7 @@ impl Solver {
     }
 
     /// The root: every move searched with PVS, best move returned.
-    fn root(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> (i32, Option<Move>) {
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, Option<Move>) {
         self.nodes += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
@@ -290,30 +290,48 @@ impl Solver {
         }
         let ordered = self.order_moves(p, o, moves, n);
         let ordered = ordered.squares();
-        let mut best = -INF;
-        let mut best_sq = 64u8;
-        for (i, &sq) in ordered.iter().enumerate() {
-            if i > 0 && self.should_split(n, ordered.len() - i) {
-                (best, best_sq) =
-                    self.search_split(p, o, alpha, beta, n, &ordered[i..], (best, best_sq));
-                break;
+        let (best, best_sq) = self.search_moves(p, o, alpha, beta, n, ordered, (-INF, 64));
+        let best_move =
+            Square::new(if best_sq < 64 { best_sq } else { ordered[0] }).map(Move::play);
+        (best, best_move)
+    }
+
+    /// Searches `moves` in order, principal variation search style, after whatever gave `best`
+    /// (score and square; square 64 when nothing was searched yet, and then the first move gets
+    /// the full window). Once one move has been searched, the rest are shared with idle helpers
+    /// when there are any. Returns the best score and square; stops early on a cut-off or when
+    /// the solve is aborted (the result then means nothing).
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        moves: &[u8],
+        (mut best, mut best_sq): (i32, u8),
+    ) -> (i32, u8) {
+        for (i, &sq) in moves.iter().enumerate() {
+            if best_sq != 64 && self.should_split(n, moves.len() - i) {
+                return self.search_split(p, o, alpha, beta, n, &moves[i..], (best, best_sq));
             }
-            let v = self.search_move(p, o, sq as usize, alpha, beta, n, i == 0);
+            let v = self.search_move(p, o, sq as usize, alpha, beta, n, best_sq == 64);
             if self.aborted {
                 break;
             }
             if v > best {
                 best = v;
                 best_sq = sq;
-                alpha = alpha.max(v);
-                if v >= beta {
-                    break;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
                 }
             }
         }
-        let best_move =
-            Square::new(if best_sq < 64 { best_sq } else { ordered[0] }).map(Move::play);
-        (best, best_move)
+        (best, best_sq)
     }
 
     /// Whether the solve must end: looks at the stop flag once every `STOP_CHECK_NODES` nodes
@@ -433,9 +451,7 @@ impl Solver {
         self.aborted = false;
         self.nodes = 0;
         self.next_check = 0;
-        if split.remaining() > 0 {
-            self.work(split);
-        }
+        self.work(split);
         split.nodes.fetch_add(self.nodes, Ordering::Relaxed);
         self.chain.clear();
     }
@@ -651,31 +667,10 @@ impl Solver {
         }
         if best < beta && rest != 0 {
             let ordered = self.order_moves(p, o, rest, n);
-            let squares = ordered.squares();
-            for (i, &sq) in squares.iter().enumerate() {
-                if best_sq != 64 && self.should_split(n, squares.len() - i) {
-                    (best, best_sq) =
-                        self.search_split(p, o, alpha, beta, n, &squares[i..], (best, best_sq));
-                    if self.aborted {
-                        return 0;
-                    }
-                    break;
-                }
-                let first = i == 0 && best_sq == 64;
-                let v = self.search_move(p, o, sq as usize, alpha, beta, n, first);
-                if self.aborted {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_sq = sq;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
+            (best, best_sq) =
+                self.search_moves(p, o, alpha, beta, n, ordered.squares(), (best, best_sq));
+            if self.aborted {
+                return 0;
             }
         }
         // Store: fail-high gives a lower bound, fail-low an upper bound, otherwise exact.

@@ -96,11 +96,6 @@ impl Split {
         (i < self.len).then(|| self.moves[i])
     }
 
-    /// Moves not taken yet.
-    pub fn remaining(&self) -> usize {
-        self.len.saturating_sub(self.next.load(Ordering::Relaxed))
-    }
-
     /// Records a move's score: a new best, a raised alpha, and the cut-off flag on a fail-high.
     pub fn report(&self, sq: u8, v: i32) {
         let Ok(mut best) = self.best.lock() else {
