@@ -10,6 +10,11 @@
 //! - from `TT_MIN` empties up: a transposition table (bounds and best move), the hash move first,
 //!   a stability cut-off, and principal variation search.
 //!
+//! Exact solves from `SELECTIVE_MIN` empties first run selective passes (Multi-ProbCut: a node whose
+//! shallow evaluation search clears the window by enough standard deviations of its error is cut
+//! off unsearched). Their results are only probable, and so are marked in the table, but they
+//! leave good moves and a close estimate behind for the final, exact pass.
+//!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 //!
 //! With [`Solver::set_threads`], nodes from `SPLIT_MIN` empties share the moves after their first
@@ -60,6 +65,23 @@ const STOP_CHECK_NODES: u64 = 4096;
 /// Smallest number of empties at which a node's moves after the first are shared with idle helper
 /// threads (when the solver has any).
 const SPLIT_MIN: u32 = 12;
+/// Probable-cut (Multi-ProbCut) levels: by how many standard deviations of a shallow search's error
+/// its value must clear the window for a node to be cut off unsearched (about 73%, 87%, 95%, 98%
+/// and 99% confidence). Level `EXACT` cuts nothing: its results are proven.
+const MPC_T: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
+/// The level of proven results.
+const EXACT: u8 = MPC_T.len() as u8;
+/// Smallest number of empties at which a selective pass tries a probable cut (below it, nodes are
+/// searched exactly in every pass, and their table entries count as proven).
+const MPC_MIN: u32 = 12;
+/// From this many empties, the probable cut's shallow search is 4 plies deep instead of 2.
+const MPC_DEEP_MIN: u32 = 20;
+/// From this many empties, an exact solve first runs selective passes (the levels of
+/// `SELECTIVE_PASSES`), each an aspiration solve around the previous one's score, which leave the
+/// table full of good moves and tight bounds for the exact pass.
+const SELECTIVE_MIN: u32 = 18;
+/// The levels of the selective passes, in order.
+const SELECTIVE_PASSES: [u8; 2] = [0, 2];
 
 /// The outcome of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +112,8 @@ pub struct Solver {
     next_check: u64,
     /// Counts solves, for the table's replacement.
     generation: u8,
+    /// The probable-cut level of the running pass (`EXACT` outside selective passes).
+    selectivity: u8,
     /// The helper threads (only the solver the caller owns has them).
     pool: Option<Pool>,
     /// This thread's handle on the pool, for recruiting helpers at split points and taking jobs
@@ -136,6 +160,7 @@ impl Solver {
             aborted: false,
             next_check: 0,
             generation: 0,
+            selectivity: EXACT,
             pool: None,
             member,
         }
@@ -189,7 +214,9 @@ impl Solver {
 
     /// Solves `board` exactly: the best final disc difference for the side to move and a move that
     /// achieves it. From `ASPIRATION_MIN` empties it is solved as a sequence of narrow-window solves
-    /// (aspiration), which costs about a fifth fewer nodes than one full-window solve (docs/benchmarks.md).
+    /// (aspiration), which costs about a fifth fewer nodes than one full-window solve, and from
+    /// `SELECTIVE_MIN` empties after selective passes that cost fewer nodes than they save
+    /// (docs/benchmarks.md).
     pub fn solve_exact(&mut self, board: Board) -> SolveResult {
         self.generation = self.generation.wrapping_add(1);
         let n = board.empty_count();
@@ -208,7 +235,31 @@ impl Solver {
             self.shallow_value(p, o, &PatternIndices::new(p, o), depth, -INF_EVAL, INF_EVAL);
         // Final scores are even: the first window (guess - 1, guess + 1) only holds the even score
         // nearest the estimate, so it is as cheap as a null-window test.
-        let guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+        let mut guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+        let mut nodes = 0;
+        if n >= SELECTIVE_MIN {
+            for level in SELECTIVE_PASSES {
+                self.selectivity = level;
+                let r = self.aspiration(board, guess);
+                nodes += r.nodes;
+                if r.aborted {
+                    self.selectivity = EXACT;
+                    return SolveResult { nodes, ..r };
+                }
+                guess = r.score;
+            }
+            self.selectivity = EXACT;
+        }
+        let r = self.aspiration(board, guess);
+        SolveResult {
+            nodes: nodes + r.nodes,
+            ..r
+        }
+    }
+
+    /// Solves with windows around `guess` (even), widened on the side they fail, until the score is
+    /// inside one.
+    fn aspiration(&mut self, board: Board, guess: i32) -> SolveResult {
         let (mut alpha, mut beta) = (guess - 1, guess + 1);
         let mut delta = 2;
         let mut nodes = 0;
@@ -255,7 +306,7 @@ impl Solver {
             };
         }
         let (score, best) = self.root(p, o, alpha.max(-64), beta.min(64), n);
-        let pv = if self.aborted || score <= alpha || score >= beta {
+        let pv = if self.aborted || score <= alpha || score >= beta || self.selectivity < EXACT {
             // Only a bound is known (or the solve was cut short): the PV is the move chosen.
             best.into_iter().collect()
         } else {
@@ -390,7 +441,7 @@ impl Solver {
             best,
             moves,
             &chain,
-            self.generation,
+            (self.generation, self.selectivity),
         ));
         if let Some(member) = &self.member {
             member.shared.recruit(&split, moves.len() - 1);
@@ -447,6 +498,7 @@ impl Solver {
     /// A helper's share of a split: its moves until none is left or the work is no longer needed.
     fn help(&mut self, split: &Split) {
         self.generation = split.generation;
+        self.selectivity = split.selectivity;
         self.chain.clone_from(&split.chain);
         self.aborted = false;
         self.nodes = 0;
@@ -610,19 +662,26 @@ impl Solver {
         let bucket = self.table.bucket(p, o);
         let mut hash_move = 64u8;
         if let Some(entry) = self.table.probe(bucket, p, o) {
-            let (lo, hi) = (entry.lower as i32, entry.upper as i32);
-            if lo >= beta {
-                return lo;
+            if entry.selectivity >= self.selectivity {
+                let (lo, hi) = (entry.lower as i32, entry.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
             }
-            if hi <= alpha {
-                return hi;
-            }
-            if lo == hi {
-                return lo;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
             hash_move = entry.best;
+        }
+        if self.selectivity < EXACT && n >= MPC_MIN {
+            if let Some(v) = self.probable_cut(p, o, alpha, beta, n) {
+                return v;
+            }
         }
         let original_alpha = alpha;
 
@@ -644,7 +703,7 @@ impl Solver {
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 let child = self.table.bucket(cp, co);
                 if let Some(e) = self.table.probe(child, cp, co) {
-                    if -(e.upper as i32) >= beta {
+                    if e.selectivity >= self.selectivity && -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
                 }
@@ -691,9 +750,32 @@ impl Solver {
                 best: best_sq,
                 empties: n as u8,
                 generation: self.generation,
+                // Below `MPC_MIN` nothing is cut on probability: the result is proven.
+                selectivity: if n >= MPC_MIN {
+                    self.selectivity
+                } else {
+                    EXACT
+                },
             },
         );
         best
+    }
+
+    /// Multi-ProbCut: a shallow evaluation search that clears the window by the margin of the
+    /// current level predicts the node's result; `Some(bound)` cuts the node off with it.
+    fn probable_cut(&self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> Option<i32> {
+        let depth = if n >= MPC_DEEP_MIN { 4 } else { 2 };
+        let margin = (MPC_T[self.selectivity as usize] * mpc_sigma(n, depth)) as i32;
+        let (low, high) = (alpha * 100 - margin, beta * 100 + margin);
+        let idx = PatternIndices::new(p, o);
+        // Two null-window tests cost less than one search with the window between them.
+        if beta < 64 && self.shallow_value(p, o, &idx, depth, high - 1, high) >= high {
+            return Some(beta);
+        }
+        if alpha > -64 && self.shallow_value(p, o, &idx, depth, low, low + 1) <= low {
+            return Some(alpha);
+        }
+        None
     }
 
     /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
@@ -913,6 +995,14 @@ impl Solver {
         self.nodes = saved_nodes;
         pv
     }
+}
+
+/// The standard deviation, in centidiscs, of the error of a `depth`-ply evaluation search against
+/// the exact score at `n` empties (fitted on self-play positions with exact scores, 10-20 empties:
+/// about 6.7 discs at depth 2, 6.0 at depth 4, growing slowly with the empties).
+fn mpc_sigma(n: u32, depth: u32) -> f64 {
+    let base = if depth >= 4 { 600.0 } else { 670.0 };
+    base + 8.0 * (n as f64 - 16.0)
 }
 
 /// One bit per quadrant: set when the quadrant holds an odd number of empty squares.

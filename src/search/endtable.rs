@@ -27,6 +27,9 @@ pub struct Entry {
     pub empties: u8,
     /// The solve that stored it (entries of earlier solves are replaced first).
     pub generation: u8,
+    /// How sure the bounds are: the probable-cut level of the search that found them (higher is
+    /// surer; the solver's highest level means proven).
+    pub selectivity: u8,
 }
 
 impl Entry {
@@ -36,6 +39,7 @@ impl Entry {
             | (self.best as u64) << 16
             | (self.empties as u64) << 24
             | (self.generation as u64) << 32
+            | (self.selectivity as u64) << 40
     }
 
     fn unpack(player: u64, opponent: u64, data: u64) -> Entry {
@@ -47,6 +51,7 @@ impl Entry {
             best: (data >> 16) as u8,
             empties: (data >> 24) as u8,
             generation: (data >> 32) as u8,
+            selectivity: (data >> 40) as u8,
         }
     }
 }
@@ -139,9 +144,10 @@ impl EndTable {
             .find(|e| e.player == p && e.opponent == o)
     }
 
-    /// Stores bounds for the position in its bucket: over its own entry (bounds merged), else over
-    /// the slot holding an entry of an earlier solve, else over the one with fewer empties, so each
-    /// bucket keeps its deepest entry and cycles the other slot.
+    /// Stores bounds for the position in its bucket: over its own entry (bounds merged when they
+    /// are equally sure, replaced when the new ones are surer, kept when they are less sure), else
+    /// over the slot holding an entry of an earlier solve, else over the one with fewer empties, so
+    /// each bucket keeps its deepest entry and cycles the other slot.
     #[inline]
     pub fn store(&self, bucket: usize, entry: Entry) {
         let pair = &self.slots[bucket..bucket + 2];
@@ -150,7 +156,14 @@ impl EndTable {
         let (k, lower, upper) = if same(&old[0]) || same(&old[1]) {
             let k = usize::from(!same(&old[0]));
             let e = &old[k];
-            (k, entry.lower.max(e.lower), entry.upper.min(e.upper))
+            if e.selectivity > entry.selectivity {
+                return;
+            }
+            if e.selectivity < entry.selectivity {
+                (k, entry.lower, entry.upper)
+            } else {
+                (k, entry.lower.max(e.lower), entry.upper.min(e.upper))
+            }
         } else {
             let keep = |e: &Entry| (e.generation == entry.generation, e.empties);
             (
@@ -191,6 +204,7 @@ mod tests {
             best: 19,
             empties,
             generation,
+            selectivity: 5,
         }
     }
 
@@ -215,6 +229,29 @@ mod tests {
         t.store(b, entry(p, o, -64, 10, 12, 1));
         let e = t.probe(b, p, o).expect("stored");
         assert_eq!((e.lower, e.upper), (-4, 10));
+    }
+
+    #[test]
+    fn surer_bounds_replace_less_sure_ones_and_are_not_replaced_by_them() {
+        let t = EndTable::new(1);
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        let b = t.bucket(p, o);
+        let at = |lower, upper, selectivity| Entry {
+            selectivity,
+            ..entry(p, o, lower, upper, 20, 1)
+        };
+        t.store(b, at(10, 64, 0));
+        t.store(b, at(-64, 20, 0));
+        let e = t.probe(b, p, o).expect("stored");
+        assert_eq!((e.lower, e.upper, e.selectivity), (10, 20, 0), "merged");
+        // Proven bounds replace probable ones instead of merging with them.
+        t.store(b, at(-64, 4, 5));
+        let e = t.probe(b, p, o).expect("stored");
+        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, 5));
+        // Probable bounds leave proven ones alone.
+        t.store(b, at(30, 30, 2));
+        let e = t.probe(b, p, o).expect("stored");
+        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, 5));
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub(super) struct Split {
     pub chain: AbortChain,
     /// The solve's table generation, for the helpers' stores.
     pub generation: u8,
+    /// The probable-cut level the node is searched at.
+    pub selectivity: u8,
     /// Helpers still working on it.
     pub workers: AtomicUsize,
     /// Nodes searched by the helpers.
@@ -61,7 +63,7 @@ impl Split {
         best: (i32, u8),
         moves: &[u8],
         parent_chain: &[Arc<AtomicBool>],
-        generation: u8,
+        (generation, selectivity): (u8, u8),
     ) -> Split {
         let cutoff = Arc::new(AtomicBool::new(false));
         let mut chain = parent_chain.to_vec();
@@ -79,6 +81,7 @@ impl Split {
             cutoff,
             chain,
             generation,
+            selectivity,
             workers: AtomicUsize::new(0),
             nodes: AtomicU64::new(0),
             moves: list,
