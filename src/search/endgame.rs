@@ -282,10 +282,27 @@ impl Solver {
     }
 
     /// Solves for win/loss/draw only (window -1..1): the sign of the score is exact, the magnitude is
-    /// not.
+    /// not. From `SELECTIVE_MIN` empties, selective passes with the same window come first.
     pub fn solve_wld(&mut self, board: Board) -> SolveResult {
         self.generation = self.generation.wrapping_add(1);
-        self.solve_window(board, -1, 1)
+        let mut nodes = 0;
+        if board.empty_count() >= SELECTIVE_MIN {
+            for level in SELECTIVE_PASSES {
+                self.selectivity = level;
+                let r = self.solve_window(board, -1, 1);
+                nodes += r.nodes;
+                if r.aborted {
+                    self.selectivity = EXACT;
+                    return SolveResult { nodes, ..r };
+                }
+            }
+            self.selectivity = EXACT;
+        }
+        let r = self.solve_window(board, -1, 1);
+        SolveResult {
+            nodes: nodes + r.nodes,
+            ..r
+        }
     }
 
     /// Solves with the window `alpha..beta` (exclusive bounds, fail-soft): a score strictly inside it
