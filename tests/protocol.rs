@@ -277,6 +277,33 @@ fn exact_and_wld_solves() {
 }
 
 #[test]
+fn a_solve_reports_its_selective_passes_first() {
+    // FFO #40, 20 empties: two selective passes (probable scores) before the exact score.
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+    let mut e = Engine::start();
+    e.send(&format!("position board {ffo40} X"));
+    e.send("go exact");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "a2");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:#?}");
+    for l in &infos[..2] {
+        assert!(
+            l.starts_with("info depth 20 seldepth 20 score disc "),
+            "{l}"
+        );
+        assert!(l.contains(" pv "), "{l}");
+    }
+    assert!(
+        infos[2].contains("score exact +38 score cp 3800"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn solves_with_helper_threads_and_stops_them() {
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
     // FFO #45: seconds of solving even with several threads.

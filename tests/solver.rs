@@ -357,3 +357,54 @@ fn selective_passes_leave_exact_scores_and_pvs_exact() {
         }
     }
 }
+
+#[test]
+fn selective_passes_are_reported_and_a_stop_keeps_the_last_one() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let lines = read_obf_file(&data("fforum-40-59.obf")).unwrap();
+    // FFO #40: 20 empties, two selective passes before the exact one.
+    let b = lines[0].position.board;
+    let mut solver = Solver::new(16);
+    let mut seen = Vec::new();
+    let r = solver.solve_exact_reporting(b, &mut |pass, hashfull| {
+        seen.push((pass.confidence, pass.nodes, pass.best_move.is_some()));
+        assert!(hashfull <= 1000);
+    });
+    assert_eq!(r.score, 38);
+    assert_eq!((r.confidence, r.aborted), (100, false));
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!((seen[0].0, seen[1].0), (73, 95));
+    assert!(
+        seen[0].1 < seen[1].1 && seen[1].1 < r.nodes,
+        "nodes count up: {seen:?}"
+    );
+    assert!(seen.iter().all(|s| s.2), "each pass has a move");
+    // Below 18 empties there is no selective pass.
+    let mut calls = 0;
+    let small = read_obf_file(&data("fforum-1-19.obf")).unwrap()[0]
+        .position
+        .board;
+    assert!(small.empty_count() < 18);
+    let r = solver.solve_exact_reporting(small, &mut |_, _| calls += 1);
+    assert_eq!((calls, r.confidence), (0, 100));
+    // Stopped after the first pass: the answer is that pass's, marked as stopped.
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut solver = Solver::new(16);
+    solver.set_stop_flag(stop.clone());
+    let mut first = None;
+    let r = solver.solve_exact_reporting(b, &mut |pass, _| {
+        first.get_or_insert_with(|| pass.clone());
+        stop.store(true, Ordering::Relaxed);
+    });
+    let first = first.expect("the first pass finished");
+    assert!(r.aborted);
+    assert_eq!(r.confidence, 73);
+    assert_eq!((r.score, r.best_move), (first.score, first.best_move));
+    assert!(r.nodes >= first.nodes);
+    // WLD reports its passes the same way.
+    stop.store(false, Ordering::Relaxed);
+    let mut wld_passes = 0;
+    let r = solver.solve_wld_reporting(b, &mut |_, _| wld_passes += 1);
+    assert_eq!((r.score.signum(), r.confidence, wld_passes), (1, 100, 2));
+}

@@ -69,6 +69,9 @@ const SPLIT_MIN: u32 = 12;
 /// its value must clear the window for a node to be cut off unsearched (about 73%, 87%, 95%, 98%
 /// and 99% confidence). Level `EXACT` cuts nothing: its results are proven.
 const MPC_T: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
+/// The confidence of each level, in percent (the share of a normal distribution within `MPC_T`
+/// standard deviations of its mean).
+const MPC_CONFIDENCE: [u8; 5] = [73, 87, 95, 98, 99];
 /// The level of proven results.
 const EXACT: u8 = MPC_T.len() as u8;
 /// Smallest number of empties at which a selective pass tries a probable cut (below it, nodes are
@@ -95,8 +98,12 @@ pub struct SolveResult {
     pub pv: Vec<Move>,
     /// Nodes searched.
     pub nodes: u64,
-    /// Whether the solve was interrupted by the stop flag (then the result is not reliable).
+    /// Whether the solve was interrupted by the stop flag. The result is then the last finished
+    /// selective pass's if there was one (`confidence` above 0), else not reliable at all.
     pub aborted: bool,
+    /// How sure the score and move are, in percent: 100 for a finished solve, 73 or 95 for the
+    /// result of a selective pass (see [`Solver::solve_exact_reporting`]), 0 for nothing finished.
+    pub confidence: u8,
 }
 
 /// The endgame solver. Keeps its transposition table between solves of the same game.
@@ -218,6 +225,18 @@ impl Solver {
     /// `SELECTIVE_MIN` empties after selective passes that cost fewer nodes than they save
     /// (docs/benchmarks.md).
     pub fn solve_exact(&mut self, board: Board) -> SolveResult {
+        self.solve_exact_reporting(board, &mut |_, _| {})
+    }
+
+    /// [`Solver::solve_exact`], calling `on_pass` with the result of each selective pass as it
+    /// finishes (a probable score and move, with its `confidence`; nodes counted from the start of
+    /// the solve) and the table's fill in per mille. If the solve is stopped after
+    /// a pass has finished, it returns the last finished pass's result, marked `aborted`.
+    pub fn solve_exact_reporting(
+        &mut self,
+        board: Board,
+        on_pass: &mut dyn FnMut(&SolveResult, u32),
+    ) -> SolveResult {
         self.generation = self.generation.wrapping_add(1);
         let n = board.empty_count();
         if n < ASPIRATION_MIN || board.is_game_over() {
@@ -235,26 +254,51 @@ impl Solver {
             self.shallow_value(p, o, &PatternIndices::new(p, o), depth, -INF_EVAL, INF_EVAL);
         // Final scores are even: the first window (guess - 1, guess + 1) only holds the even score
         // nearest the estimate, so it is as cheap as a null-window test.
-        let mut guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+        let guess = ((guess as f64 / 200.0).round() as i32 * 2).clamp(-64, 64);
+        self.staged(board, on_pass, &mut |solver, last| {
+            // Each pass starts its window at the score of the one before.
+            solver.aspiration(board, last.map_or(guess, |r| r.score))
+        })
+    }
+
+    /// Runs `pass` at each selective level (from `SELECTIVE_MIN` empties) and then exactly, handing
+    /// it the previous pass's result and `on_pass` each selective result. A stopped pass returns the
+    /// last finished one's result instead, marked `aborted`.
+    fn staged(
+        &mut self,
+        board: Board,
+        on_pass: &mut dyn FnMut(&SolveResult, u32),
+        pass: &mut dyn FnMut(&mut Solver, Option<&SolveResult>) -> SolveResult,
+    ) -> SolveResult {
+        let levels: &[u8] = if board.empty_count() >= SELECTIVE_MIN {
+            &SELECTIVE_PASSES
+        } else {
+            &[]
+        };
+        // A stopped pass gives way to the last finished one, if any.
+        let stopped = |last: Option<SolveResult>, r: SolveResult, nodes: u64| {
+            let r = last.map_or(r, |l| SolveResult { aborted: true, ..l });
+            SolveResult { nodes, ..r }
+        };
         let mut nodes = 0;
-        if n >= SELECTIVE_MIN {
-            for level in SELECTIVE_PASSES {
-                self.selectivity = level;
-                let r = self.aspiration(board, guess);
-                nodes += r.nodes;
-                if r.aborted {
-                    self.selectivity = EXACT;
-                    return SolveResult { nodes, ..r };
-                }
-                guess = r.score;
-            }
+        let mut last: Option<SolveResult> = None;
+        for &level in levels {
+            self.selectivity = level;
+            let r = pass(self, last.as_ref());
             self.selectivity = EXACT;
+            nodes += r.nodes;
+            if r.aborted {
+                return stopped(last, r, nodes);
+            }
+            on_pass(&SolveResult { nodes, ..r.clone() }, self.hashfull());
+            last = Some(r);
         }
-        let r = self.aspiration(board, guess);
-        SolveResult {
-            nodes: nodes + r.nodes,
-            ..r
+        let r = pass(self, last.as_ref());
+        nodes += r.nodes;
+        if r.aborted {
+            return stopped(last, r, nodes);
         }
+        SolveResult { nodes, ..r }
     }
 
     /// Solves with windows around `guess` (even), widened on the side they fail, until the score is
@@ -284,25 +328,20 @@ impl Solver {
     /// Solves for win/loss/draw only (window -1..1): the sign of the score is exact, the magnitude is
     /// not. From `SELECTIVE_MIN` empties, selective passes with the same window come first.
     pub fn solve_wld(&mut self, board: Board) -> SolveResult {
+        self.solve_wld_reporting(board, &mut |_, _| {})
+    }
+
+    /// [`Solver::solve_wld`], reporting its selective passes as
+    /// [`Solver::solve_exact_reporting`] does.
+    pub fn solve_wld_reporting(
+        &mut self,
+        board: Board,
+        on_pass: &mut dyn FnMut(&SolveResult, u32),
+    ) -> SolveResult {
         self.generation = self.generation.wrapping_add(1);
-        let mut nodes = 0;
-        if board.empty_count() >= SELECTIVE_MIN {
-            for level in SELECTIVE_PASSES {
-                self.selectivity = level;
-                let r = self.solve_window(board, -1, 1);
-                nodes += r.nodes;
-                if r.aborted {
-                    self.selectivity = EXACT;
-                    return SolveResult { nodes, ..r };
-                }
-            }
-            self.selectivity = EXACT;
-        }
-        let r = self.solve_window(board, -1, 1);
-        SolveResult {
-            nodes: nodes + r.nodes,
-            ..r
-        }
+        self.staged(board, on_pass, &mut |solver, _| {
+            solver.solve_window(board, -1, 1)
+        })
     }
 
     /// Solves with the window `alpha..beta` (exclusive bounds, fail-soft): a score strictly inside it
@@ -320,6 +359,7 @@ impl Solver {
                 pv: Vec::new(),
                 nodes: 1,
                 aborted: false,
+                confidence: 100,
             };
         }
         let (score, best) = self.root(p, o, alpha.max(-64), beta.min(64), n);
@@ -335,6 +375,11 @@ impl Solver {
             pv,
             nodes: self.nodes,
             aborted: self.aborted,
+            confidence: match (self.aborted, self.selectivity) {
+                (true, _) => 0,
+                (false, EXACT) => 100,
+                (false, level) => MPC_CONFIDENCE[level as usize],
+            },
         }
     }
 

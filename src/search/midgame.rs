@@ -5,7 +5,7 @@
 //! Limits (depth, nodes, time) come in as [`Limits`]; progress goes out through a callback as [`Info`]
 //! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
 
-use super::endgame::Solver;
+use super::endgame::{SolveResult, Solver};
 use super::movelist::MoveList;
 use super::tt::TranspositionTable;
 use super::{Info, Limits, Score, SearchResult, SolveKind};
@@ -153,7 +153,7 @@ impl Searcher {
 
         let empties = board.empty_count();
         if let Some(kind) = limits.solve {
-            return self.solve(board, kind, start, report);
+            return self.solve(board, kind, start, report).0;
         }
         // Hand over to the solver when the endgame is small enough for the time we have. A short
         // midgame search first gives a sound move to fall back on if the solve cannot finish.
@@ -169,9 +169,11 @@ impl Searcher {
             }
             let nodes = self.nodes;
             self.nodes = 0;
-            let mut r = self.solve(board, SolveKind::Exact, start, report);
+            let (mut r, confidence) = self.solve(board, SolveKind::Exact, start, report);
             r.nodes += nodes;
-            return if self.aborted {
+            // A selective pass that finished before the time ran out knows more than the quick
+            // search: its move is kept.
+            return if self.aborted && confidence == 0 {
                 SearchResult {
                     nodes: r.nodes,
                     ..fallback
@@ -264,30 +266,52 @@ impl Searcher {
         self.rng = Rng::new(seed);
     }
 
-    /// Runs the endgame solver on the root, reporting its result.
+    /// Runs the endgame solver on the root, reporting each selective pass (a probable score) and
+    /// the result. Also returns the result's confidence in percent: 100 when solved, 73 or 95 when
+    /// stopped after a selective pass (its move is returned), 0 when stopped before any finished.
     fn solve(
         &mut self,
         board: Board,
         kind: SolveKind,
         start: Instant,
         report: &mut dyn FnMut(Info),
-    ) -> SearchResult {
+    ) -> (SearchResult, u8) {
         self.solver.set_stop_flag(self.stop.clone());
+        let (empties, base) = (board.empty_count(), self.nodes);
+        // A probable score: the disc difference of a selective exact pass, or the smallest win or
+        // loss (or a draw) for a selective WLD pass.
+        let probable = |score: i32| match kind {
+            SolveKind::Exact => Score::Eval(100 * score),
+            SolveKind::Wld => Score::Eval(200 * score.signum()),
+        };
+        let mut on_pass = |r: &SolveResult, hashfull: u32| {
+            report(Info {
+                multipv: 1,
+                depth: empties,
+                seldepth: empties,
+                score: probable(r.score),
+                nodes: base + r.nodes,
+                time: start.elapsed(),
+                hashfull,
+                pv: r.pv.clone(),
+            })
+        };
         let r = match kind {
-            SolveKind::Exact => self.solver.solve_exact(board),
-            SolveKind::Wld => self.solver.solve_wld(board),
+            SolveKind::Exact => self.solver.solve_exact_reporting(board, &mut on_pass),
+            SolveKind::Wld => self.solver.solve_wld_reporting(board, &mut on_pass),
         };
         self.aborted = r.aborted;
         self.nodes += r.nodes;
         let score = match kind {
+            _ if r.aborted => probable(r.score),
             SolveKind::Exact => Score::Exact(r.score),
             SolveKind::Wld => Score::Wld(r.score.signum()),
         };
         if !r.aborted {
             report(Info {
                 multipv: 1,
-                depth: board.empty_count(),
-                seldepth: board.empty_count(),
+                depth: empties,
+                seldepth: empties,
                 score,
                 nodes: self.nodes,
                 time: start.elapsed(),
@@ -303,13 +327,17 @@ impl Searcher {
                 .map(Move::play)
                 .or(Some(Move::PASS))
         });
-        SearchResult {
-            best_move,
-            score,
-            pv: r.pv,
-            nodes: self.nodes,
-            depth: board.empty_count(),
-        }
+        let confidence = r.confidence;
+        (
+            SearchResult {
+                best_move,
+                score,
+                pv: r.pv,
+                nodes: self.nodes,
+                depth: empties,
+            },
+            confidence,
+        )
     }
 
     /// Initial root order: fastest first.
