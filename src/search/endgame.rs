@@ -678,8 +678,49 @@ impl Solver {
         if depth == 0 {
             return self.eval.evaluate_indexed(p, o, idx);
         }
-        let mut m = moves;
         let mut best = -INF_EVAL;
+        if depth >= 2 {
+            // Fastest first: the same value, found with fewer evaluations.
+            let mut list = [(0u32, 0u8, 0u64); 32];
+            let mut count = 0;
+            let mut m = moves;
+            while m != 0 && count < list.len() {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(sq, p, o);
+                let replies = legal_moves(o ^ f, p | f | (1 << sq));
+                let key = replies.count_ones() + (replies & CORNERS).count_ones();
+                let mut j = count;
+                while j > 0 && list[j - 1].0 > key {
+                    list[j] = list[j - 1];
+                    j -= 1;
+                }
+                list[j] = (key, sq as u8, f);
+                count += 1;
+            }
+            for &(_, sq, f) in &list[..count] {
+                let sq = sq as usize;
+                let v = -self.shallow_value(
+                    o ^ f,
+                    p | f | (1 << sq),
+                    &idx.play(sq, f),
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                );
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -1118,3 +1159,66 @@ static NEIGHBOURS: [u64; 64] = {
     }
     table
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Plain negamax over the evaluation, moves in square order, no pruning.
+    fn negamax(eval: &Evaluator, p: u64, o: u64, depth: u32) -> i32 {
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return 100 * final_score(p, o);
+            }
+            return -negamax(eval, o, p, depth);
+        }
+        if depth == 0 {
+            return eval.evaluate_indexed(p, o, &PatternIndices::new(p, o));
+        }
+        let mut best = -INF_EVAL;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, p, o);
+            best = best.max(-negamax(eval, o ^ f, p | f | (1 << sq), depth - 1));
+        }
+        best
+    }
+
+    #[test]
+    fn the_ordered_shallow_search_finds_the_plain_negamax_value() {
+        let solver = Solver::new(1);
+        let mut rng = Rng::new(5);
+        let mut checked = 0;
+        while checked < 40 {
+            // A random position 10-40 moves into a game.
+            let mut b = Board::START;
+            for _ in 0..10 + rng.below(30) {
+                let moves: Vec<Square> = b.legal_moves().collect();
+                if moves.is_empty() {
+                    b = b.pass();
+                } else {
+                    let sq = moves[rng.below(moves.len() as u64) as usize];
+                    b = b.play(sq).unwrap_or(b);
+                }
+            }
+            if b.is_game_over() {
+                continue;
+            }
+            checked += 1;
+            let (p, o) = (b.player(), b.opponent());
+            let idx = PatternIndices::new(p, o);
+            for depth in 0..=3 {
+                let want = negamax(&solver.eval, p, o, depth);
+                let got = solver.shallow_value(p, o, &idx, depth, -INF_EVAL, INF_EVAL);
+                assert_eq!(got, want, "depth {depth}, {b:?}");
+                // Null windows on each side of the value give bounds on the right side of it.
+                assert!(solver.shallow_value(p, o, &idx, depth, want - 1, want) >= want);
+                assert!(solver.shallow_value(p, o, &idx, depth, want, want + 1) <= want);
+            }
+        }
+    }
+}
