@@ -51,6 +51,9 @@ const DEEP_ORDER_MIN: u32 = 22;
 const EVAL_ORDER_WEIGHT: i32 = 5;
 /// Bound on evaluation-scale values in the ordering search.
 const INF_EVAL: i32 = 100_000;
+/// In the ordering, a move whose look-ahead value is this much (centidiscs) below the best one's so
+/// far only gets a bound, which its search finds with fewer evaluations.
+const ORDER_EVAL_MARGIN: i32 = 800;
 /// From this many empties, exact solves start with a narrow window around a shallow estimate and
 /// widen it (doubling) on the side it fails, the table kept warm between tries.
 const ASPIRATION_MIN: u32 = 12;
@@ -618,6 +621,7 @@ impl Solver {
     /// The hash move is put first by the caller.
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
+        let mut best_v = -INF_EVAL;
         let parity = quadrant_parity(!(p | o));
         let idx = (n >= EVAL_ORDER_MIN).then(|| PatternIndices::new(p, o));
         while moves != 0 {
@@ -649,7 +653,18 @@ impl Solver {
                 None
             };
             if let (Some(d), Some(idx)) = (depth, &idx) {
-                let v = self.shallow_value(cp, co, &idx.play(sq, f), d, -INF_EVAL, INF_EVAL);
+                // `v` is the opponent's value after the move. Only the best moves need precise
+                // values: a move worse than the best so far (`best_v`, the mover's view) by the
+                // margin only gets a bound, as the opponent's search stops at that point.
+                let v = self.shallow_value(
+                    cp,
+                    co,
+                    &idx.play(sq, f),
+                    d,
+                    -INF_EVAL,
+                    INF_EVAL.min(ORDER_EVAL_MARGIN - best_v),
+                );
+                best_v = best_v.max(-v);
                 key += v * EVAL_ORDER_WEIGHT / 100;
             }
             list.insert(key, sq as u8);
