@@ -88,6 +88,8 @@ const MPC_DEEP_MIN: u32 = 20;
 const SELECTIVE_MIN: u32 = 18;
 /// The levels of the selective passes, in order.
 const SELECTIVE_PASSES: [u8; 2] = [0, 2];
+/// Windows a selective pass tries around its estimate before it falls back to the full window.
+const SELECTIVE_TRIES: u32 = 4;
 
 /// The outcome of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,11 +312,20 @@ impl Solver {
         let (mut alpha, mut beta) = (guess - 1, guess + 1);
         let mut delta = 2;
         let mut nodes = 0;
+        let mut tries = 0;
         loop {
+            tries += 1;
             let r = self.solve_window(board, alpha, beta);
             nodes += r.nodes;
             if r.aborted || (r.score > alpha && r.score < beta) || (alpha <= -64 && beta >= 64) {
                 return SolveResult { nodes, ..r };
+            }
+            if self.selectivity < EXACT && tries >= SELECTIVE_TRIES {
+                // A selective search is not consistent: its bounds from one window may contradict
+                // those from the next, and the windows could go back and forth for ever. The full
+                // window always ends the loop.
+                (alpha, beta) = (-65, 65);
+                continue;
             }
             if r.score <= alpha {
                 // An upper bound (even, like every score): keep the bounds odd.
