@@ -195,6 +195,9 @@ impl EndTable {
 mod tests {
     use super::*;
 
+    /// The solver's level for proven bounds (the table itself only compares levels).
+    const PROVEN: u8 = 5;
+
     fn entry(p: u64, o: u64, lower: i8, upper: i8, empties: u8, generation: u8) -> Entry {
         Entry {
             player: p,
@@ -204,7 +207,7 @@ mod tests {
             best: 19,
             empties,
             generation,
-            selectivity: 5,
+            selectivity: PROVEN,
         }
     }
 
@@ -245,13 +248,13 @@ mod tests {
         let e = t.probe(b, p, o).expect("stored");
         assert_eq!((e.lower, e.upper, e.selectivity), (10, 20, 0), "merged");
         // Proven bounds replace probable ones instead of merging with them.
-        t.store(b, at(-64, 4, 5));
+        t.store(b, at(-64, 4, PROVEN));
         let e = t.probe(b, p, o).expect("stored");
-        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, 5));
+        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, PROVEN));
         // Probable bounds leave proven ones alone.
         t.store(b, at(30, 30, 2));
         let e = t.probe(b, p, o).expect("stored");
-        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, 5));
+        assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, PROVEN));
     }
 
     #[test]
