@@ -49,6 +49,11 @@ const SEARCH_ORDER_MIN: u32 = 18;
 const DEEP_ORDER_MIN: u32 = 22;
 /// Weight of the evaluation in the ordering key, per 100 centidiscs (mobility weighs 16 per move).
 const EVAL_ORDER_WEIGHT: i32 = 5;
+/// Weight in the ordering key, from `EVAL_ORDER_MIN` empties, of each empty square next to the
+/// mover's discs after the move (the opponent's potential mobility). Measured: 3 to 6 all save
+/// nodes (-5.7% on FFO #40-#47, -1.9% on 60 self-play positions at 20 empties with 4); below 12
+/// empties it saved at most 1% and costs its instructions where nodes are cheap.
+const POTENTIAL_ORDER_WEIGHT: i32 = 4;
 /// Bound on evaluation-scale values in the ordering search.
 const INF_EVAL: i32 = 100_000;
 /// In the ordering, a move whose look-ahead value is this much (centidiscs) below the best one's so
@@ -627,9 +632,9 @@ impl Solver {
 
     /// The moves of `p` ordered for search, best first: fastest first (fewest replies for the
     /// opponent, corner replies counted twice), moves into odd-parity quadrants, C- and X-squares
-    /// late, and from `EVAL_ORDER_MIN` empties the evaluation (from `LOOKAHEAD_ORDER_MIN` after a
-    /// 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies, from `DEEP_ORDER_MIN` after 4).
-    /// The hash move is put first by the caller.
+    /// late, and from `EVAL_ORDER_MIN` empties the opponent's potential mobility and the evaluation
+    /// (from `LOOKAHEAD_ORDER_MIN` after a 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies,
+    /// from `DEEP_ORDER_MIN` after 4). The hash move is put first by the caller.
     fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
         let mut list = MoveList::default();
         let mut best_v = -INF_EVAL;
@@ -651,6 +656,10 @@ impl Solver {
             }
             if (1u64 << sq) & NEAR_CORNERS != 0 {
                 key += 4;
+            }
+            if n >= EVAL_ORDER_MIN {
+                let potential = neighbours(co) & !(co | cp);
+                key += POTENTIAL_ORDER_WEIGHT * potential.count_ones() as i32;
             }
             let depth = if n >= DEEP_ORDER_MIN {
                 Some(4)
