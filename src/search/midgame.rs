@@ -267,8 +267,9 @@ impl Searcher {
     }
 
     /// Runs the endgame solver on the root, reporting each selective pass (a probable score) and
-    /// the result. Also returns the result's confidence in percent: 100 when solved, 73 or 95 when
-    /// stopped after a selective pass (its move is returned), 0 when stopped before any finished.
+    /// the result. Also returns the result's confidence in percent: 100 when solved, 73, 87, 95 or
+    /// 98 when stopped after a selective pass (its move is returned), 0 when stopped before any
+    /// finished.
     fn solve(
         &mut self,
         board: Board,
