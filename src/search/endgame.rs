@@ -24,6 +24,7 @@
 use super::endtable::{EndTable, Entry};
 use super::movelist::MoveList;
 use super::parallel::{AbortChain, Member, Pool, Split};
+use super::reply_count;
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, Board, Move, Square};
@@ -653,7 +654,7 @@ impl Solver {
                 self.prefetch(cp, co);
             }
             let replies = legal_moves(cp, co);
-            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            let mut key = reply_count(replies) * 16;
             if parity >> quadrant(sq) & 1 == 1 && n < 20 {
                 key -= 8;
             }
@@ -726,8 +727,7 @@ impl Solver {
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 let replies = legal_moves(o ^ f, p | f | (1 << sq));
-                let key = replies.count_ones() + (replies & CORNERS).count_ones();
-                list.insert(key as i32, sq as u8);
+                list.insert(reply_count(replies), sq as u8);
             }
             list
         });
@@ -932,7 +932,7 @@ impl Solver {
             m &= m - 1;
             let f = flips(sq, p, o);
             let replies = legal_moves(o ^ f, p | f | (1 << sq));
-            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            let mut key = reply_count(replies) * 16;
             if parity >> quadrant(sq) & 1 == 1 {
                 key -= 8;
             }

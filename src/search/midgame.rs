@@ -8,7 +8,7 @@
 use super::endgame::{SolveResult, Solver};
 use super::movelist::MoveList;
 use super::tt::TranspositionTable;
-use super::{Info, Limits, Score, SearchResult, SolveKind};
+use super::{reply_count, Info, Limits, Score, SearchResult, SolveKind};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{final_score, Bitboard, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
@@ -608,8 +608,7 @@ impl Searcher {
                     self.tt.prefetch(cp, co);
                 }
                 let replies = legal_moves(cp, co);
-                let mut key =
-                    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 100;
+                let mut key = reply_count(replies) * 100;
                 if depth >= 3 {
                     key += self.eval.evaluate_indexed(cp, co, &idx.play(sq, f)) / 2;
                 }
@@ -629,9 +628,6 @@ struct Child<'a> {
     depth: u32,
     ply: u32,
 }
-
-/// The corners.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Converts a root score to a reported score: exact when the search reached the end of the game.
 fn score_of(v: i32, to_the_end: bool) -> Score {
