@@ -92,11 +92,17 @@ const MPC_DEEP_MIN: u32 = 20;
 /// `SELECTIVE_PASSES`), each an aspiration solve around the previous one's score, which leave the
 /// table full of good moves and tight bounds for the exact pass.
 const SELECTIVE_MIN: u32 = 18;
-/// The levels of the selective passes, in order (73%, 87%, 95% and 98%). Four passes found fewer
-/// nodes than two (levels 0 and 2) on every set measured, most on the largest solves: FFO #53
-/// 1.91 G -> 1.51 G nodes, #54 2.96 G -> 2.82 G, #40-#47 -2.0%, #20-#39 -3.9%; a fifth (99%) cost
-/// more than it saved.
-const SELECTIVE_PASSES: [u8; 4] = [0, 1, 2, 3];
+/// The levels of the selective passes below `SELECTIVE_MORE_MIN` empties (73% and 95%).
+const SELECTIVE_PASSES: [u8; 2] = [0, 2];
+/// From this many empties, the selective passes are `SELECTIVE_MORE_PASSES`.
+const SELECTIVE_MORE_MIN: u32 = 24;
+/// The levels of the selective passes from `SELECTIVE_MORE_MIN` empties (73%, 87%, 95% and 98%).
+/// On the large solves the intermediate passes save many nodes: FFO #53 1.91 G -> 1.51 G, #54
+/// 2.96 G -> 2.82 G (a fifth pass at 99% cost more than it saved). Below 24 empties their
+/// evaluation searches cost more instructions than the nodes they save (FFO #44 + #47 under
+/// cachegrind: 8.498 G with four passes at every size, 8.196 G with two below 24, 8.131 G with two
+/// everywhere; FFO #20-#39: 28.40 G, 28.24 G, 28.14 G).
+const SELECTIVE_MORE_PASSES: [u8; 4] = [0, 1, 2, 3];
 /// Windows a selective pass tries around its estimate before it falls back to the full window.
 const SELECTIVE_TRIES: u32 = 4;
 
@@ -284,7 +290,10 @@ impl Solver {
         on_pass: &mut dyn FnMut(&SolveResult, u32),
         pass: &mut dyn FnMut(&mut Solver, Option<&SolveResult>) -> SolveResult,
     ) -> SolveResult {
-        let levels: &[u8] = if board.empty_count() >= SELECTIVE_MIN {
+        let n = board.empty_count();
+        let levels: &[u8] = if n >= SELECTIVE_MORE_MIN {
+            &SELECTIVE_MORE_PASSES
+        } else if n >= SELECTIVE_MIN {
             &SELECTIVE_PASSES
         } else {
             &[]
