@@ -433,7 +433,7 @@ impl Solver {
             let score = -self.search(o, p, -beta, -alpha, n);
             return (score, Some(Move::PASS));
         }
-        let ordered = self.order_moves(p, o, moves, n);
+        let ordered = self.order_moves(p, o, moves, n, None);
         let ordered = ordered.squares();
         let (best, best_sq) = self.search_moves(p, o, alpha, beta, n, ordered, (-INF, 64));
         let best_move =
@@ -648,11 +648,27 @@ impl Solver {
     /// late, and from `EVAL_ORDER_MIN` empties the opponent's potential mobility and the evaluation
     /// (from `LOOKAHEAD_ORDER_MIN` after a 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies,
     /// from `DEEP_ORDER_MIN` after 4). The hash move is put first by the caller.
-    fn order_moves(&self, p: u64, o: u64, mut moves: u64, n: u32) -> MoveList {
+    /// `indices` are the position's pattern indices when the caller already has them.
+    fn order_moves(
+        &self,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        n: u32,
+        indices: Option<&PatternIndices>,
+    ) -> MoveList {
         let mut list = MoveList::default();
         let mut best_v = -INF_EVAL;
         let parity = quadrant_parity(!(p | o));
-        let idx = (n >= EVAL_ORDER_MIN).then(|| PatternIndices::new(p, o));
+        let fresh;
+        let idx = match indices {
+            Some(idx) => Some(idx),
+            None if n >= EVAL_ORDER_MIN => {
+                fresh = PatternIndices::new(p, o);
+                Some(&fresh)
+            }
+            None => None,
+        };
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
             moves &= moves - 1;
@@ -685,7 +701,7 @@ impl Solver {
             } else {
                 None
             };
-            if let (Some(d), Some(idx)) = (depth, &idx) {
+            if let (Some(d), Some(idx)) = (depth, idx) {
                 // `v` is the opponent's value after the move. Only the best moves need precise
                 // values: a move worse than the best so far (`best_v`, the mover's view) by the
                 // margin only gets a bound, as the opponent's search stops at that point.
@@ -810,8 +826,11 @@ impl Solver {
             }
             hash_move = entry.best;
         }
+        // The pattern indices of the position, computed once for the probable cut and the ordering.
+        let mut indices = None;
         if self.selectivity < EXACT && n >= MPC_MIN {
-            if let Some(v) = self.probable_cut(p, o, alpha, beta, n) {
+            let idx = indices.insert(PatternIndices::new(p, o));
+            if let Some(v) = self.probable_cut(p, o, idx, alpha, beta, n) {
                 return v;
             }
         }
@@ -857,7 +876,7 @@ impl Solver {
             alpha = alpha.max(v);
         }
         if best < beta && rest != 0 {
-            let ordered = self.order_moves(p, o, rest, n);
+            let ordered = self.order_moves(p, o, rest, n, indices.as_ref());
             (best, best_sq) =
                 self.search_moves(p, o, alpha, beta, n, ordered.squares(), (best, best_sq));
             if self.aborted {
@@ -895,16 +914,23 @@ impl Solver {
 
     /// Multi-ProbCut: a shallow evaluation search that clears the window by the margin of the
     /// current level predicts the node's result; `Some(bound)` cuts the node off with it.
-    fn probable_cut(&self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> Option<i32> {
+    fn probable_cut(
+        &self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<i32> {
         let depth = if n >= MPC_DEEP_MIN { 4 } else { 2 };
         let margin = (MPC_T[self.selectivity as usize] * mpc_sigma(n, depth)) as i32;
         let (low, high) = (alpha * 100 - margin, beta * 100 + margin);
-        let idx = PatternIndices::new(p, o);
         // Two null-window tests cost less than one search with the window between them.
-        if beta < 64 && self.shallow_value(p, o, &idx, depth, high - 1, high) >= high {
+        if beta < 64 && self.shallow_value(p, o, idx, depth, high - 1, high) >= high {
             return Some(beta);
         }
-        if alpha > -64 && self.shallow_value(p, o, &idx, depth, low, low + 1) <= low {
+        if alpha > -64 && self.shallow_value(p, o, idx, depth, low, low + 1) <= low {
             return Some(alpha);
         }
         None
@@ -1110,7 +1136,7 @@ impl Solver {
             }
             let n = b.empty_count();
             let mut found = None;
-            for &sq in self.order_moves(p, o, moves, n).squares() {
+            for &sq in self.order_moves(p, o, moves, n, None).squares() {
                 let s = sq as usize;
                 let f = flips(s, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << s));
