@@ -148,12 +148,8 @@ pub struct Solver {
     member: Option<Arc<Member>>,
 }
 
-/// Quadrant of each square (0..4), for parity ordering.
-const fn quadrant(sq: usize) -> usize {
-    ((sq >> 2) & 1) | (((sq >> 5) & 1) << 1)
-}
-
-/// Masks of the four quadrants.
+/// Masks of the four quadrants (the definition [`odd_quadrants`] is tested against).
+#[cfg(test)]
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0F0F_0F0F,
     0x0000_0000_F0F0_F0F0,
@@ -663,7 +659,7 @@ impl Solver {
     ) -> MoveList {
         let mut list = MoveList::default();
         let mut best_v = -INF_EVAL;
-        let parity = quadrant_parity(!(p | o));
+        let odd = odd_quadrants(!(p | o));
         let fresh;
         let idx = match indices {
             Some(idx) => Some(idx),
@@ -684,7 +680,7 @@ impl Solver {
             }
             let replies = legal_moves(cp, co);
             let mut key = reply_count(replies) * 16;
-            if parity >> quadrant(sq) & 1 == 1 && n < 20 {
+            if odd >> sq & 1 == 1 && n < 20 {
                 key -= 8;
             }
             if (1u64 << sq) & NEAR_CORNERS != 0 {
@@ -948,17 +944,50 @@ impl Solver {
 
     /// Search with move generation and fastest-first ordering, no hash table. `moves` are the legal
     /// moves of `p` (the parent computed them for its ordering: they are not generated twice).
-    fn search_mid(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, moves: u64) -> i32 {
+    /// Dispatches to the code for each number of empties, as [`Solver::search_shallow`] does.
+    #[inline(always)]
+    fn search_mid(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, moves: u64) -> i32 {
+        match n {
+            6 => self.mid::<6>(p, o, alpha, beta, moves),
+            7 => self.mid::<7>(p, o, alpha, beta, moves),
+            8 => self.mid::<8>(p, o, alpha, beta, moves),
+            _ => self.mid_any(p, o, alpha, beta, n, moves),
+        }
+    }
+
+    /// [`Solver::search_mid`] with `N` (6 to 8) empty squares.
+    #[inline]
+    fn mid<const N: u32>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, moves: u64) -> i32 {
+        self.mid_body(p, o, alpha, beta, N, moves)
+    }
+
+    /// [`Solver::search_mid`] for other numbers of empties (not reached with the present layer
+    /// bounds; kept so that the dispatch is total).
+    #[inline(never)]
+    fn mid_any(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, moves: u64) -> i32 {
+        self.mid_body(p, o, alpha, beta, n, moves)
+    }
+
+    /// [`Solver::search_mid`] when the side to move has no move: the opponent plays, or the game
+    /// ends. Out of line, so that the layers do not recurse into themselves.
+    #[inline(never)]
+    fn mid_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let replies = legal_moves(o, p);
+        if replies == 0 {
+            return final_score(p, o);
+        }
+        -self.search_mid(o, p, -beta, -alpha, n, replies)
+    }
+
+    /// The body of [`Solver::search_mid`], inlined into each layer with its `n`.
+    #[inline(always)]
+    fn mid_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, moves: u64) -> i32 {
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
         }
         if moves == 0 {
-            let replies = legal_moves(o, p);
-            if replies == 0 {
-                return final_score(p, o);
-            }
-            return -self.search_mid(o, p, -beta, -alpha, n, replies);
+            return self.mid_pass(p, o, alpha, beta, n);
         }
         // Fixed-size move lists on the stack. Each move keeps its square, flips and the opponent's
         // replies (for the child) at its place in the generation order; the fastest-first keys are
@@ -967,7 +996,7 @@ impl Solver {
         let (mut squares, mut flipped, mut answers) = ([0u8; SLOTS], [0u64; SLOTS], [0u64; SLOTS]);
         let mut keys = [0u32; SLOTS];
         let mut count = 0;
-        let parity = quadrant_parity(!(p | o));
+        let odd = odd_quadrants(!(p | o));
         let mut m = moves;
         // At most 8 empties here, so at most 8 moves: `count` stays below `SLOTS`.
         while m != 0 && count < SLOTS {
@@ -977,7 +1006,7 @@ impl Solver {
             let replies = legal_moves(o ^ f, p | f | (1 << sq));
             // Reply counts are at most 64 (corners twice): the key stays positive and below 2^28.
             let mut key = reply_count(replies) as u32 * 16 + 8;
-            if parity >> quadrant(sq) & 1 == 1 {
+            if odd >> sq & 1 == 1 {
                 key -= 8;
             }
             let packed = key << 4 | count as u32;
@@ -1016,7 +1045,101 @@ impl Solver {
     /// Search over an explicit list of empty squares (no move generation): each square is tried
     /// directly, a move with no flips is illegal. The `count` squares are packed one per byte in
     /// `list`, lowest byte first, in parity order; removing one is two shifts, no copying.
+    /// Dispatches to the code for each count, so that no layer recurses into itself (only the rare
+    /// passes go through an out-of-line call) and each can be inlined into the one above.
+    #[inline(always)]
     fn search_shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: u64,
+        count: u32,
+    ) -> i32 {
+        match count {
+            2 => self.last2(
+                p,
+                o,
+                alpha,
+                beta,
+                list as usize & 63,
+                (list >> 8) as usize & 63,
+            ),
+            3 => self.shallow::<3>(p, o, alpha, beta, list),
+            4 => self.shallow::<4>(p, o, alpha, beta, list),
+            5 => self.shallow::<5>(p, o, alpha, beta, list),
+            _ => self.shallow_any(p, o, alpha, beta, list, count),
+        }
+    }
+
+    /// [`Solver::search_shallow`] with `C` (3 to 5) empty squares.
+    #[inline]
+    fn shallow<const C: u32>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: u64,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        for i in 0..C {
+            let s = (list >> (8 * i)) as usize & 63;
+            // A square with no opponent disc beside it cannot flip anything.
+            if NEIGHBOURS[s] & o == 0 {
+                continue;
+            }
+            let f = flips(s, p, o);
+            if f == 0 {
+                continue;
+            }
+            let shift = 8 * i;
+            let rest = (list & ((1u64 << shift) - 1)) | ((list >> (shift + 8)) << shift);
+            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, rest, C - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            return self.shallow_pass(p, o, alpha, beta, list, C);
+        }
+        best
+    }
+
+    /// The list search when the side to move has no move: the opponent plays, or the game ends.
+    /// Out of line, so that the layers above do not recurse.
+    #[inline(never)]
+    fn shallow_pass(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        list: u64,
+        count: u32,
+    ) -> i32 {
+        let can_reply = (0..count).any(|i| {
+            let s = (list >> (8 * i)) as usize & 63;
+            NEIGHBOURS[s] & p != 0 && flips(s, o, p) != 0
+        });
+        if can_reply {
+            return -self.search_shallow(o, p, -beta, -alpha, list, count);
+        }
+        final_score(p, o)
+    }
+
+    /// [`Solver::search_shallow`] for the counts no layer is made for (0, 1 and above 5: only
+    /// whole solves of tiny positions get here).
+    #[inline(never)]
+    fn shallow_any(
         &mut self,
         p: u64,
         o: u64,
@@ -1025,24 +1148,10 @@ impl Solver {
         list: u64,
         count: u32,
     ) -> i32 {
-        if count == 2 {
-            return self.last2(
-                p,
-                o,
-                alpha,
-                beta,
-                list as usize & 63,
-                (list >> 8) as usize & 63,
-            );
-        }
         self.nodes += 1;
         let mut best = -INF;
         for i in 0..count {
             let s = (list >> (8 * i)) as usize & 63;
-            // A square with no opponent disc beside it cannot flip anything.
-            if NEIGHBOURS[s] & o == 0 {
-                continue;
-            }
             let f = flips(s, p, o);
             if f == 0 {
                 continue;
@@ -1061,21 +1170,13 @@ impl Solver {
             }
         }
         if best == -INF {
-            // No move: pass if the opponent can move, else the game is over.
-            let can_reply = (0..count).any(|i| {
-                let s = (list >> (8 * i)) as usize & 63;
-                NEIGHBOURS[s] & p != 0 && flips(s, o, p) != 0
-            });
-            if can_reply {
-                return -self.search_shallow(o, p, -beta, -alpha, list, count);
-            }
-            return final_score(p, o);
+            return self.shallow_pass(p, o, alpha, beta, list, count);
         }
         best
     }
 
     /// Two empty squares `a` and `b` (in that order of preference).
-    #[inline]
+    #[inline(always)]
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: usize, b: usize) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
@@ -1100,17 +1201,24 @@ impl Solver {
             best = best.max(v);
         }
         if best == -INF {
-            if flips(a, o, p) == 0 && flips(b, o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -self.last2(o, p, -beta, -alpha, a, b);
+            return self.last2_pass(p, o, alpha, beta, a, b);
         }
         best
     }
 
+    /// [`Solver::last2`] when the side to move has no move: the opponent plays, or the game ends.
+    /// Kept out of line (it is rare), so that `last2` itself has no recursion and inlines.
+    #[inline(never)]
+    fn last2_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, a: usize, b: usize) -> i32 {
+        if flips(a, o, p) == 0 && flips(b, o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.last2(o, p, -beta, -alpha, a, b)
+    }
+
     /// The last empty square: the final score without building the last board. With one empty square
     /// the two sides hold 63 discs, so the score is never a draw.
-    #[inline]
+    #[inline(always)]
     fn last1(&mut self, p: u64, o: u64, _alpha: i32, sq: usize) -> i32 {
         self.nodes += 1;
         let diff = 2 * p.count_ones() as i32 - 63;
@@ -1176,14 +1284,17 @@ fn mpc_sigma(n: u32, depth: u32) -> f64 {
     base + 8.0 * (n as f64 - 16.0)
 }
 
-/// One bit per quadrant: set when the quadrant holds an odd number of empty squares.
+/// The squares of the quadrants that hold an odd number of empty squares. The exclusive-or folds
+/// gather each quadrant's parity into its lowest square (bits 0, 4, 32 and 36: a1, e1, a5, e5), and
+/// one multiplication spreads those four bits over their quadrants (the four products are disjoint).
 #[inline]
-fn quadrant_parity(empties: u64) -> u32 {
-    let mut parity = 0;
-    for (q, &mask) in QUADRANTS.iter().enumerate() {
-        parity |= ((empties & mask).count_ones() & 1) << q;
-    }
-    parity
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut x = empties;
+    x ^= x >> 1;
+    x ^= x >> 2;
+    x ^= x >> 8;
+    x ^= x >> 16;
+    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
 }
 
 /// The empty squares of the board packed one per byte (lowest byte first) and their count: those in
@@ -1191,13 +1302,7 @@ fn quadrant_parity(empties: u64) -> u32 {
 /// each group. Called with at most `SHALLOW_MAX` (< 8) empties.
 fn parity_ordered_empties(p: u64, o: u64) -> (u64, u32) {
     let empties = !(p | o);
-    let parity = quadrant_parity(empties);
-    let mut odd = 0u64;
-    for (q, &mask) in QUADRANTS.iter().enumerate() {
-        if parity >> q & 1 == 1 {
-            odd |= mask;
-        }
-    }
+    let odd = odd_quadrants(empties);
     let mut list = 0u64;
     let mut count = 0;
     for group in [empties & odd, empties & !odd] {
@@ -1254,6 +1359,21 @@ mod tests {
             best = best.max(-negamax(eval, o ^ f, p | f | (1 << sq), depth - 1));
         }
         best
+    }
+
+    #[test]
+    fn odd_quadrants_are_the_quadrants_with_an_odd_number_of_empties() {
+        let mut rng = Rng::new(11);
+        for _ in 0..10_000 {
+            let empties = rng.next_u64() & rng.next_u64();
+            let mut want = 0;
+            for mask in QUADRANTS {
+                if (empties & mask).count_ones() % 2 == 1 {
+                    want |= mask;
+                }
+            }
+            assert_eq!(odd_quadrants(empties), want, "{empties:#x}");
+        }
     }
 
     #[test]
