@@ -22,7 +22,7 @@
 //! ([`super::endtable`]).
 
 use super::endtable::{EndTable, Entry};
-use super::movelist::MoveList;
+use super::movelist::MovePicker;
 use super::parallel::{AbortChain, Member, Pool, Split};
 use super::reply_count;
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
@@ -433,11 +433,10 @@ impl Solver {
             let score = -self.search(o, p, -beta, -alpha, n);
             return (score, Some(Move::PASS));
         }
-        let ordered = self.order_moves(p, o, moves, n, None);
-        let ordered = ordered.squares();
-        let (best, best_sq) = self.search_moves(p, o, alpha, beta, n, ordered, (-INF, 64));
-        let best_move =
-            Square::new(if best_sq < 64 { best_sq } else { ordered[0] }).map(Move::play);
+        let mut ordered = self.order_moves(p, o, moves, n, None);
+        let first = ordered.peek().unwrap_or(64);
+        let (best, best_sq) = self.search_moves(p, o, alpha, beta, n, &mut ordered, (-INF, 64));
+        let best_move = Square::new(if best_sq < 64 { best_sq } else { first }).map(Move::play);
         (best, best_move)
     }
 
@@ -454,13 +453,16 @@ impl Solver {
         mut alpha: i32,
         beta: i32,
         n: u32,
-        moves: &[u8],
+        moves: &mut MovePicker,
         (mut best, mut best_sq): (i32, u8),
     ) -> (i32, u8) {
-        for (i, &sq) in moves.iter().enumerate() {
-            if best_sq != 64 && self.should_split(n, moves.len() - i) {
-                return self.search_split(p, o, alpha, beta, n, &moves[i..], (best, best_sq));
+        while !moves.is_empty() {
+            if best_sq != 64 && self.should_split(n, moves.len()) {
+                let mut rest = [0u8; 32];
+                let count = moves.drain_sorted(&mut rest);
+                return self.search_split(p, o, alpha, beta, n, &rest[..count], (best, best_sq));
             }
+            let Some(sq) = moves.pop() else { break };
             let v = self.search_move(p, o, sq as usize, alpha, beta, n, best_sq == 64);
             if self.aborted {
                 break;
@@ -656,8 +658,8 @@ impl Solver {
         mut moves: u64,
         n: u32,
         indices: Option<&PatternIndices>,
-    ) -> MoveList {
-        let mut list = MoveList::default();
+    ) -> MovePicker {
+        let mut list = MovePicker::default();
         let mut best_v = -INF_EVAL;
         let odd = odd_quadrants(!(p | o));
         let fresh;
@@ -716,7 +718,7 @@ impl Solver {
                 best_v = best_v.max(-v);
                 key += v * EVAL_ORDER_WEIGHT / 100;
             }
-            list.insert(key, sq as u8);
+            list.push(key, sq as u8);
         }
         list
     }
@@ -744,23 +746,20 @@ impl Solver {
         }
         // From 2 plies to go, fastest first (fewest replies, corners twice): the same value, found
         // with fewer evaluations. Nearer the leaves, square order (ordering costs more there).
-        let ordered = (depth >= 2).then(|| {
-            let mut list = MoveList::default();
-            let mut m = moves;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
+        let mut ordered = MovePicker::default();
+        let mut unordered = moves;
+        if depth >= 2 {
+            while unordered != 0 {
+                let sq = unordered.trailing_zeros() as usize;
+                unordered &= unordered - 1;
                 let f = flips(sq, p, o);
                 let replies = legal_moves(o ^ f, p | f | (1 << sq));
-                list.insert(reply_count(replies), sq as u8);
+                ordered.push(reply_count(replies), sq as u8);
             }
-            list
-        });
-        let mut next = ordered.as_ref().map_or(&[][..], MoveList::squares).iter();
-        let mut unordered = if ordered.is_some() { 0 } else { moves };
+        }
         let mut best = -INF_EVAL;
         loop {
-            let sq = if let Some(&sq) = next.next() {
+            let sq = if let Some(sq) = ordered.pop() {
                 sq as usize
             } else if unordered != 0 {
                 let sq = unordered.trailing_zeros() as usize;
@@ -876,9 +875,9 @@ impl Solver {
             alpha = alpha.max(v);
         }
         if best < beta && rest != 0 {
-            let ordered = self.order_moves(p, o, rest, n, indices.as_ref());
+            let mut ordered = self.order_moves(p, o, rest, n, indices.as_ref());
             (best, best_sq) =
-                self.search_moves(p, o, alpha, beta, n, ordered.squares(), (best, best_sq));
+                self.search_moves(p, o, alpha, beta, n, &mut ordered, (best, best_sq));
             if self.aborted {
                 return 0;
             }
@@ -1253,7 +1252,8 @@ impl Solver {
             }
             let n = b.empty_count();
             let mut found = None;
-            for &sq in self.order_moves(p, o, moves, n, None).squares() {
+            let mut ordered = self.order_moves(p, o, moves, n, None);
+            while let Some(sq) = ordered.pop() {
                 let s = sq as usize;
                 let f = flips(s, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << s));
