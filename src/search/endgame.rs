@@ -321,11 +321,14 @@ impl Solver {
     }
 
     /// Solves with windows around `guess` (even), widened on the side they fail, until the score is
-    /// inside one. A failed window returns a bound `b` (fail-soft); the next window first tests `b`
-    /// itself, as the true score is most often there (on FFO #38 the exact pass failed low at -20
+    /// inside one. A failed window returns a bound `b` (fail-soft); the next window first tests the
+    /// even score at `b` (or next to it on the failing side, when a selective pass returns an odd
+    /// bound), as the true score is most often there (on FFO #38 the exact pass failed low at -20
     /// with a window around -18: proving -20 with the window (-23, -19) cost 15.3 M nodes), and only
-    /// later windows widen, by 2, 4, 8... discs. Measured against widening by 2 at once: FFO #20-#39
-    /// 82.29 M -> 79.99 M nodes, 60 self-play positions at 20 empties -1.3%, FFO #40-#47 +0.2%.
+    /// later windows widen, by 2, 4, 8... discs. Against widening by 2 at once: FFO #20-#39
+    /// 82.29 M -> 81.22 M nodes, FFO #53 1.511 G -> 1.489 G, FFO #40-#47 +0.2%, 60 self-play
+    /// positions at 20 empties +0.2%. Without the rounding to even, #53 took 1.860 G: a 95% pass
+    /// failed low at -1, retested (-2, 0), which only holds the odd -1, and failed again.
     fn aspiration(&mut self, board: Board, guess: i32) -> SolveResult {
         let (mut alpha, mut beta) = (guess - 1, guess + 1);
         let mut delta = 0;
@@ -345,13 +348,17 @@ impl Solver {
                 (alpha, beta) = (-65, 65);
                 continue;
             }
+            // Exact scores are even, but a selective pass can return an odd bound (a probable cut
+            // returns the window's edge): the next window is centred on the even score next to it
+            // on the failing side, which keeps the bounds odd.
             if r.score <= alpha {
-                // An upper bound (even, like every score): keep the bounds odd.
-                beta = (r.score + 1).min(65);
-                alpha = (r.score - delta - 1).max(-65);
+                let bound = r.score - (r.score & 1);
+                beta = (bound + 1).min(65);
+                alpha = (bound - delta - 1).max(-65);
             } else {
-                alpha = (r.score - 1).max(-65);
-                beta = (r.score + delta + 1).min(65);
+                let bound = r.score + (r.score & 1);
+                alpha = (bound - 1).max(-65);
+                beta = (bound + delta + 1).min(65);
             }
             delta = (delta * 2).max(2);
         }
