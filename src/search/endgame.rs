@@ -1077,17 +1077,24 @@ impl Solver {
 
     /// [`Solver::search_shallow`] with `C` (3 to 5) empty squares.
     #[inline]
-    fn shallow<const C: u32>(
+    fn shallow<const C: u32>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, list: u64) -> i32 {
+        self.shallow_body(p, o, alpha, beta, list, C)
+    }
+
+    /// The body of [`Solver::search_shallow`], inlined into each layer with its `count`.
+    #[inline(always)]
+    fn shallow_body(
         &mut self,
         p: u64,
         o: u64,
         mut alpha: i32,
         beta: i32,
         list: u64,
+        count: u32,
     ) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        for i in 0..C {
+        for i in 0..count {
             let s = (list >> (8 * i)) as usize & 63;
             // A square with no opponent disc beside it cannot flip anything.
             if NEIGHBOURS[s] & o == 0 {
@@ -1099,7 +1106,7 @@ impl Solver {
             }
             let shift = 8 * i;
             let rest = (list & ((1u64 << shift) - 1)) | ((list >> (shift + 8)) << shift);
-            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, rest, C - 1);
+            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, rest, count - 1);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -1111,7 +1118,7 @@ impl Solver {
             }
         }
         if best == -INF {
-            return self.shallow_pass(p, o, alpha, beta, list, C);
+            return self.shallow_pass(p, o, alpha, beta, list, count);
         }
         best
     }
@@ -1141,40 +1148,8 @@ impl Solver {
     /// [`Solver::search_shallow`] for the counts no layer is made for (0, 1 and above 5: only
     /// whole solves of tiny positions get here).
     #[inline(never)]
-    fn shallow_any(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        list: u64,
-        count: u32,
-    ) -> i32 {
-        self.nodes += 1;
-        let mut best = -INF;
-        for i in 0..count {
-            let s = (list >> (8 * i)) as usize & 63;
-            let f = flips(s, p, o);
-            if f == 0 {
-                continue;
-            }
-            let shift = 8 * i;
-            let rest = (list & ((1u64 << shift) - 1)) | ((list >> (shift + 8)) << shift);
-            let v = -self.search_shallow(o ^ f, p | f | (1 << s), -beta, -alpha, rest, count - 1);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        return best;
-                    }
-                }
-            }
-        }
-        if best == -INF {
-            return self.shallow_pass(p, o, alpha, beta, list, count);
-        }
-        best
+    fn shallow_any(&mut self, p: u64, o: u64, alpha: i32, beta: i32, list: u64, count: u32) -> i32 {
+        self.shallow_body(p, o, alpha, beta, list, count)
     }
 
     /// Two empty squares `a` and `b` (in that order of preference).
