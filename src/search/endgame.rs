@@ -463,7 +463,7 @@ impl Solver {
         moves: &mut MovePicker,
         (mut best, mut best_sq): (i32, u8),
     ) -> (i32, u8) {
-        while !moves.is_empty() {
+        loop {
             if best_sq != 64 && self.should_split(n, moves.len()) {
                 let mut rest = [0u8; 32];
                 let count = moves.drain_sorted(&mut rest);
@@ -753,20 +753,23 @@ impl Solver {
         }
         // From 2 plies to go, fastest first (fewest replies, corners twice): the same value, found
         // with fewer evaluations. Nearer the leaves, square order (ordering costs more there).
-        let mut ordered = MovePicker::default();
-        let mut unordered = moves;
-        if depth >= 2 {
-            while unordered != 0 {
-                let sq = unordered.trailing_zeros() as usize;
-                unordered &= unordered - 1;
+        // (No picker at all nearer the leaves: filling its 32 words would be wasted there.)
+        let mut ordered = (depth >= 2).then(|| {
+            let mut list = MovePicker::default();
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let f = flips(sq, p, o);
                 let replies = legal_moves(o ^ f, p | f | (1 << sq));
-                ordered.push(reply_count(replies), sq as u8);
+                list.push(reply_count(replies), sq as u8);
             }
-        }
+            list
+        });
+        let mut unordered = if ordered.is_some() { 0 } else { moves };
         let mut best = -INF_EVAL;
         loop {
-            let sq = if let Some(sq) = ordered.pop() {
+            let sq = if let Some(sq) = ordered.as_mut().and_then(MovePicker::pop) {
                 sq as usize
             } else if unordered != 0 {
                 let sq = unordered.trailing_zeros() as usize;
@@ -1022,9 +1025,10 @@ impl Solver {
         let mut best = -INF;
         for _ in 0..count {
             let packed = keys.iter().fold(u32::MAX, |a, &k| a.min(k));
-            let i = packed as usize & 15;
-            keys[i % SLOTS] = u32::MAX;
-            let (sq, f, replies) = (squares[i % SLOTS], flipped[i % SLOTS], answers[i % SLOTS]);
+            // The place is below `count`; the modulo only lets the compiler drop bounds checks.
+            let i = (packed as usize & 15) % SLOTS;
+            keys[i] = u32::MAX;
+            let (sq, f, replies) = (squares[i], flipped[i], answers[i]);
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             let v = if n - 1 > SHALLOW_MAX {
                 -self.search_mid(cp, co, -beta, -alpha, n - 1, replies)
