@@ -406,7 +406,7 @@ impl Solver {
             // Only a bound is known (or the solve was cut short): the PV is the move chosen.
             best.into_iter().collect()
         } else {
-            self.principal_variation(board, score)
+            self.principal_variation(board, score, best)
         };
         SolveResult {
             score,
@@ -1221,8 +1221,18 @@ impl Solver {
     }
 
     /// The principal variation for an exact score: from the root, repeatedly pick a move whose exact
-    /// score matches (checked with a window of width 2 around it, cheap with the table warm).
-    fn principal_variation(&mut self, board: Board, score: i32) -> Vec<Move> {
+    /// score matches. The solve's best move (at the root) or the table's is tried first: it is
+    /// nearly always right, and its subtree is in the table. Only if it fails are the moves ordered
+    /// and tried in turn. Each try is a null-window test ([`Solver::pv_try`]). Against ordering
+    /// every position's moves and trying them with a window of width 2, the PV of FFO #51 took
+    /// 518 nodes and 27 us instead of 10.5 M nodes and 0.53 s, and that of #45 1,646 nodes and
+    /// 51 us instead of 42.5 M nodes and 1.31 s (12% of its solving time).
+    fn principal_variation(
+        &mut self,
+        board: Board,
+        score: i32,
+        root_best: Option<Move>,
+    ) -> Vec<Move> {
         let saved_nodes = self.nodes;
         let mut pv = Vec::new();
         let mut b = board;
@@ -1237,15 +1247,25 @@ impl Solver {
                 continue;
             }
             let n = b.empty_count();
-            let mut found = None;
-            let mut ordered = self.order_moves(p, o, moves, n, None);
-            while let Some(sq) = ordered.pop() {
-                let s = sq as usize;
-                let f = flips(s, p, o);
-                let (cp, co) = (o ^ f, p | f | (1 << s));
-                if -self.search(cp, co, -target - 1, -target + 1, n - 1) == target {
-                    found = Square::new(sq).zip(Board::new(cp, co).ok());
-                    break;
+            // The root is not in the table: its best move comes from the solve.
+            let hash_move = match (pv.is_empty(), root_best.and_then(Move::square)) {
+                (true, Some(sq)) => sq.index() as u8,
+                _ => self
+                    .table
+                    .probe(self.table.bucket(p, o), p, o)
+                    .map_or(64, |e| e.best),
+            };
+            let first = (hash_move < 64 && moves >> hash_move & 1 == 1).then_some(hash_move);
+            let mut found = first.and_then(|sq| self.pv_try(p, o, sq, n, target));
+            if found.is_none() {
+                let mut ordered = self.order_moves(p, o, moves, n, None);
+                while let Some(sq) = ordered.pop() {
+                    if Some(sq) != first {
+                        found = self.pv_try(p, o, sq, n, target);
+                        if found.is_some() {
+                            break;
+                        }
+                    }
                 }
             }
             let Some((sq, next)) = found else { break };
@@ -1255,6 +1275,20 @@ impl Solver {
         }
         self.nodes = saved_nodes;
         pv
+    }
+
+    /// Whether playing `sq` keeps the exact score `target` (the position's best): the move and the
+    /// position after it if so. A null-window test: no child scores below -target, so the move is
+    /// right when its child is not above.
+    fn pv_try(&mut self, p: u64, o: u64, sq: u8, n: u32, target: i32) -> Option<(Square, Board)> {
+        let s = sq as usize;
+        let f = flips(s, p, o);
+        let (cp, co) = (o ^ f, p | f | (1 << s));
+        if self.search(cp, co, -target, -target + 1, n - 1) <= -target {
+            Square::new(sq).zip(Board::new(cp, co).ok())
+        } else {
+            None
+        }
     }
 }
 
