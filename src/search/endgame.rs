@@ -816,9 +816,9 @@ impl Solver {
             beta = beta.min(max_possible);
         }
 
-        let bucket = self.table.bucket(p, o);
+        let place = self.table.place(p, o);
         let mut hash_move = 64u8;
-        if let Some(entry) = self.table.probe(bucket, p, o) {
+        if let Some(entry) = self.table.probe(place) {
             if entry.selectivity >= self.selectivity {
                 let (lo, hi) = (entry.lower as i32, entry.upper as i32);
                 if lo >= beta {
@@ -861,8 +861,7 @@ impl Solver {
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
-                let child = self.table.bucket(cp, co);
-                if let Some(e) = self.table.probe(child, cp, co) {
+                if let Some(e) = self.table.probe(self.table.place(cp, co)) {
                     if e.selectivity >= self.selectivity && -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
@@ -901,10 +900,8 @@ impl Solver {
             (best, best)
         };
         self.table.store(
-            bucket,
+            place,
             Entry {
-                player: p,
-                opponent: o,
                 lower: lower as i8,
                 upper: upper as i8,
                 best: best_sq,
@@ -948,7 +945,7 @@ impl Solver {
     /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
     #[inline]
     fn prefetch(&self, p: u64, o: u64) {
-        self.table.prefetch(self.table.bucket(p, o));
+        self.table.prefetch(self.table.place(p, o));
     }
 
     /// Search with move generation and fastest-first ordering, no hash table. `moves` are the legal
@@ -1252,7 +1249,7 @@ impl Solver {
                 (true, Some(sq)) => sq.index() as u8,
                 _ => self
                     .table
-                    .probe(self.table.bucket(p, o), p, o)
+                    .probe(self.table.place(p, o))
                     .map_or(64, |e| e.best),
             };
             let first = (hash_move < 64 && moves >> hash_move & 1 == 1).then_some(hash_move);

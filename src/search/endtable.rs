@@ -1,29 +1,34 @@
 //! The endgame solver's transposition table, shared by every thread of a solve.
 //!
-//! Each slot holds a full board (so a hit is never a different position) and a packed word of
-//! bounds, best move, empties and solve generation. Threads read and write slots without locks: a
-//! slot is three relaxed atomic words, and the two board words are stored exclusive-or'ed with a
-//! scrambled copy of the data word. A slot torn by two threads writing at once then decodes to a board that is (short of
-//! a 2^-64 coincidence) no position anyone probes, so it reads as a miss instead of as wrong bounds.
-//! On x86-64 relaxed atomic loads and stores are plain moves: the single-threaded solver pays
-//! nothing for this.
+//! The table is an array of 64-byte buckets, each one cache line holding four 16-byte slots, so a
+//! probe costs one cache miss at most and a prefetch covers the whole bucket. A position's bucket
+//! comes from one hash of its discs and its slot is recognised by a second, independent 64-bit
+//! hash (the key): a different position passes for it only if it shares the bucket and all 64 bits
+//! of the key, about once in 2^62 probes of a full bucket (the FFO #40-#59 run makes about 2^34).
+//!
+//! Threads read and write slots without locks: a slot is two relaxed atomic words, the key
+//! exclusive-or'ed with the data word, and the data word. A slot torn by two threads writing at
+//! once then decodes to a key that (short of a 2^-64 coincidence) no position has, so it reads as a
+//! miss instead of as wrong bounds. On x86-64 relaxed atomic loads and stores are plain moves: the
+//! single-threaded solver pays nothing for this.
+//!
+//! Against the former layout (two 24-byte slots holding the whole board, in buckets that straddled
+//! two cache lines every other time; 256 MB made 8 M slots, now 16 M), FFO #53 took 1.410 G nodes
+//! instead of 1.489 G and 8% less time; the smaller solves, whose trees fit either table, are
+//! unchanged.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
-    /// The side to move's discs.
-    pub player: u64,
-    /// The other side's discs.
-    pub opponent: u64,
     /// Lower bound on the score.
     pub lower: i8,
     /// Upper bound on the score.
     pub upper: i8,
     /// Best move found (64: none).
     pub best: u8,
-    /// Empty squares of the position (replacement keeps the deeper entry).
+    /// Empty squares of the position (replacement keeps the deeper entries).
     pub empties: u8,
     /// The solve that stored it (entries of earlier solves are replaced first).
     pub generation: u8,
@@ -42,10 +47,8 @@ impl Entry {
             | (self.selectivity as u64) << 40
     }
 
-    fn unpack(player: u64, opponent: u64, data: u64) -> Entry {
+    fn unpack(data: u64) -> Entry {
         Entry {
-            player,
-            opponent,
             lower: data as u8 as i8,
             upper: (data >> 8) as u8 as i8,
             best: (data >> 16) as u8,
@@ -56,59 +59,74 @@ impl Entry {
     }
 }
 
-/// One slot: the board words exclusive-or'ed with the scrambled data word, and the data word.
+/// Where a position lives in the table: its bucket and its key. Computed once per node and used
+/// for the prefetch, the probe and the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    bucket: usize,
+    key: u64,
+}
+
+/// One slot: the key exclusive-or'ed with the scrambled data word, and the data word. An empty
+/// slot is all zeros: data 0 is no stored entry (its bounds are both 0 and its empties 0, which the
+/// solver never stores, as it stores only from `TT_MIN` empties).
 #[derive(Default)]
 struct Slot {
-    player: AtomicU64,
-    opponent: AtomicU64,
+    check: AtomicU64,
     data: AtomicU64,
 }
 
 /// The data word spread over all 64 bits (a bijection: an odd multiplier), so that mixing the words
-/// of two writes changes the decoded boards in pseudo-random bits, not just in the few squares whose
-/// bits the two data words differ in (which could decode to a real position with some colours
-/// swapped).
+/// of two writes changes the decoded key in pseudo-random bits.
 #[inline]
 fn scramble(data: u64) -> u64 {
     data.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 impl Slot {
+    /// The slot's key and data word.
     #[inline]
-    fn load(&self) -> Entry {
+    fn load(&self) -> (u64, u64) {
         let data = self.data.load(Relaxed);
-        let key = scramble(data);
-        Entry::unpack(
-            self.player.load(Relaxed) ^ key,
-            self.opponent.load(Relaxed) ^ key,
-            data,
-        )
+        (self.check.load(Relaxed) ^ scramble(data), data)
     }
 
     #[inline]
-    fn store(&self, e: &Entry) {
+    fn store(&self, key: u64, e: &Entry) {
         let data = e.pack();
-        let key = scramble(data);
-        self.player.store(e.player ^ key, Relaxed);
-        self.opponent.store(e.opponent ^ key, Relaxed);
+        self.check.store(key ^ scramble(data), Relaxed);
         self.data.store(data, Relaxed);
     }
 }
 
-/// The table: a power of two of slots in buckets of two.
+/// Slots per bucket.
+const WAYS: usize = 4;
+
+/// Four slots on one cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; WAYS],
+}
+
+/// The table: a power of two of four-slot buckets.
 pub struct EndTable {
-    slots: Box<[Slot]>,
-    mask: usize,
+    buckets: Box<[Bucket]>,
+    /// log2 of the number of buckets.
+    bits: u32,
 }
 
 impl EndTable {
-    /// A table of about `mb` megabytes (at least 1024 slots).
+    /// A table of about `mb` megabytes (the largest power of two of buckets that fits, at least
+    /// 256 buckets).
     pub fn new(mb: usize) -> EndTable {
-        let entries = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
-        let size = (entries.next_power_of_two() >> 1).max(1024);
+        let bytes = mb.max(1) << 20;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(256);
+        // The largest power of two not above `count`.
+        let bits = usize::BITS - 1 - count.leading_zeros();
         let table = EndTable {
-            slots: (0..size).map(|_| Slot::default()).collect(),
-            mask: size - 1,
+            buckets: (0..1usize << bits).map(|_| Bucket::default()).collect(),
+            bits,
         };
         // The allocation is zeroed lazily by the kernel, page by page on first touch: touch every
         // page now, so that the cost is paid here and not in the middle of the first solves.
@@ -118,76 +136,105 @@ impl EndTable {
 
     /// Forgets every position.
     pub fn clear(&self) {
-        for s in self.slots.iter() {
-            s.store(&Entry::default());
+        for b in self.buckets.iter() {
+            for s in &b.slots {
+                s.check.store(0, Relaxed);
+                s.data.store(0, Relaxed);
+            }
         }
     }
 
-    /// The first slot of the position's two-slot bucket.
+    /// The bucket and key of a position. The bucket number is the top bits of a sum of two
+    /// products (each input bit moves the top bits); the key is [`crate::board::hash`], a
+    /// different function, so sharing a bucket says nothing about sharing a key (kept odd: 63 bits).
     #[inline]
-    pub fn bucket(&self, p: u64, o: u64) -> usize {
-        (crate::board::hash(p, o) as usize) & self.mask & !1
+    pub fn place(&self, p: u64, o: u64) -> Place {
+        let spread = p
+            .wrapping_mul(0xA24B_AED4_963E_E407)
+            .wrapping_add(o.wrapping_mul(0x9FB2_1C65_1E98_DF25));
+        Place {
+            // `bits` is at least 8, so the shift is at most 56.
+            bucket: (spread >> (64 - self.bits)) as usize,
+            // Never 0: an empty slot decodes to key 0, and must match no position.
+            key: crate::board::hash(p, o) | 1,
+        }
     }
 
     /// Starts loading a bucket that is about to be probed (a cache hint only).
     #[inline]
-    pub fn prefetch(&self, bucket: usize) {
-        super::prefetch(&self.slots[bucket & self.mask]);
+    pub fn prefetch(&self, place: Place) {
+        super::prefetch(&self.buckets[place.bucket]);
     }
 
     /// The entry for the position, if its bucket holds it.
     #[inline]
-    pub fn probe(&self, bucket: usize, p: u64, o: u64) -> Option<Entry> {
-        self.slots[bucket..bucket + 2]
-            .iter()
-            .map(Slot::load)
-            .find(|e| e.player == p && e.opponent == o)
+    pub fn probe(&self, place: Place) -> Option<Entry> {
+        let bucket = &self.buckets[place.bucket];
+        bucket.slots.iter().find_map(|s| {
+            let (key, data) = s.load();
+            (key == place.key).then(|| Entry::unpack(data))
+        })
     }
 
     /// Stores bounds for the position in its bucket: over its own entry (bounds merged when they
     /// are equally sure, replaced when the new ones are surer, kept when they are less sure), else
-    /// over the slot holding an entry of an earlier solve, else over the one with fewer empties, so
-    /// each bucket keeps its deepest entry and cycles the other slot.
+    /// over the slot whose entry matters least: one of an earlier solve (or an empty slot), else
+    /// the one with the fewest empties. Each bucket so keeps its three deepest entries of the
+    /// solve and cycles the fourth slot.
     #[inline]
-    pub fn store(&self, bucket: usize, entry: Entry) {
-        let pair = &self.slots[bucket..bucket + 2];
-        let old = [pair[0].load(), pair[1].load()];
-        let same = |e: &Entry| e.player == entry.player && e.opponent == entry.opponent;
-        let (k, lower, upper) = if same(&old[0]) || same(&old[1]) {
-            let k = usize::from(!same(&old[0]));
-            let e = &old[k];
-            if e.selectivity > entry.selectivity {
-                return;
+    pub fn store(&self, place: Place, entry: Entry) {
+        let bucket = &self.buckets[place.bucket];
+        let old = [0, 1, 2, 3].map(|k| bucket.slots[k].load());
+        let (slot, lower, upper) = match old.iter().position(|&(key, _)| key == place.key) {
+            Some(k) => {
+                let e = Entry::unpack(old[k].1);
+                if e.selectivity > entry.selectivity {
+                    return;
+                }
+                if e.selectivity < entry.selectivity {
+                    (k, entry.lower, entry.upper)
+                } else {
+                    (k, entry.lower.max(e.lower), entry.upper.min(e.upper))
+                }
             }
-            if e.selectivity < entry.selectivity {
+            None => {
+                // The slot with the smallest (current solve?, empties), the first on ties.
+                let rank = |data: u64| {
+                    let e = Entry::unpack(data);
+                    (u32::from(e.generation == entry.generation) << 8) | u32::from(e.empties)
+                };
+                let k = (1..WAYS).fold(0, |k, j| {
+                    if rank(old[j].1) < rank(old[k].1) {
+                        j
+                    } else {
+                        k
+                    }
+                });
                 (k, entry.lower, entry.upper)
-            } else {
-                (k, entry.lower.max(e.lower), entry.upper.min(e.upper))
             }
-        } else {
-            let keep = |e: &Entry| (e.generation == entry.generation, e.empties);
-            (
-                usize::from(keep(&old[1]) < keep(&old[0])),
-                entry.lower,
-                entry.upper,
-            )
         };
-        pair[k].store(&Entry {
-            lower,
-            upper: upper.max(lower),
-            ..entry
-        });
+        bucket.slots[slot].store(
+            place.key,
+            &Entry {
+                lower,
+                upper: upper.max(lower),
+                ..entry
+            },
+        );
     }
 
     /// Per mille of the first (up to) 1000 slots holding an entry of solve `generation`.
     pub fn hashfull(&self, generation: u8) -> u32 {
-        let sample = &self.slots[..self.slots.len().min(1000)];
-        let used = sample
-            .iter()
-            .map(Slot::load)
-            .filter(|e| e.player | e.opponent != 0 && e.generation == generation)
-            .count();
-        (used * 1000 / sample.len()) as u32
+        let sample = self.buckets.iter().flat_map(|b| b.slots.iter()).take(1000);
+        let (mut used, mut seen) = (0, 0);
+        for s in sample {
+            let (_, data) = s.load();
+            seen += 1;
+            if data != 0 && Entry::unpack(data).generation == generation {
+                used += 1;
+            }
+        }
+        used * 1000 / seen.max(1)
     }
 }
 
@@ -198,10 +245,8 @@ mod tests {
     /// The solver's level for proven bounds (the table itself only compares levels).
     const PROVEN: u8 = 5;
 
-    fn entry(p: u64, o: u64, lower: i8, upper: i8, empties: u8, generation: u8) -> Entry {
+    fn entry(lower: i8, upper: i8, empties: u8, generation: u8) -> Entry {
         Entry {
-            player: p,
-            opponent: o,
             lower,
             upper,
             best: 19,
@@ -211,96 +256,133 @@ mod tests {
         }
     }
 
+    const P: u64 = 0x0000_0008_1000_0000;
+    const O: u64 = 0x0000_0010_0800_0000;
+
     #[test]
     fn entries_round_trip_with_negative_bounds() {
         let t = EndTable::new(1);
-        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let b = t.bucket(p, o);
-        assert_eq!(t.probe(b, p, o), None);
-        let e = entry(p, o, -64, -12, 20, 3);
-        t.store(b, e);
-        assert_eq!(t.probe(b, p, o), Some(e));
-        assert_eq!(t.probe(b, o, p), None);
+        let at = t.place(P, O);
+        assert_eq!(t.probe(at), None);
+        let e = entry(-64, -12, 20, 3);
+        t.store(at, e);
+        assert_eq!(t.probe(at), Some(e));
+        assert_eq!(t.probe(t.place(O, P)), None);
     }
 
     #[test]
     fn storing_again_merges_the_bounds() {
         let t = EndTable::new(1);
-        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let b = t.bucket(p, o);
-        t.store(b, entry(p, o, -4, 64, 12, 1));
-        t.store(b, entry(p, o, -64, 10, 12, 1));
-        let e = t.probe(b, p, o).expect("stored");
+        let at = t.place(P, O);
+        t.store(at, entry(-4, 64, 12, 1));
+        t.store(at, entry(-64, 10, 12, 1));
+        let e = t.probe(at).expect("stored");
         assert_eq!((e.lower, e.upper), (-4, 10));
     }
 
     #[test]
     fn surer_bounds_replace_less_sure_ones_and_are_not_replaced_by_them() {
         let t = EndTable::new(1);
-        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let b = t.bucket(p, o);
+        let place = t.place(P, O);
         let at = |lower, upper, selectivity| Entry {
             selectivity,
-            ..entry(p, o, lower, upper, 20, 1)
+            ..entry(lower, upper, 20, 1)
         };
-        t.store(b, at(10, 64, 0));
-        t.store(b, at(-64, 20, 0));
-        let e = t.probe(b, p, o).expect("stored");
+        t.store(place, at(10, 64, 0));
+        t.store(place, at(-64, 20, 0));
+        let e = t.probe(place).expect("stored");
         assert_eq!((e.lower, e.upper, e.selectivity), (10, 20, 0), "merged");
         // Proven bounds replace probable ones instead of merging with them.
-        t.store(b, at(-64, 4, PROVEN));
-        let e = t.probe(b, p, o).expect("stored");
+        t.store(place, at(-64, 4, PROVEN));
+        let e = t.probe(place).expect("stored");
         assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, PROVEN));
         // Probable bounds leave proven ones alone.
-        t.store(b, at(30, 30, 2));
-        let e = t.probe(b, p, o).expect("stored");
+        t.store(place, at(30, 30, 2));
+        let e = t.probe(place).expect("stored");
         assert_eq!((e.lower, e.upper, e.selectivity), (-64, 4, PROVEN));
     }
 
-    #[test]
-    fn a_full_bucket_keeps_the_deeper_entry_of_the_current_solve() {
-        let t = EndTable::new(1);
-        // Three positions that share a bucket, found by trying pseudo-random ones.
-        let base = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
-        let b = t.bucket(base.0, base.1);
-        let mut same_bucket = vec![base];
+    /// The places of `count` distinct positions in bucket `bucket`, found by trying pseudo-random
+    /// ones.
+    fn in_bucket(t: &EndTable, bucket: usize, count: usize) -> Vec<Place> {
+        let mut found: Vec<(u64, u64)> = Vec::new();
         let mut x = 1u64;
-        while same_bucket.len() < 3 {
+        while found.len() < count {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let p = x & 0x00FF_FF00_0000_0000;
-            let o = (x >> 8) & 0x0000_0000_FFFF_0000;
-            if p & o == 0 && t.bucket(p, o) == b && !same_bucket.contains(&(p, o)) {
-                same_bucket.push((p, o));
+            let o = (x >> 8) & 0x0000_0000_FFFF_FFFF;
+            if p & o == 0 && t.place(p, o).bucket == bucket && !found.contains(&(p, o)) {
+                found.push((p, o));
             }
         }
-        let [(p0, o0), (p1, o1), (p2, o2)] = [same_bucket[0], same_bucket[1], same_bucket[2]];
-        t.store(b, entry(p0, o0, 0, 0, 20, 5));
-        t.store(b, entry(p1, o1, 0, 0, 10, 5));
-        t.store(b, entry(p2, o2, 0, 0, 12, 5));
-        assert!(t.probe(b, p0, o0).is_some(), "the deepest entry stays");
+        found.iter().map(|&(p, o)| t.place(p, o)).collect()
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_deeper_entries_of_the_current_solve() {
+        let t = EndTable::new(1);
+        let at = in_bucket(&t, t.place(P, O).bucket, 6);
+        for (k, empties) in [20, 10, 12, 15, 11].into_iter().enumerate() {
+            t.store(at[k], entry(0, 0, empties, 5));
+        }
+        let held = |k: usize| t.probe(at[k]).is_some();
         assert!(
-            t.probe(b, p1, o1).is_none(),
-            "the shallower one is replaced"
+            held(0) && held(2) && held(3),
+            "the three deepest entries stay"
         );
-        assert!(t.probe(b, p2, o2).is_some());
+        assert!(held(4), "the newest entry takes the shallowest one's slot");
+        assert!(!held(1), "the shallowest one is replaced");
         // A later solve replaces entries of earlier ones first, however deep.
-        t.store(b, entry(p1, o1, 0, 0, 9, 6));
-        t.store(b, entry(p2, o2, 0, 0, 9, 6));
-        assert!(t.probe(b, p0, o0).is_none());
+        for k in [1, 5, 2, 3] {
+            t.store(at[k], entry(0, 0, 9, 6));
+        }
+        assert!(
+            !held(0),
+            "an earlier solve's entry, however deep, goes first"
+        );
     }
 
     #[test]
     fn a_torn_slot_reads_as_a_miss() {
         let t = EndTable::new(1);
-        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let b = t.bucket(p, o);
-        t.store(b, entry(p, o, 2, 2, 20, 1));
-        // Another writer's data word lands without its board words: no longer readable as (p, o).
-        let slot = &t.slots[b];
-        let other = entry(p, o, -30, 40, 11, 2).pack();
-        slot.data.store(other, Relaxed);
-        assert_eq!(t.probe(b, p, o), None);
+        let at = t.place(P, O);
+        t.store(at, entry(2, 2, 20, 1));
+        // Another writer's data word lands without its key word: no longer readable as (P, O).
+        let bucket = &t.buckets[at.bucket];
+        let k = bucket
+            .slots
+            .iter()
+            .position(|s| s.load().0 == at.key)
+            .expect("stored");
+        bucket.slots[k]
+            .data
+            .store(entry(-30, 40, 11, 2).pack(), Relaxed);
+        assert_eq!(t.probe(at), None);
+    }
+
+    #[test]
+    fn an_empty_table_matches_no_position() {
+        let t = EndTable::new(1);
+        // Keys are odd and empty slots decode to key 0: no position matches them.
+        for (p, o) in [(P, O), (0, 0), (u64::MAX, 0), (0x8100_0000_0000_0081, 0)] {
+            assert_eq!(t.probe(t.place(p, o)), None);
+        }
+        assert_eq!(t.hashfull(0), 0);
+    }
+
+    #[test]
+    fn hashfull_counts_the_slots_of_the_current_solve() {
+        let t = EndTable::new(1);
+        // The first bucket is among the sampled ones.
+        let at = in_bucket(&t, 0, 3);
+        assert_eq!(t.hashfull(3), 0);
+        for place in &at {
+            t.store(*place, entry(0, 0, 12, 3));
+        }
+        // Three of the 1000 sampled slots.
+        assert_eq!(t.hashfull(3), 3);
+        assert_eq!(t.hashfull(4), 0);
     }
 }
