@@ -352,6 +352,18 @@ impl PatternWeights {
     /// describe the same position).
     #[inline]
     pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices) -> i32 {
+        self.evaluate_indexed_moves(p, o, indices, legal_moves(p, o))
+    }
+
+    /// [`PatternWeights::evaluate_indexed`] with the legal moves of `p` (`moves`) already known.
+    #[inline]
+    pub fn evaluate_indexed_moves(
+        &self,
+        p: u64,
+        o: u64,
+        indices: &PatternIndices,
+        moves: u64,
+    ) -> i32 {
         let empties = (!(p | o)).count_ones();
         let w = &self.phases[phase(empties)];
         let offsets = &*LANE_OFFSETS;
@@ -359,8 +371,7 @@ impl PatternWeights {
         for k in 0..PLACEMENTS {
             sum += i32::from(w[offsets[k] as usize + indices.me[k] as usize]);
         }
-        let mobility =
-            legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+        let mobility = moves.count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
         let n = w.len();
         sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
         sum * 100 / SCALE

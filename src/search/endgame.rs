@@ -714,14 +714,21 @@ impl Solver {
                 // `v` is the opponent's value after the move. Only the best moves need precise
                 // values: a move worse than the best so far (`best_v`, the mover's view) by the
                 // margin only gets a bound, as the opponent's search stops at that point.
-                let v = self.shallow_value(
-                    cp,
-                    co,
-                    &idx.play(sq, f),
-                    d,
-                    -INF_EVAL,
-                    INF_EVAL.min(ORDER_EVAL_MARGIN - best_v),
-                );
+                let child = idx.play(sq, f);
+                let v = if d == 0 && replies != 0 {
+                    // The evaluation itself (what the search would return), with the replies
+                    // already generated.
+                    self.eval.evaluate_indexed_moves(cp, co, &child, replies)
+                } else {
+                    self.shallow_value(
+                        cp,
+                        co,
+                        &child,
+                        d,
+                        -INF_EVAL,
+                        INF_EVAL.min(ORDER_EVAL_MARGIN - best_v),
+                    )
+                };
                 best_v = best_v.max(-v);
                 key += v * EVAL_ORDER_WEIGHT / 100;
             }
@@ -749,7 +756,7 @@ impl Solver {
             return -self.shallow_value(o, p, &idx.pass(), depth, -beta, -alpha);
         }
         if depth == 0 {
-            return self.eval.evaluate_indexed(p, o, idx);
+            return self.eval.evaluate_indexed_moves(p, o, idx, moves);
         }
         // From 2 plies to go, fastest first (fewest replies, corners twice): the same value, found
         // with fewer evaluations. Nearer the leaves, square order (ordering costs more there).

@@ -495,7 +495,7 @@ impl Searcher {
         if depth == 0 {
             return self
                 .eval
-                .evaluate_indexed(p, o, idx)
+                .evaluate_indexed_moves(p, o, idx, moves)
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let is_pv = beta - alpha > 1;
