@@ -146,6 +146,9 @@ pub struct Solver {
     /// This thread's handle on the pool, for recruiting helpers at split points and taking jobs
     /// while waiting for them (the owner and its helpers alike).
     member: Option<Arc<Member>>,
+    /// The pattern indices of the position the next [`Solver::search_tt`] call is about, left by
+    /// the parent that has just computed them from its own (one update instead of a fresh read).
+    next_indices: Option<PatternIndices>,
 }
 
 /// Masks of the four quadrants (the definition [`odd_quadrants`] is tested against).
@@ -186,6 +189,7 @@ impl Solver {
             selectivity: EXACT,
             pool: None,
             member,
+            next_indices: None,
         }
     }
 
@@ -442,7 +446,8 @@ impl Solver {
         }
         let mut ordered = self.order_moves(p, o, moves, n, None);
         let first = ordered.peek().unwrap_or(64);
-        let (best, best_sq) = self.search_moves(p, o, alpha, beta, n, &mut ordered, (-INF, 64));
+        let (best, best_sq) =
+            self.search_moves(p, o, alpha, beta, n, &mut ordered, (-INF, 64), None);
         let best_move = Square::new(if best_sq < 64 { best_sq } else { first }).map(Move::play);
         (best, best_move)
     }
@@ -462,6 +467,7 @@ impl Solver {
         n: u32,
         moves: &mut MovePicker,
         (mut best, mut best_sq): (i32, u8),
+        indices: Option<&PatternIndices>,
     ) -> (i32, u8) {
         loop {
             if best_sq != 64 && self.should_split(n, moves.len()) {
@@ -470,7 +476,7 @@ impl Solver {
                 return self.search_split(p, o, alpha, beta, n, &rest[..count], (best, best_sq));
             }
             let Some(sq) = moves.pop() else { break };
-            let v = self.search_move(p, o, sq as usize, alpha, beta, n, best_sq == 64);
+            let v = self.search_move(p, o, sq as usize, alpha, beta, n, best_sq == 64, indices);
             if self.aborted {
                 break;
             }
@@ -590,6 +596,7 @@ impl Solver {
                 split.beta,
                 split.n,
                 false,
+                None,
             );
             if self.aborted {
                 break;
@@ -625,14 +632,21 @@ impl Solver {
         beta: i32,
         n: u32,
         first: bool,
+        indices: Option<&PatternIndices>,
     ) -> i32 {
         let f = flips(sq, p, o);
         let (cp, co) = (o ^ f, p | f | (1 << sq));
+        // A child that will order its moves by evaluation gets its pattern indices from here.
+        let child = indices
+            .filter(|_| n > EVAL_ORDER_MIN)
+            .map(|idx| idx.play(sq, f));
+        self.next_indices = child;
         if first {
             return -self.search(cp, co, -beta, -alpha, n - 1);
         }
         let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
         if v > alpha && v < beta {
+            self.next_indices = child;
             -self.search(cp, co, -beta, -v, n - 1)
         } else {
             v
@@ -809,6 +823,8 @@ impl Solver {
 
     /// Search with the transposition table, hash move first, stability cut-off and PVS.
     fn search_tt(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+        // Taken first, so that no early return leaves them for another position.
+        let inherited = self.next_indices.take();
         self.nodes += 1;
         if self.poll_stop() {
             return 0;
@@ -843,9 +859,9 @@ impl Solver {
             hash_move = entry.best;
         }
         // The pattern indices of the position, computed once for the probable cut and the ordering.
-        let mut indices = None;
+        let mut indices = inherited;
         if self.selectivity < EXACT && n >= MPC_MIN {
-            let idx = indices.insert(PatternIndices::new(p, o));
+            let idx = indices.get_or_insert_with(|| PatternIndices::new(p, o));
             if let Some(v) = self.probable_cut(p, o, idx, alpha, beta, n) {
                 return v;
             }
@@ -857,6 +873,7 @@ impl Solver {
             if legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
+            self.next_indices = indices.map(|idx| idx.pass());
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
         if n >= ETC_MIN {
@@ -882,7 +899,16 @@ impl Solver {
         // ordering work.
         if hash_move < 64 && moves >> hash_move & 1 == 1 {
             rest &= !(1u64 << hash_move);
-            let v = self.search_move(p, o, hash_move as usize, alpha, beta, n, true);
+            let v = self.search_move(
+                p,
+                o,
+                hash_move as usize,
+                alpha,
+                beta,
+                n,
+                true,
+                indices.as_ref(),
+            );
             if self.aborted {
                 return 0;
             }
@@ -891,9 +917,20 @@ impl Solver {
             alpha = alpha.max(v);
         }
         if best < beta && rest != 0 {
+            if indices.is_none() && n >= EVAL_ORDER_MIN {
+                indices = Some(PatternIndices::new(p, o));
+            }
             let mut ordered = self.order_moves(p, o, rest, n, indices.as_ref());
-            (best, best_sq) =
-                self.search_moves(p, o, alpha, beta, n, &mut ordered, (best, best_sq));
+            (best, best_sq) = self.search_moves(
+                p,
+                o,
+                alpha,
+                beta,
+                n,
+                &mut ordered,
+                (best, best_sq),
+                indices.as_ref(),
+            );
             if self.aborted {
                 return 0;
             }
