@@ -444,7 +444,7 @@ impl Solver {
             let score = -self.search(o, p, -beta, -alpha, n);
             return (score, Some(Move::PASS));
         }
-        let mut ordered = self.order_moves(p, o, moves, n, None);
+        let mut ordered = self.order_moves(p, o, moves, n, None, None);
         let first = ordered.peek().unwrap_or(64);
         let (best, best_sq) =
             self.search_moves(p, o, alpha, beta, n, &mut ordered, (-INF, 64), None);
@@ -671,7 +671,8 @@ impl Solver {
     /// late, and from `EVAL_ORDER_MIN` empties the opponent's potential mobility and the evaluation
     /// (from `LOOKAHEAD_ORDER_MIN` after a 1-ply look-ahead, from `SEARCH_ORDER_MIN` after 2 plies,
     /// from `DEEP_ORDER_MIN` after 4). The hash move is put first by the caller.
-    /// `indices` are the position's pattern indices when the caller already has them.
+    /// `indices` are the position's pattern indices and `known_flips` the flips of its moves by
+    /// square, when the caller already has them.
     fn order_moves(
         &self,
         p: u64,
@@ -679,6 +680,7 @@ impl Solver {
         mut moves: u64,
         n: u32,
         indices: Option<&PatternIndices>,
+        known_flips: Option<&[u64; 64]>,
     ) -> MovePicker {
         let mut list = MovePicker::default();
         let mut best_v = -INF_EVAL;
@@ -695,7 +697,10 @@ impl Solver {
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            let f = flips(sq, p, o);
+            let f = match known_flips {
+                Some(known) => known[sq],
+                None => flips(sq, p, o),
+            };
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             if n > TT_MIN {
                 // The child will probe the table: start loading its bucket now.
@@ -876,6 +881,8 @@ impl Solver {
             self.next_indices = indices.map(|idx| idx.pass());
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
+        // The flips of each move, by square, once the cut-off test below has computed them.
+        let mut known_flips = [0u64; 64];
         if n >= ETC_MIN {
             // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
             // refutes this node before any ordering work.
@@ -884,6 +891,7 @@ impl Solver {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(sq, p, o);
+                known_flips[sq] = f;
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 if let Some(e) = self.table.probe(self.table.place(cp, co)) {
                     if e.selectivity >= self.selectivity && -(e.upper as i32) >= beta {
@@ -920,7 +928,8 @@ impl Solver {
             if indices.is_none() && n >= EVAL_ORDER_MIN {
                 indices = Some(PatternIndices::new(p, o));
             }
-            let mut ordered = self.order_moves(p, o, rest, n, indices.as_ref());
+            let known = (n >= ETC_MIN).then_some(&known_flips);
+            let mut ordered = self.order_moves(p, o, rest, n, indices.as_ref(), known);
             (best, best_sq) = self.search_moves(
                 p,
                 o,
@@ -1299,7 +1308,7 @@ impl Solver {
             let first = (hash_move < 64 && moves >> hash_move & 1 == 1).then_some(hash_move);
             let mut found = first.and_then(|sq| self.pv_try(p, o, sq, n, target));
             if found.is_none() {
-                let mut ordered = self.order_moves(p, o, moves, n, None);
+                let mut ordered = self.order_moves(p, o, moves, n, None, None);
                 while let Some(sq) = ordered.pop() {
                     if Some(sq) != first {
                         found = self.pv_try(p, o, sq, n, target);
