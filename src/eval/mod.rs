@@ -230,7 +230,7 @@ impl Evaluator {
         moves: u64,
     ) -> i32 {
         match (&self.pattern, &self.global_delta) {
-            (Some(pattern), None) => pattern.evaluate_indexed_moves(p, o, indices, moves),
+            (Some(pattern), None) => pattern.evaluate_indexed(p, o, indices, moves),
             _ => Board::new(p, o).map_or(0, |b| self.evaluate(b)),
         }
     }

@@ -345,25 +345,13 @@ impl PatternWeights {
     #[inline]
     pub fn evaluate(&self, board: Board) -> i32 {
         let (p, o) = (board.player(), board.opponent());
-        self.evaluate_indexed(p, o, &PatternIndices::new(p, o))
+        self.evaluate_indexed(p, o, &PatternIndices::new(p, o), legal_moves(p, o))
     }
 
-    /// [`PatternWeights::evaluate`] with the indices already known (`p`, `o` and `indices` must
-    /// describe the same position).
+    /// [`PatternWeights::evaluate`] with the indices and the legal moves of `p` already known
+    /// (`p`, `o`, `indices` and `moves` must describe the same position).
     #[inline]
-    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices) -> i32 {
-        self.evaluate_indexed_moves(p, o, indices, legal_moves(p, o))
-    }
-
-    /// [`PatternWeights::evaluate_indexed`] with the legal moves of `p` (`moves`) already known.
-    #[inline]
-    pub fn evaluate_indexed_moves(
-        &self,
-        p: u64,
-        o: u64,
-        indices: &PatternIndices,
-        moves: u64,
-    ) -> i32 {
+    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices, moves: u64) -> i32 {
         let empties = (!(p | o)).count_ones();
         let w = &self.phases[phase(empties)];
         let offsets = &*LANE_OFFSETS;
@@ -518,7 +506,11 @@ mod tests {
             while !b.is_game_over() {
                 let (p, o) = (b.player(), b.opponent());
                 assert_eq!(idx, PatternIndices::new(p, o), "{b:?}");
-                assert_eq!(w.evaluate_indexed(p, o, &idx), w.evaluate(b), "{b:?}");
+                assert_eq!(
+                    w.evaluate_indexed(p, o, &idx, legal_moves(p, o)),
+                    w.evaluate(b),
+                    "{b:?}"
+                );
                 let moves = legal_moves(p, o);
                 if moves == 0 {
                     passes += 1;
