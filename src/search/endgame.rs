@@ -160,6 +160,11 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
+// The pattern indices a parent hands down (`Solver::next_indices`) are taken by the child's
+// `search_tt`: every position that orders by evaluation must be a table node (checked at compile
+// time).
+const _: () = assert!(EVAL_ORDER_MIN >= TT_MIN);
+
 /// Squares adjacent to a corner (C- and X-squares) get ordered after the others at equal parity.
 const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -636,7 +641,8 @@ impl Solver {
     ) -> i32 {
         let f = flips(sq, p, o);
         let (cp, co) = (o ^ f, p | f | (1 << sq));
-        // A child that will order its moves by evaluation gets its pattern indices from here.
+        // A child that will order its moves by evaluation gets its pattern indices from here (it
+        // is a table node, whose `search_tt` takes them at once: asserted next to `NEAR_CORNERS`).
         let child = indices
             .filter(|_| n > EVAL_ORDER_MIN)
             .map(|idx| idx.play(sq, f));
@@ -881,17 +887,17 @@ impl Solver {
             self.next_indices = indices.map(|idx| idx.pass());
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
-        // The flips of each move, by square, once the cut-off test below has computed them.
-        let mut known_flips = [0u64; 64];
-        if n >= ETC_MIN {
-            // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
-            // refutes this node before any ordering work.
+        // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
+        // refutes this node before any ordering work. It computes every move's flips, kept by
+        // square for the ordering (only here: below `ETC_MIN` no array is filled).
+        let known_flips = if n >= ETC_MIN {
+            let mut known = [0u64; 64];
             let mut m = moves;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(sq, p, o);
-                known_flips[sq] = f;
+                known[sq] = f;
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 if let Some(e) = self.table.probe(self.table.place(cp, co)) {
                     if e.selectivity >= self.selectivity && -(e.upper as i32) >= beta {
@@ -899,7 +905,10 @@ impl Solver {
                     }
                 }
             }
-        }
+            Some(known)
+        } else {
+            None
+        };
         let mut best = -INF;
         let mut best_sq = 64u8;
         let mut rest = moves;
@@ -928,8 +937,8 @@ impl Solver {
             if indices.is_none() && n >= EVAL_ORDER_MIN {
                 indices = Some(PatternIndices::new(p, o));
             }
-            let known = (n >= ETC_MIN).then_some(&known_flips);
-            let mut ordered = self.order_moves(p, o, rest, n, indices.as_ref(), known);
+            let mut ordered =
+                self.order_moves(p, o, rest, n, indices.as_ref(), known_flips.as_ref());
             (best, best_sq) = self.search_moves(
                 p,
                 o,

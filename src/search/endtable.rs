@@ -369,7 +369,14 @@ mod tests {
         let t = EndTable::new(1);
         // Keys are odd and empty slots decode to key 0: no position matches them.
         for (p, o) in [(P, O), (0, 0), (u64::MAX, 0), (0x8100_0000_0000_0081, 0)] {
-            assert_eq!(t.probe(t.place(p, o)), None);
+            let at = t.place(p, o);
+            assert_eq!(at.key & 1, 1, "the key of {p:x}/{o:x} is odd");
+            assert_eq!(
+                t.buckets[at.bucket].slots[0].load(),
+                (0, 0),
+                "an empty slot reads as key 0"
+            );
+            assert_eq!(t.probe(at), None);
         }
         assert_eq!(t.hashfull(0), 0);
     }
