@@ -127,7 +127,7 @@ impl EndTable {
         // The largest power of two not above `count`.
         let bits = usize::BITS - 1 - count.leading_zeros();
         let table = EndTable {
-            buckets: (0..1usize << bits).map(|_| Bucket::default()).collect(),
+            buckets: super::huge_page_vec(1usize << bits, Bucket::default).into_boxed_slice(),
             bits,
         };
         // The allocation is zeroed lazily by the kernel, page by page on first touch: touch every

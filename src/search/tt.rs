@@ -48,7 +48,7 @@ impl TranspositionTable {
             want.next_power_of_two() >> 1
         };
         TranspositionTable {
-            buckets: vec![Bucket::default(); size],
+            buckets: super::huge_page_vec(size, Bucket::default),
             mask: size - 1,
             generation: 0,
         }
