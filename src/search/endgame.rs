@@ -837,6 +837,7 @@ impl Solver {
         // Taken first, so that no early return leaves them for another position.
         let inherited = self.next_indices.take();
         self.nodes += 1;
+        let first_node = self.nodes;
         if self.poll_stop() {
             return 0;
         }
@@ -975,6 +976,7 @@ impl Solver {
                 } else {
                     EXACT
                 },
+                cost: (64 - (self.nodes - first_node).leading_zeros()) as u8,
             },
         );
         best
