@@ -17,7 +17,7 @@ use crate::board::movegen::{legal_moves, neighbours};
 use crate::board::Board;
 use edge::EdgeTable;
 pub use pattern::PatternIndices;
-use pattern::PatternWeights;
+use pattern::{PatternTable, PatternWeights};
 use std::sync::Arc;
 use weights::{id, Weights};
 
@@ -60,7 +60,7 @@ pub struct Term {
 pub struct Evaluator {
     weights: Weights,
     edges: EdgeTable,
-    pattern: Option<Arc<PatternWeights>>,
+    pattern: Option<Arc<PatternTable>>,
     /// With patterns: each global term's weight minus its default, when any is non-zero.
     global_delta: Option<[i32; 7]>,
 }
@@ -97,6 +97,14 @@ pub fn built_in_patterns() -> Option<Arc<PatternWeights>> {
     BUILT_IN_PATTERNS.clone()
 }
 
+/// The table of the built-in weights, built once and shared by every evaluator that uses them.
+static BUILT_IN_TABLE: once_cell::sync::Lazy<Option<Arc<PatternTable>>> =
+    once_cell::sync::Lazy::new(|| {
+        BUILT_IN_PATTERNS
+            .as_deref()
+            .map(|w| Arc::new(PatternTable::new(w)))
+    });
+
 impl Default for Evaluator {
     /// The built-in evaluation: the trained patterns (the hand evaluation if they failed to load).
     fn default() -> Evaluator {
@@ -127,7 +135,10 @@ impl Evaluator {
             global_delta: delta.iter().any(|&d| d != 0).then_some(delta),
             weights,
             edges,
-            pattern,
+            pattern: pattern.map(|w| match (&*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
+                (Some(built_in), Some(table)) if Arc::ptr_eq(&w, built_in) => Arc::clone(table),
+                _ => Arc::new(PatternTable::new(&w)),
+            }),
         }
     }
 

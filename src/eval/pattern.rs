@@ -8,7 +8,8 @@
 //! squares' bits (PEXT where the CPU has BMI2) gives the cells in the shape's order, and a 1,024-entry
 //! table turns the two bit masks into the base-3 index. So all placements share one table per shape.
 //! The searches do not read the board at every node: they keep the indices up to date move by move
-//! ([`PatternIndices`]), and evaluating is then only the table reads.
+//! ([`PatternIndices`]), and evaluating is then only the table reads, from a [`PatternTable`]: the
+//! weights laid out so that those reads need no bounds checks.
 //!
 //! Weights are 16-bit, in 1/32 disc; the file format (version header, checksum) is in docs/training.md.
 
@@ -124,6 +125,7 @@ static LAYOUT: Lazy<Layout> = Lazy::new(|| {
         .map(|(k, i)| (masks[k], offsets[k], i))
         .collect();
     debug_assert_eq!(flat.len(), PLACEMENTS);
+    debug_assert_eq!(offset, SHAPE_WEIGHTS);
     Layout {
         placements,
         per_phase: offset + 2,
@@ -321,6 +323,90 @@ pub fn tied_indices() -> Vec<u32> {
     canon
 }
 
+/// Weights per phase of the shape tables alone (without mobility and bias), known at compile time.
+const SHAPE_WEIGHTS: usize = {
+    let mut total = 0;
+    let mut k = 0;
+    while k < SHAPES.len() {
+        total += 3usize.pow(SHAPES[k].squares.len() as u32);
+        k += 1;
+    }
+    total
+};
+
+/// Bits of a phase's table in [`PatternTable`]: the shape tables padded to a power of two.
+const TABLE_BITS: u32 = 18;
+
+/// Entries of a phase's table in [`PatternTable`].
+const TABLE_SIZE: usize = 1 << TABLE_BITS;
+
+const _: () = assert!(SHAPE_WEIGHTS <= TABLE_SIZE);
+
+/// [`PatternWeights`] laid out for the searches: each phase's shape tables padded to a power of two,
+/// so that an index masked to `TABLE_SIZE` is in bounds by construction and the 46 reads of an
+/// evaluation need no bounds checks; mobility and bias kept apart; the placements' table offsets
+/// kept inline. It evaluates exactly as the weights it was built from.
+#[derive(Clone, Debug)]
+pub struct PatternTable {
+    /// `PHASES` tables of `TABLE_SIZE` weights (the padding is zero and never read).
+    shapes: Vec<i16>,
+    /// Mobility weight per phase.
+    mobility: [i32; PHASES],
+    /// Bias per phase.
+    bias: [i32; PHASES],
+    /// Table offset of each placement's shape, by lane.
+    offsets: [u32; LANES],
+}
+
+impl PatternTable {
+    /// The table of `weights`.
+    pub fn new(weights: &PatternWeights) -> PatternTable {
+        let mut shapes = vec![0i16; PHASES * TABLE_SIZE];
+        let (mut mobility, mut bias) = ([0; PHASES], [0; PHASES]);
+        // Every phase vector holds `per_phase()` = SHAPE_WEIGHTS + 2 weights (files are checked
+        // on loading); a shorter one would only leave zeros here.
+        for (ph, w) in weights.phases.iter().enumerate().take(PHASES) {
+            let n = w.len().min(SHAPE_WEIGHTS);
+            shapes[ph * TABLE_SIZE..][..n].copy_from_slice(&w[..n]);
+            mobility[ph] = w.get(SHAPE_WEIGHTS).map_or(0, |&v| i32::from(v));
+            bias[ph] = w.get(SHAPE_WEIGHTS + 1).map_or(0, |&v| i32::from(v));
+        }
+        PatternTable {
+            shapes,
+            mobility,
+            bias,
+            offsets: *LANE_OFFSETS,
+        }
+    }
+
+    /// The evaluation in centidiscs for the side to move.
+    #[inline]
+    pub fn evaluate(&self, board: Board) -> i32 {
+        let (p, o) = (board.player(), board.opponent());
+        self.evaluate_indexed(p, o, &PatternIndices::new(p, o), legal_moves(p, o))
+    }
+
+    /// [`PatternTable::evaluate`] with the indices and the legal moves of `p` already known
+    /// (`p`, `o`, `indices` and `moves` must describe the same position).
+    #[inline]
+    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices, moves: u64) -> i32 {
+        let ph = phase((!(p | o)).count_ones());
+        // One check here (the phase is below `PHASES`); none in the loop.
+        let Ok(w) = <&[i16; TABLE_SIZE]>::try_from(&self.shapes[ph * TABLE_SIZE..][..TABLE_SIZE])
+        else {
+            return 0;
+        };
+        let mut sum = 0i32;
+        for k in 0..PLACEMENTS {
+            let i = (self.offsets[k] as usize + indices.me[k] as usize) & (TABLE_SIZE - 1);
+            sum += i32::from(w[i]);
+        }
+        let mobility = moves.count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+        sum += mobility * self.mobility[ph] + self.bias[ph];
+        sum * 100 / SCALE
+    }
+}
+
 /// The first bytes of a pattern weights file.
 pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
 
@@ -490,7 +576,7 @@ mod tests {
     }
 
     #[test]
-    fn indices_kept_move_by_move_match_reading_from_scratch() {
+    fn indices_kept_move_by_move_and_the_padded_table_match_reading_from_scratch() {
         // Random weights so that a wrong index changes the value; whole random games, passes too.
         let mut rng = crate::rng::Rng::new(11);
         let mut w = PatternWeights::zero();
@@ -499,6 +585,7 @@ mod tests {
                 *v = rng.below(2001) as i16 - 1000;
             }
         }
+        let table = PatternTable::new(&w);
         let mut passes = 0;
         for _ in 0..30 {
             let mut b = Board::START;
@@ -508,6 +595,12 @@ mod tests {
                 assert_eq!(idx, PatternIndices::new(p, o), "{b:?}");
                 assert_eq!(
                     w.evaluate_indexed(p, o, &idx, legal_moves(p, o)),
+                    w.evaluate(b),
+                    "{b:?}"
+                );
+                // The searches' padded table gives the same value.
+                assert_eq!(
+                    table.evaluate_indexed(p, o, &idx, legal_moves(p, o)),
                     w.evaluate(b),
                     "{b:?}"
                 );
