@@ -211,7 +211,7 @@ fn flips_avx512(sq: usize, p: u64, o: u64) -> u64 {
 }
 
 /// Portable [`flips`]: the eight rays one after the other.
-#[inline]
+#[inline(always)]
 pub fn flips_scalar(sq: usize, p: u64, o: u64) -> u64 {
     let rays = &RAYS[sq & 63];
     let mut f = 0u64;
