@@ -84,6 +84,11 @@ enum Command {
         /// Only write positions with this many empties, e.g. `30-40` (default: all).
         #[arg(long, value_parser = parse_empties_range)]
         keep_empties: Option<(u32, u32)>,
+        /// Also write every sibling of the solved part's positions (the position after each
+        /// legal move, not only the one played), each labelled by its own exact solve: data on
+        /// ranking the moves of a position, the endgame solver's ordering task.
+        #[arg(long)]
+        siblings: bool,
     },
     /// Mean absolute error of evaluations against the labels of data files, by empty squares:
     /// the hand evaluation, the built-in trained one and optionally a weights file.
@@ -306,6 +311,7 @@ fn main() -> ExitCode {
             seed,
             label_depth,
             keep_empties,
+            siblings,
         }) => {
             let games_list = read_openings_file(&openings).map_err(|e| e.to_string());
             games_list.and_then(|list| {
@@ -318,6 +324,7 @@ fn main() -> ExitCode {
                     seed,
                     label_depth: label_depth.map(|d| d.clamp(1, 30)),
                     keep: keep_empties.unwrap_or((0, 60)),
+                    siblings,
                 };
                 let played = wedge::tools::train::datagen(
                     &list,

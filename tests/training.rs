@@ -92,6 +92,60 @@ fn datagen_deep_search_labels_and_empties_filter() {
 }
 
 #[test]
+fn datagen_siblings_are_every_move_of_the_solved_positions_with_exact_labels() {
+    let base = DatagenOptions {
+        games: 1,
+        depth: 2,
+        exact_empties: 11,
+        seed: 5,
+        keep: (0, 10),
+        ..DatagenOptions::default()
+    };
+    let (plain_out, plain) = generate("plain.txt", &base);
+    let (out, samples) = generate(
+        "siblings.txt",
+        &DatagenOptions {
+            siblings: true,
+            ..base
+        },
+    );
+    // The same game: its positions come first, then the siblings, each once.
+    assert_eq!(samples[..plain.len()].len(), plain.len());
+    for (a, b) in plain.iter().zip(&samples) {
+        assert_eq!((a.board, a.label), (b.board, b.label));
+    }
+    let extra = &samples[plain.len()..];
+    assert!(extra.len() > plain.len(), "{} siblings", extra.len());
+    let mut solver = Solver::new(16);
+    let mut boards = std::collections::HashSet::new();
+    for s in &samples {
+        assert!(boards.insert(s.board), "{:?} written twice", s.board);
+    }
+    for s in extra {
+        assert!(s.board.empty_count() <= 10);
+        assert_eq!(
+            s.label as i32,
+            solver.solve_exact(s.board).score,
+            "{:?}",
+            s.board
+        );
+        // A sibling is one move away from a line position with one empty more.
+        let parent = plain.iter().any(|p| {
+            let moves = p.board.legal_moves().0;
+            (0..64u8).filter(|&sq| moves >> sq & 1 == 1).any(|sq| {
+                wedge::board::Square::new(sq)
+                    .and_then(|sq| p.board.play_move(wedge::board::Move::play(sq)))
+                    == Some(s.board)
+            })
+        });
+        let from_root_of_solve = s.board.empty_count() == 10;
+        assert!(parent || from_root_of_solve, "{:?} has no parent", s.board);
+    }
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&plain_out);
+}
+
+#[test]
 fn empties_errors_by_hand() {
     let out = temp_path("errors.txt");
     // Two positions with 60 empties, one with 59: labels 2, -4 and 10 against a constant 1.

@@ -5,12 +5,15 @@
 //! endgame is small enough to solve, then solved exactly; the solved positions are labelled with their
 //! exact result, the earlier ones with that result too (the outcome of the game) or, with a label
 //! depth, with a deep search of their own (from their side to move's point of view). An empties range
-//! keeps only some positions (e.g. a test set at 30-40 empties). Data format: one position a line,
+//! keeps only some positions (e.g. a test set at 30-40 empties). With siblings, every position after
+//! each legal move of the solved positions is written too, labelled by its own exact solve: data on
+//! ranking a position's moves, which is what the endgame solver's ordering asks of the evaluation.
+//! Data format: one position a line,
 //! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
 //! run resume without repeating games (docs/training.md).
 
 use crate::board::text::Game;
-use crate::board::{Board, Color, Move, Position};
+use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
@@ -41,6 +44,9 @@ pub struct DatagenOptions {
     pub label_depth: Option<u32>,
     /// Only positions with this many empties (inclusive range) are written.
     pub keep: (u32, u32),
+    /// Also write the siblings of the exactly solved positions (the position after each legal
+    /// move), each labelled by its own exact solve.
+    pub siblings: bool,
 }
 
 impl Default for DatagenOptions {
@@ -54,6 +60,7 @@ impl Default for DatagenOptions {
             seed: 1,
             label_depth: None,
             keep: (0, 60),
+            siblings: false,
         }
     }
 }
@@ -101,8 +108,30 @@ fn play_game(
         }
     }
     let (lo, hi) = options.keep;
+    let keep = |p: &Position| !p.board.is_game_over() && (lo..=hi).contains(&p.board.empty_count());
+    let mut siblings = Vec::new();
+    if options.siblings {
+        // The children of every position of the solved part, but the ones on the line itself.
+        let line: HashSet<Board> = seen.iter().map(|p| p.board).collect();
+        for p in seen
+            .iter()
+            .filter(|p| p.board.empty_count() <= options.exact_empties)
+        {
+            let mut moves = p.board.legal_moves().0;
+            while moves != 0 {
+                let sq = moves.trailing_zeros() as u8;
+                moves &= moves - 1;
+                let Some(child) = Square::new(sq).and_then(|s| p.play(Move::play(s))) else {
+                    continue;
+                };
+                if keep(&child) && !line.contains(&child.board) {
+                    siblings.push((child, solver.solve_exact(child.board).score));
+                }
+            }
+        }
+    }
     seen.into_iter()
-        .filter(|p| !p.board.is_game_over() && (lo..=hi).contains(&p.board.empty_count()))
+        .filter(keep)
         .map(|p| {
             let outcome = match p.side {
                 Color::Black => black_value,
@@ -116,6 +145,7 @@ fn play_game(
             };
             (p, label)
         })
+        .chain(siblings)
         .collect()
 }
 
