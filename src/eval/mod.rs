@@ -60,6 +60,7 @@ pub struct Term {
 pub struct Evaluator {
     weights: Weights,
     edges: EdgeTable,
+    /// The trained weights in use, laid out for the searches' reads (shared: 3 MB).
     pattern: Option<Arc<PatternTable>>,
     /// With patterns: each global term's weight minus its default, when any is non-zero.
     global_delta: Option<[i32; 7]>,
@@ -127,7 +128,8 @@ impl Evaluator {
         Evaluator::with_pattern(weights, None)
     }
 
-    /// An evaluator that uses trained pattern weights when given (else the hand weights).
+    /// An evaluator that uses trained pattern weights when given (else the hand weights). The
+    /// built-in weights' table is shared; other weights get a table of their own (built here).
     pub fn with_pattern(weights: Weights, pattern: Option<Arc<PatternWeights>>) -> Evaluator {
         let edges = EdgeTable::new(&weights);
         let delta = GLOBAL_TERMS.map(|i| weights.get(i) - weights::SPECS[i].default);
