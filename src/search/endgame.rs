@@ -6,7 +6,8 @@
 //! - 2..=`SHALLOW_MAX` empties: no move generation; the empties live in a small list ordered by
 //!   quadrant parity (a square alone in its quadrant first) and each is tried directly.
 //! - up to `TT_MIN`: move generation with fastest-first ordering (fewest opponent replies; corners
-//!   count double), no hash table.
+//!   count double); from `NEARBY_MIN` empties bounds and best moves kept in a small table of the
+//!   thread's own ([`super::nearbytable`]), not in the shared one.
 //! - from `TT_MIN` empties up: a transposition table (bounds and best move), the hash move first,
 //!   a stability cut-off, and principal variation search.
 //!
@@ -23,6 +24,7 @@
 
 use super::endtable::{EndTable, Entry};
 use super::movelist::MovePicker;
+use super::nearbytable::NearbyTable;
 use super::parallel::{AbortChain, Member, Pool, Split};
 use super::reply_count;
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
@@ -36,10 +38,16 @@ use std::sync::Arc;
 const INF: i32 = 65;
 /// Largest number of empties handled by the parity-ordered list search.
 const SHALLOW_MAX: u32 = 5;
-/// Smallest number of empties at which the transposition table is used.
-const TT_MIN: u32 = 9;
+/// Smallest number of empties at which the (shared) transposition table is used. It was 9 before
+/// the layer below had a table of its own (`NEARBY_MIN`); with it, 10 took FFO #20-#39 4.09-4.19 s
+/// and 9 4.22-4.26 s, in turn (nodes 71.9 M and 70.3 M).
+const TT_MIN: u32 = 10;
 /// Smallest number of empties at which children are probed in the table before searching (ETC).
 const ETC_MIN: u32 = 12;
+/// Fewest empties at which the move-generating layer uses its small per-thread table. Against none
+/// (with the shared table from 9 empties, as before it): FFO #20-#39 81.2 M -> 71.9 M nodes, #40-#45
+/// 296.6 M -> 252.9 M, 4.5 -> 4.1 s and 14.1 -> 12.6 s (docs/benchmarks.md, thirteenth session).
+const NEARBY_MIN: u32 = 6;
 /// From this many empties, the opponent's evaluation after the move joins the ordering key.
 const EVAL_ORDER_MIN: u32 = 12;
 /// From this many empties, a 1-ply look-ahead (the opponent's best reply by evaluation) replaces it.
@@ -149,6 +157,8 @@ pub struct Solver {
     /// The pattern indices of the position the next [`Solver::search_tt`] call is about, left by
     /// the parent that has just computed them from its own (one update instead of a fresh read).
     next_indices: Option<PatternIndices>,
+    /// This thread's table for the move-generating layer, from `NEARBY_MIN` empties.
+    nearby: NearbyTable,
 }
 
 /// Masks of the four quadrants (the definition [`odd_quadrants`] is tested against).
@@ -195,6 +205,7 @@ impl Solver {
             pool: None,
             member,
             next_indices: None,
+            nearby: NearbyTable::default(),
         }
     }
 
@@ -1012,7 +1023,8 @@ impl Solver {
         self.table.prefetch(self.table.place(p, o));
     }
 
-    /// Search with move generation and fastest-first ordering, no hash table. `moves` are the legal
+    /// Search with move generation and fastest-first ordering, without the shared table (from
+    /// `NEARBY_MIN` empties with the thread's small one). `moves` are the legal
     /// moves of `p` (the parent computed them for its ordering: they are not generated twice).
     /// Dispatches to the code for each number of empties, as [`Solver::search_shallow`] does.
     #[inline(always)]
@@ -1021,11 +1033,13 @@ impl Solver {
             6 => self.mid::<6>(p, o, alpha, beta, moves),
             7 => self.mid::<7>(p, o, alpha, beta, moves),
             8 => self.mid::<8>(p, o, alpha, beta, moves),
+            9 => self.mid::<9>(p, o, alpha, beta, moves),
+            10 => self.mid::<10>(p, o, alpha, beta, moves),
             _ => self.mid_any(p, o, alpha, beta, n, moves),
         }
     }
 
-    /// [`Solver::search_mid`] with `N` (6 to 8) empty squares.
+    /// [`Solver::search_mid`] with `N` (6 to 9) empty squares.
     #[inline]
     fn mid<const N: u32>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, moves: u64) -> i32 {
         self.mid_body(p, o, alpha, beta, N, moves)
@@ -1059,11 +1073,31 @@ impl Solver {
         if moves == 0 {
             return self.mid_pass(p, o, alpha, beta, n);
         }
-        // Fixed-size move lists on the stack (at most 8 empties here, so at most 8 moves). Each move
+        // The small table: its bounds may end the node at once; its best move goes first.
+        let original_alpha = alpha;
+        let mut beta = beta;
+        let mut hash_move = 64u8;
+        if n >= NEARBY_MIN {
+            if let Some(k) = self.nearby.probe(p, o) {
+                if k.lower >= beta {
+                    return k.lower;
+                }
+                if k.upper <= alpha {
+                    return k.upper;
+                }
+                if k.lower == k.upper {
+                    return k.lower;
+                }
+                alpha = alpha.max(k.lower);
+                beta = beta.min(k.upper);
+                hash_move = k.best;
+            }
+        }
+        // Fixed-size move lists on the stack (at most 9 empties here, so at most 9 moves). Each move
         // keeps its square, flips and the opponent's replies (for the child) at its place in the
         // generation order, with its fastest-first key packed with that place into one word. The
         // moves are not sorted: each turn takes the smallest word left (a branch-free minimum over
-        // the eight words). A cut-off usually comes at the first move, and an insertion sort's
+        // the nine words). A cut-off usually comes at the first move, and an insertion sort's
         // comparisons were the most mispredicted branches of the whole solver.
         const SLOTS: usize = (TT_MIN - 1) as usize;
         let (mut squares, mut flipped, mut answers) = ([0u8; SLOTS], [0u64; SLOTS], [0u64; SLOTS]);
@@ -1078,12 +1112,17 @@ impl Solver {
             let replies = legal_moves(o ^ f, p | f | (1 << sq));
             // Reply counts are at most 64 (corners twice): the key stays below 2^28. A move into
             // an odd quadrant gains half a reply.
-            let key = reply_count(replies) as u32 * 16 + 8 - 8 * (odd >> sq & 1) as u32;
+            let key = if sq as u8 == hash_move {
+                0
+            } else {
+                reply_count(replies) as u32 * 16 + 8 - 8 * (odd >> sq & 1) as u32 + 1
+            };
             keys[count] = key << 4 | count as u32;
             (squares[count], flipped[count], answers[count]) = (sq as u8, f, replies);
             count += 1;
         }
         let mut best = -INF;
+        let mut best_sq = 64u8;
         for _ in 0..count {
             let packed = keys.iter().fold(u32::MAX, |a, &k| a.min(k));
             // The place is below `count`; the modulo only lets the compiler drop bounds checks.
@@ -1098,6 +1137,7 @@ impl Solver {
             };
             if v > best {
                 best = v;
+                best_sq = sq;
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
@@ -1105,6 +1145,16 @@ impl Solver {
                     }
                 }
             }
+        }
+        if n >= NEARBY_MIN && !self.aborted {
+            let (lower, upper) = if best >= beta {
+                (best, 64)
+            } else if best <= original_alpha {
+                (-64, best)
+            } else {
+                (best, best)
+            };
+            self.nearby.store(p, o, lower, upper, best_sq);
         }
         best
     }
@@ -1415,6 +1465,58 @@ static NEIGHBOURS: [u64; 64] = {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// Solves stopped in the middle (wherever the stop lands: each after a different delay) leave
+    /// only true bounds in the small table: every entry is checked against a fresh solver's exact
+    /// score. The check holds wherever the stop lands, and whether it landed at all.
+    #[test]
+    fn stopped_solves_leave_only_true_bounds_in_the_small_table() {
+        let mut rng = Rng::new(0x5709_CAFE);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut solver = Solver::new(2);
+        solver.set_stop_flag(stop.clone());
+        let mut checker = Solver::new(2);
+        let (mut stopped, mut checked) = (0, 0);
+        for round in 0..4u64 {
+            // A random position with 18 empties.
+            let mut b = Board::START;
+            while b.empty_count() > 18 && !b.is_game_over() {
+                let moves = legal_moves(b.player(), b.opponent());
+                if moves == 0 {
+                    b = b.pass();
+                    continue;
+                }
+                let pick = (rng.next_u64() % u64::from(moves.count_ones())) as u32;
+                let mut m = moves;
+                for _ in 0..pick {
+                    m &= m - 1;
+                }
+                let sq = Square::new(m.trailing_zeros() as u8).expect("on the board");
+                b = b.play(sq).expect("legal");
+            }
+            stop.store(false, Ordering::Relaxed);
+            let delay = std::time::Duration::from_micros(300 + 700 * round);
+            let r = std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(delay);
+                    stop.store(true, Ordering::Relaxed);
+                });
+                solver.solve_exact(b)
+            });
+            stopped += usize::from(r.aborted);
+            for (p, o, lower, upper) in solver.nearby.entries() {
+                let exact = checker
+                    .solve_exact(Board::new(p, o).expect("disjoint"))
+                    .score;
+                assert!(
+                    lower <= exact && exact <= upper,
+                    "{lower}..{upper} for a position whose score is {exact}"
+                );
+                checked += 1;
+            }
+        }
+        println!("{stopped} of 4 solves stopped, {checked} entries checked");
+    }
 
     /// Plain negamax over the evaluation, moves in square order, no pruning.
     fn negamax(eval: &Evaluator, p: u64, o: u64, depth: u32) -> i32 {

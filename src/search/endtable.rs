@@ -5,7 +5,7 @@
 //! comes from one hash of its discs and its slot is recognised by a second, independent 64-bit
 //! hash (the key, 63 bits: it is kept odd): a different position passes for it only if it shares
 //! the bucket and the whole key, about once in 2^61 probes of a full bucket. That is far beyond any
-//! solve: all of FFO #40-#59 is 1.7 * 2^33 nodes, and only those from 9 empties probe the table
+//! solve: all of FFO #40-#59 is 1.7 * 2^33 nodes, and only those from 10 empties probe the table
 //! (a few probes each).
 //!
 //! Threads read and write slots without locks: a slot is two relaxed atomic words, the key

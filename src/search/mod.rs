@@ -6,6 +6,7 @@ pub mod endgame;
 pub mod endtable;
 pub mod midgame;
 pub mod movelist;
+pub mod nearbytable;
 mod parallel;
 pub mod tt;
 
