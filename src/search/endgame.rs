@@ -904,14 +904,24 @@ impl Solver {
         // square for the ordering (only here: below `ETC_MIN` no array is filled).
         let known_flips = if n >= ETC_MIN {
             let mut known = [0u64; 64];
+            // First every child's bucket is requested, then they are read: the cache misses
+            // overlap instead of coming one after the other.
+            let mut places = [None; 32];
             let mut m = moves;
-            while m != 0 {
+            for slot in places.iter_mut() {
+                if m == 0 {
+                    break;
+                }
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(sq, p, o);
                 known[sq] = f;
-                let (cp, co) = (o ^ f, p | f | (1 << sq));
-                if let Some(e) = self.table.probe(self.table.place(cp, co)) {
+                let place = self.table.place(o ^ f, p | f | (1 << sq));
+                self.table.prefetch(place);
+                *slot = Some(place);
+            }
+            for place in places.iter().map_while(|&pl| pl) {
+                if let Some(e) = self.table.probe(place) {
                     if e.selectivity >= self.selectivity && -(e.upper as i32) >= beta {
                         return -(e.upper as i32);
                     }
