@@ -894,6 +894,11 @@ impl Solver {
             }
             hash_move = entry.best;
         }
+        let moves = legal_moves(p, o);
+        // From `ETC_MIN` empties every child's flips are computed (kept by square for the
+        // ordering) and its bucket requested at once, ahead of the enhanced transposition cut-off
+        // below: the probable cut's search in between then hides the cache misses.
+        let requested = (n >= ETC_MIN).then(|| self.request_children(p, o, moves));
         // The pattern indices of the position, computed once for the probable cut and the ordering.
         let mut indices = inherited;
         if self.selectivity < EXACT && n >= MPC_MIN {
@@ -904,7 +909,6 @@ impl Solver {
         }
         let original_alpha = alpha;
 
-        let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
                 return final_score(p, o);
@@ -913,33 +917,17 @@ impl Solver {
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
         // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
-        // refutes this node before any ordering work. It computes every move's flips, kept by
-        // square for the ordering (from `ETC_MIN` empties with the shared table, at `TT_MIN` with
-        // the small one; between them no array is filled), and notes the moves that an earlier
-        // selective pass found refuting (`likely_cuts`).
+        // refutes this node before any ordering work (with the shared table from `ETC_MIN`
+        // empties, at `TT_MIN` with the small one; between them no flips array is filled). It
+        // notes the moves that an earlier selective pass found refuting (`likely_cuts`).
         let mut likely_cuts = 0u64;
-        let known_flips = if n >= ETC_MIN {
-            let mut known = [0u64; 64];
-            // First every child's bucket is requested, then they are read: the cache misses
-            // overlap instead of coming one after the other.
-            let mut places = [None; 32];
+        let known_flips = if let Some(known) = requested {
             let mut m = moves;
-            for slot in places.iter_mut() {
-                if m == 0 {
-                    break;
-                }
+            while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(sq, p, o);
-                known[sq] = f;
+                let f = known[sq];
                 let place = self.table.place(o ^ f, p | f | (1 << sq));
-                self.table.prefetch(place);
-                *slot = Some(place);
-            }
-            let mut m = moves;
-            for place in places.iter().map_while(|&pl| pl) {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
                 if let Some(e) = self.table.probe(place) {
                     if -(e.upper as i32) >= beta {
                         if e.selectivity >= self.selectivity {
@@ -1042,6 +1030,22 @@ impl Solver {
             },
         );
         best
+    }
+
+    /// The flips of each of `moves` (by square), with each child's table bucket requested: the
+    /// cache misses overlap instead of coming one after the other.
+    #[inline]
+    fn request_children(&self, p: u64, o: u64, moves: u64) -> [u64; 64] {
+        let mut known = [0u64; 64];
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(sq, p, o);
+            known[sq] = f;
+            self.table.prefetch_position(o ^ f, p | f | (1 << sq));
+        }
+        known
     }
 
     /// Multi-ProbCut: a shallow evaluation search that clears the window by the margin of the

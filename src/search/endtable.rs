@@ -167,15 +167,29 @@ impl EndTable {
     /// different function, so sharing a bucket says nothing about sharing a key (kept odd: 63 bits).
     #[inline]
     pub fn place(&self, p: u64, o: u64) -> Place {
-        let spread = p
-            .wrapping_mul(0xA24B_AED4_963E_E407)
-            .wrapping_add(o.wrapping_mul(0x9FB2_1C65_1E98_DF25));
         Place {
-            // `bits` is at least 8, so the shift is at most 56.
-            bucket: (spread >> (64 - self.bits)) as usize,
+            bucket: self.bucket(p, o),
             // Never 0: an empty slot decodes to key 0, and must match no position.
             key: crate::board::hash(p, o) | 1,
         }
+    }
+
+    /// The bucket number alone (the cheap half of [`EndTable::place`]).
+    #[inline]
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        let spread = p
+            .wrapping_mul(0xA24B_AED4_963E_E407)
+            .wrapping_add(o.wrapping_mul(0x9FB2_1C65_1E98_DF25));
+        // `bits` is at least 8, so the shift is at most 56.
+        (spread >> (64 - self.bits)) as usize
+    }
+
+    /// Starts loading the bucket of a position, before its key is known: a caller that probes
+    /// several positions requests every bucket first and computes the keys (the costlier hash)
+    /// while the lines arrive.
+    #[inline]
+    pub fn prefetch_position(&self, p: u64, o: u64) {
+        super::prefetch(&self.buckets[self.bucket(p, o)]);
     }
 
     /// Starts loading a bucket that is about to be probed (a cache hint only).
