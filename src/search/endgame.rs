@@ -729,7 +729,7 @@ impl Solver {
             let (cp, co) = (o ^ f, p | f | (1 << sq));
             if n > TT_MIN {
                 // The child will probe the table: start loading its bucket now.
-                self.prefetch(cp, co);
+                self.table.prefetch(cp, co);
             }
             let replies = legal_moves(cp, co);
             let mut key = reply_count(replies) * 16;
@@ -898,7 +898,7 @@ impl Solver {
         // From `ETC_MIN` empties every child's flips are computed (kept by square for the
         // ordering) and its bucket requested at once, ahead of the enhanced transposition cut-off
         // below: the probable cut's search in between then hides the cache misses.
-        let requested = (n >= ETC_MIN).then(|| self.request_children(p, o, moves));
+        let requested = (n >= ETC_MIN).then(|| self.children_flips::<true>(p, o, moves));
         // The pattern indices of the position, computed once for the probable cut and the ordering.
         let mut indices = inherited;
         if self.selectivity < EXACT && n >= MPC_MIN {
@@ -943,13 +943,12 @@ impl Solver {
             // At the table's lowest layer the children live in the thread's small table, whose
             // probes hit the L2 cache: the same cut-off from it costs little (FFO #20-#39 -0.6%
             // nodes, #53 -0.8%, #40-#45 -0.1%, 60 self-play positions at 20 empties -0.6%).
-            let mut known = [0u64; 64];
+            let known = self.children_flips::<false>(p, o, moves);
             let mut m = moves;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(sq, p, o);
-                known[sq] = f;
+                let f = known[sq];
                 if let Some(k) = self.nearby.probe(o ^ f, p | f | (1 << sq)) {
                     if -k.upper >= beta {
                         return -k.upper;
@@ -1032,10 +1031,11 @@ impl Solver {
         best
     }
 
-    /// The flips of each of `moves` (by square), with each child's table bucket requested: the
-    /// cache misses overlap instead of coming one after the other.
+    /// The flips of each of `moves`, by square. With `PREFETCH`, each child's bucket in the shared
+    /// table is requested as well, all before any is read: the cache misses overlap instead of
+    /// coming one after the other.
     #[inline]
-    fn request_children(&self, p: u64, o: u64, moves: u64) -> [u64; 64] {
+    fn children_flips<const PREFETCH: bool>(&self, p: u64, o: u64, moves: u64) -> [u64; 64] {
         let mut known = [0u64; 64];
         let mut m = moves;
         while m != 0 {
@@ -1043,7 +1043,9 @@ impl Solver {
             m &= m - 1;
             let f = flips(sq, p, o);
             known[sq] = f;
-            self.table.prefetch_position(o ^ f, p | f | (1 << sq));
+            if PREFETCH {
+                self.table.prefetch(o ^ f, p | f | (1 << sq));
+            }
         }
         known
     }
@@ -1070,12 +1072,6 @@ impl Solver {
             return Some(alpha);
         }
         None
-    }
-
-    /// Starts loading the bucket of a position that is about to be probed (a cache hint only).
-    #[inline]
-    fn prefetch(&self, p: u64, o: u64) {
-        self.table.prefetch(self.table.place(p, o));
     }
 
     /// Search with move generation and fastest-first ordering, without the shared table (from

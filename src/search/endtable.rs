@@ -67,7 +67,7 @@ impl Entry {
 }
 
 /// Where a position lives in the table: its bucket and its key. Computed once per node and used
-/// for the prefetch, the probe and the store.
+/// for the probe and the store (a prefetch needs only the bucket: [`EndTable::prefetch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
     bucket: usize,
@@ -184,18 +184,12 @@ impl EndTable {
         (spread >> (64 - self.bits)) as usize
     }
 
-    /// Starts loading the bucket of a position, before its key is known: a caller that probes
-    /// several positions requests every bucket first and computes the keys (the costlier hash)
-    /// while the lines arrive.
+    /// Starts loading the bucket of a position that is about to be probed (a cache hint only). It
+    /// needs only the bucket number, not the key (the costlier hash): a caller that probes several
+    /// positions requests every bucket first and computes the keys while the lines arrive.
     #[inline]
-    pub fn prefetch_position(&self, p: u64, o: u64) {
+    pub fn prefetch(&self, p: u64, o: u64) {
         super::prefetch(&self.buckets[self.bucket(p, o)]);
-    }
-
-    /// Starts loading a bucket that is about to be probed (a cache hint only).
-    #[inline]
-    pub fn prefetch(&self, place: Place) {
-        super::prefetch(&self.buckets[place.bucket]);
     }
 
     /// The entry for the position, if its bucket holds it.
