@@ -947,6 +947,8 @@ impl Solver {
         // are not read (their buckets are still requested): FFO #45-#52 and #53 -1.2..-1.5% time
         // in four pairs, +0.05% nodes.
         let mut likely_cuts = 0u64;
+        // The cost (bit length of the node count) of each foretold cut's search.
+        let mut cut_costs = [u8::MAX; 64];
         let all_node = expect_all && self.selectivity == EXACT;
         let known_flips = if let Some(known) = requested {
             let mut m = if all_node { 0 } else { moves };
@@ -962,6 +964,7 @@ impl Solver {
                         }
                         // A less sure pass's bound cannot cut here, but it foretells a cut.
                         likely_cuts |= 1 << sq;
+                        cut_costs[sq] = e.cost;
                     }
                 }
             }
@@ -986,6 +989,23 @@ impl Solver {
         } else {
             None
         };
+        // In the exact pass, of the moves the selective passes found refuting the node, the one
+        // whose refutation took them the fewest nodes is tried first, in place of the hash move,
+        // when that is costlier or foretold no cut: the cheaper proof. FFO #40-#45 -1.9% nodes,
+        // #45-#52 -1.4%, #54 -0.5%, #55 -0.3%, #53 +0.4%.
+        if self.selectivity == EXACT && likely_cuts != 0 {
+            let cheapest = (0..64)
+                .filter(|&sq| likely_cuts >> sq & 1 != 0)
+                .min_by_key(|&sq| cut_costs[sq])
+                .unwrap_or(64);
+            let hash_cost = cut_costs
+                .get(hash_move as usize)
+                .copied()
+                .unwrap_or(u8::MAX);
+            if cheapest < 64 && cut_costs[cheapest] < hash_cost {
+                hash_move = cheapest as u8;
+            }
+        }
         let mut best = -INF;
         let mut best_sq = 64u8;
         let mut rest = moves;
