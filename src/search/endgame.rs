@@ -168,9 +168,6 @@ pub struct Solver {
     /// Whether the next [`Solver::search_tt`] call is expected to be an all-node (one whose every
     /// move fails low), left by the parent as `next_indices` is.
     next_all: bool,
-    /// By empties, whether the node of that size on the line being searched is an expected
-    /// cut-node (a null-window node not expected to be an all-node).
-    cut_node: [bool; 65],
 }
 
 /// Masks of the four quadrants (the definition [`odd_quadrants`] is tested against).
@@ -219,7 +216,6 @@ impl Solver {
             next_indices: None,
             nearby: NearbyTable::default(),
             next_all: false,
-            cut_node: [false; 65],
         }
     }
 
@@ -469,7 +465,6 @@ impl Solver {
     /// The root: every move searched with PVS, best move returned.
     fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, Option<Move>) {
         self.nodes += 1;
-        self.cut_node[n as usize] = false;
         let moves = legal_moves(p, o);
         if moves == 0 {
             let score = -self.search(o, p, -beta, -alpha, n);
@@ -478,7 +473,7 @@ impl Solver {
         let mut ordered = self.order_moves(p, o, moves, n, None, None, 0, false);
         let first = ordered.peek().unwrap_or(64);
         let (best, best_sq) =
-            self.search_moves(p, o, alpha, beta, n, &mut ordered, (-INF, 64), None);
+            self.search_moves(p, o, alpha, beta, n, false, &mut ordered, (-INF, 64), None);
         let best_move = Square::new(if best_sq < 64 { best_sq } else { first }).map(Move::play);
         (best, best_move)
     }
@@ -487,7 +482,8 @@ impl Solver {
     /// (score and square; square 64 when nothing was searched yet, and then the first move gets
     /// the full window). Once one move has been searched, the rest are shared with idle helpers
     /// when there are any. Returns the best score and square; stops early on a cut-off or when
-    /// the solve is aborted (the result then means nothing).
+    /// the solve is aborted (the result then means nothing). `cut_node`: the node is an expected
+    /// cut-node, so its first move is expected to refute it.
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
@@ -496,6 +492,7 @@ impl Solver {
         mut alpha: i32,
         beta: i32,
         n: u32,
+        cut_node: bool,
         moves: &mut MovePicker,
         (mut best, mut best_sq): (i32, u8),
         indices: Option<&PatternIndices>,
@@ -507,7 +504,18 @@ impl Solver {
                 return self.search_split(p, o, alpha, beta, n, &rest[..count], (best, best_sq));
             }
             let Some(sq) = moves.pop() else { break };
-            let v = self.search_move(p, o, sq as usize, alpha, beta, n, best_sq == 64, indices);
+            let first = best_sq == 64;
+            let v = self.search_move(
+                p,
+                o,
+                sq as usize,
+                alpha,
+                beta,
+                n,
+                first,
+                first && cut_node,
+                indices,
+            );
             if self.aborted {
                 break;
             }
@@ -627,6 +635,7 @@ impl Solver {
                 split.beta,
                 split.n,
                 false,
+                false,
                 None,
             );
             if self.aborted {
@@ -651,7 +660,8 @@ impl Solver {
 
     /// The score of playing `sq` (from the mover's side), principal variation search style: the
     /// first move with the full window, the others with a null window and a re-search when they
-    /// land inside it.
+    /// land inside it. `refutes`: the move is expected to refute the node (the first move of an
+    /// expected cut-node), so its child is expected to be an all-node.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_move(
@@ -663,6 +673,7 @@ impl Solver {
         beta: i32,
         n: u32,
         first: bool,
+        refutes: bool,
         indices: Option<&PatternIndices>,
     ) -> i32 {
         let f = flips(sq, p, o);
@@ -673,9 +684,8 @@ impl Solver {
             .filter(|_| n > EVAL_ORDER_MIN)
             .map(|idx| idx.play(sq, f));
         self.next_indices = child;
-        // The first move of an expected cut-node is expected to refute it: its child, then, to
-        // fail low on every move. (Only a table node takes the flag, as with the indices.)
-        self.next_all = first && n > TT_MIN && self.cut_node[n as usize];
+        // Only a table node takes the flag, as with the indices.
+        self.next_all = refutes && n > TT_MIN;
         if first {
             return -self.search(cp, co, -beta, -alpha, n - 1);
         }
@@ -881,7 +891,7 @@ impl Solver {
         // all-node, the other children of either kind cut-nodes (a wider window: a PV node).
         let null_window = beta - alpha == 1;
         let expect_all = std::mem::take(&mut self.next_all) && null_window;
-        self.cut_node[n as usize] = null_window && !expect_all;
+        let cut_node = null_window && !expect_all;
         self.nodes += 1;
         let first_node = self.nodes;
         if self.poll_stop() {
@@ -936,7 +946,7 @@ impl Solver {
                 return final_score(p, o);
             }
             self.next_indices = indices.map(|idx| idx.pass());
-            self.next_all = self.cut_node[n as usize];
+            self.next_all = cut_node;
             return -self.search_tt(o, p, -beta, -alpha, n);
         }
         // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
@@ -947,8 +957,9 @@ impl Solver {
         // are not read (their buckets are still requested): FFO #45-#52 and #53 -1.2..-1.5% time
         // in four pairs, +0.05% nodes.
         let mut likely_cuts = 0u64;
-        // The cost (bit length of the node count) of each foretold cut's search.
-        let mut cut_costs = [u8::MAX; 64];
+        // The foretold cut whose search cost the least (the entry's cost: the bit length of its
+        // node count), and the hash move's cost if it is one of them.
+        let (mut cheapest, mut cheapest_cost, mut hash_cost) = (64u8, u8::MAX, u8::MAX);
         let all_node = expect_all && self.selectivity == EXACT;
         let known_flips = if let Some(known) = requested {
             let mut m = if all_node { 0 } else { moves };
@@ -964,7 +975,12 @@ impl Solver {
                         }
                         // A less sure pass's bound cannot cut here, but it foretells a cut.
                         likely_cuts |= 1 << sq;
-                        cut_costs[sq] = e.cost;
+                        if e.cost < cheapest_cost {
+                            (cheapest, cheapest_cost) = (sq as u8, e.cost);
+                        }
+                        if sq == hash_move as usize {
+                            hash_cost = e.cost;
+                        }
                     }
                 }
             }
@@ -995,18 +1011,8 @@ impl Solver {
         // refutation again, and a cheaper one is likely cheaper to prove. In the exact pass: FFO
         // #40-#45 -1.9% nodes, #45-#52 -1.4%, #54 -0.5%, #55 -0.3%, #53 +0.4%; in every pass a
         // further -0.7%, -0.2%, -0.4%, -0.5%, -0.3% (#58 -0.2%, #20-#39 -0.1%).
-        if likely_cuts != 0 {
-            let cheapest = (0..64)
-                .filter(|&sq| likely_cuts >> sq & 1 != 0)
-                .min_by_key(|&sq| cut_costs[sq])
-                .unwrap_or(64);
-            let hash_cost = cut_costs
-                .get(hash_move as usize)
-                .copied()
-                .unwrap_or(u8::MAX);
-            if cheapest < 64 && cut_costs[cheapest] < hash_cost {
-                hash_move = cheapest as u8;
-            }
+        if cheapest_cost < hash_cost {
+            hash_move = cheapest;
         }
         let mut best = -INF;
         let mut best_sq = 64u8;
@@ -1023,6 +1029,7 @@ impl Solver {
                 beta,
                 n,
                 true,
+                cut_node,
                 indices.as_ref(),
             );
             if self.aborted {
@@ -1034,7 +1041,7 @@ impl Solver {
         }
         if best < beta && rest != 0 {
             // At an expected all-node of the exact pass the ordering spends no evaluation: in
-            // FFO #53's exact pass, fewer than 1% of them at 12-17 empties (3% at 10) had a move
+            // FFO #53's exact pass, at most 1.5% of them from 11 empties (3.2% at 10) had a move
             // that cut (against more than 99% of the expected cut-nodes).
             if indices.is_none() && n >= EVAL_ORDER_MIN && !all_node {
                 indices = Some(PatternIndices::new(p, o));
@@ -1055,6 +1062,7 @@ impl Solver {
                 alpha,
                 beta,
                 n,
+                cut_node,
                 &mut ordered,
                 (best, best_sq),
                 indices.as_ref(),
