@@ -187,3 +187,62 @@ fn beats_random_and_greedy_from_xot_openings() {
     }
     assert!(wins * 100 >= played * 99, "won {wins} of {played}");
 }
+
+/// A legal setup with 34 legal moves for black (reachable games have at most 33).
+const MANY_MOVES: &str = "------X--O-OOXO--OXXXXO--OX-O----XX-O-X--OXXXXO---O-OXO--------- X";
+/// White to move has to pass; black then has 33 legal moves.
+const MANY_AFTER_PASS: &str = "---------OXO--OXXXXX-OXX-OXO--OX---------------O-OXO--OXXXXX-OXX O";
+
+#[test]
+fn positions_with_more_than_32_moves_search_every_move() {
+    let ev = Evaluator::default();
+    let wide: Board = MANY_MOVES.parse::<wedge::Position>().unwrap().board;
+    let after_pass: Board = MANY_AFTER_PASS.parse::<wedge::Position>().unwrap().board;
+    assert_eq!(wide.legal_moves().count(), 34);
+    assert_eq!(after_pass.legal_moves().count(), 0);
+    assert_eq!(after_pass.pass().legal_moves().count(), 33);
+    // As the root, below it (white's replies lead to black positions with many moves), and after
+    // a forced pass: the search's value is plain minimax's, with and without the table.
+    let black_below = MANY_MOVES.replace(" X", " O");
+    let below: Board = black_below.parse::<wedge::Position>().unwrap().board;
+    // More positions where the side not to move has 33 or more moves: variations of the first.
+    let mut rng = Rng::new(34);
+    let mut variants = Vec::new();
+    while variants.len() < 40 {
+        let mut text: Vec<u8> = black_below.bytes().collect();
+        for _ in 0..3 {
+            text[rng.below(64) as usize] = [b'-', b'X', b'O'][rng.below(3) as usize];
+        }
+        let Ok(p) = std::str::from_utf8(&text)
+            .unwrap()
+            .parse::<wedge::Position>()
+        else {
+            continue;
+        };
+        if p.board.can_move() && p.board.pass().legal_moves().count() > 32 {
+            variants.push((p.board, 2..=2));
+        }
+    }
+    // An evaluation that loves giving the opponent moves makes the moves the search orders last
+    // (the opponent's most replies) the best ones: a list that dropped them would be caught.
+    let mut w = wedge::eval::weights::Weights::default();
+    w.set_by_name("MobilityMid", "-150").unwrap();
+    w.set_by_name("MobilityEnd", "-150").unwrap();
+    let perverse = Evaluator::new(w);
+    let cases = [(wide, 1..=3), (below, 1..=3), (after_pass, 1..=3)]
+        .into_iter()
+        .chain(variants);
+    for ((b, depths), ev) in cases.flat_map(|c| [(c.clone(), &ev), (c, &perverse)]) {
+        for depth in depths {
+            let mut nodes = 0;
+            let expected = minimax(ev, b, depth, &mut nodes);
+            for use_tt in [true, false] {
+                let mut s = Searcher::new(4, ev.clone());
+                s.set_use_tt(use_tt);
+                let r = search(&mut s, b, depth);
+                assert_eq!(value(r.score), expected, "{b:?} depth {depth} tt {use_tt}");
+                assert!(r.best_move.is_some_and(|m| b.play_move(m).is_some()));
+            }
+        }
+    }
+}

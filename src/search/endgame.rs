@@ -23,7 +23,7 @@
 //! ([`super::endtable`]).
 
 use super::endtable::{EndTable, Entry};
-use super::movelist::MovePicker;
+use super::movelist::{MovePicker, MAX_MOVES};
 use super::nearbytable::NearbyTable;
 use super::parallel::{AbortChain, Member, Pool, Split};
 use super::reply_count;
@@ -499,7 +499,7 @@ impl Solver {
     ) -> (i32, u8) {
         loop {
             if best_sq != 64 && self.should_split(n, moves.len()) {
-                let mut rest = [0u8; 32];
+                let mut rest = [0u8; MAX_MOVES];
                 let count = moves.drain_sorted(&mut rest);
                 return self.search_split(p, o, alpha, beta, n, &rest[..count], (best, best_sq));
             }

@@ -131,24 +131,26 @@ impl Searcher {
         let (p, o) = (board.player(), board.opponent());
         let moves = legal_moves(p, o);
         if moves == 0 {
-            let score = if board.is_game_over() {
-                Score::Exact(board.final_score())
-            } else {
-                Score::Eval(
-                    -self
-                        .eval
-                        .evaluate(board.pass())
-                        .clamp(-EVAL_LIMIT, EVAL_LIMIT),
-                )
+            if board.is_game_over() {
+                return SearchResult {
+                    best_move: None,
+                    score: Score::Exact(board.final_score()),
+                    pv: Vec::new(),
+                    nodes: 0,
+                    depth: 0,
+                };
+            }
+            // A forced pass: search the opponent's position and see it from this side.
+            let mut from_here = |mut info: Info| {
+                info.score = info.score.negated();
+                info.pv.insert(0, Move::PASS);
+                report(info);
             };
-            let best_move = (!board.is_game_over()).then_some(Move::PASS);
-            return SearchResult {
-                best_move,
-                score,
-                pv: best_move.into_iter().collect(),
-                nodes: 0,
-                depth: 0,
-            };
+            let mut r = self.search(board.pass(), limits, self.stop.clone(), &mut from_here);
+            r.score = r.score.negated();
+            r.pv.insert(0, Move::PASS);
+            r.best_move = Some(Move::PASS);
+            return r;
         }
 
         let empties = board.empty_count();

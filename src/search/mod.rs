@@ -141,6 +141,17 @@ pub enum Score {
     Wld(i32),
 }
 
+impl Score {
+    /// The same score from the other side's view.
+    pub fn negated(self) -> Score {
+        match self {
+            Score::Eval(v) => Score::Eval(-v),
+            Score::Exact(d) => Score::Exact(-d),
+            Score::Wld(w) => Score::Wld(-w),
+        }
+    }
+}
+
 /// Progress after one iteration (one per MultiPV line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {

@@ -1,20 +1,36 @@
 //! Short lists of moves with ordering keys, on the stack (no allocation per node): one kept sorted
-//! as moves are inserted, and one that picks the best move left when it is needed.
+//! as moves are inserted, and one that picks the best move left when it is needed. Both hold
+//! [`MAX_MOVES`] moves, one per square, so no position can overflow them: reachable positions have
+//! at most 33 legal moves, but `position board` accepts any setup (some have 34 and more).
+
+/// The most legal moves any position can have: a move is an empty square, so 64 bounds it.
+pub const MAX_MOVES: usize = 64;
 
 /// A move list on the stack, kept sorted by key (smallest first) as moves are inserted.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct MoveList {
-    keys: [i32; 32],
-    squares: [u8; 32],
+    keys: [i32; MAX_MOVES],
+    squares: [u8; MAX_MOVES],
     len: usize,
 }
 
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList {
+            keys: [0; MAX_MOVES],
+            squares: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
 impl MoveList {
-    /// Inserts a move keeping the keys in ascending order (at most 32 moves: no Othello position has
-    /// more legal moves than that).
+    /// Inserts a move keeping the keys in ascending order (each square at most once, so at most
+    /// [`MAX_MOVES`] moves).
     #[inline]
     pub fn insert(&mut self, key: i32, sq: u8) {
-        if self.len >= 32 {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len >= MAX_MOVES {
             return;
         }
         let mut j = self.len;
@@ -49,10 +65,10 @@ impl MoveList {
 /// sorting, and it has no data-dependent branches (an insertion sort's comparisons mispredict).
 #[derive(Clone, Copy)]
 pub struct MovePicker {
-    /// Key (offset to be non-negative) in the high bits, then the item's place (5 bits), then the
+    /// Key (offset to be non-negative) in the high bits, then the item's place (6 bits), then the
     /// square (8 bits): equal keys come out by place, the order an insertion sort gives. A taken
     /// or unused place holds `u64::MAX`.
-    items: [u64; 32],
+    items: [u64; MAX_MOVES],
     /// Places filled by [`MovePicker::push`].
     used: usize,
     /// Moves not yet taken.
@@ -62,7 +78,7 @@ pub struct MovePicker {
 impl Default for MovePicker {
     fn default() -> MovePicker {
         MovePicker {
-            items: [u64::MAX; 32],
+            items: [u64::MAX; MAX_MOVES],
             used: 0,
             left: 0,
         }
@@ -70,12 +86,13 @@ impl Default for MovePicker {
 }
 
 impl MovePicker {
-    /// Adds a move (at most 32: no Othello position has more legal moves than that).
+    /// Adds a move (each square at most once, so at most [`MAX_MOVES`]).
     #[inline]
     pub fn push(&mut self, key: i32, sq: u8) {
-        if self.used < 32 {
+        debug_assert!(self.used < MAX_MOVES);
+        if self.used < MAX_MOVES {
             let key = (key as i64 - i32::MIN as i64) as u64;
-            self.items[self.used] = key << 13 | (self.used as u64) << 8 | u64::from(sq);
+            self.items[self.used] = key << 14 | (self.used as u64) << 8 | u64::from(sq);
             self.used += 1;
             self.left += 1;
         }
@@ -106,19 +123,25 @@ impl MovePicker {
             return None;
         }
         let item = self.smallest();
-        self.items[(item >> 8) as usize & 31] = u64::MAX;
+        self.items[(item >> 8) as usize & 63] = u64::MAX;
         self.left -= 1;
         Some(item as u8)
     }
 
-    /// The smallest item: a minimum over all 32 places, which vectorises.
+    /// The smallest item: a minimum over the first 32 places, which vectorises, or over all of
+    /// them in the rare position with more than 32 moves (the branch is almost always predicted).
     #[inline]
     fn smallest(&self) -> u64 {
-        self.items.iter().fold(u64::MAX, |a, &b| a.min(b))
+        let places = if self.used <= 32 {
+            &self.items[..32]
+        } else {
+            &self.items[..]
+        };
+        places.iter().fold(u64::MAX, |a, &b| a.min(b))
     }
 
     /// Takes all the moves left, best first, into `out`; returns how many there were.
-    pub fn drain_sorted(&mut self, out: &mut [u8; 32]) -> usize {
+    pub fn drain_sorted(&mut self, out: &mut [u8; MAX_MOVES]) -> usize {
         let mut k = 0;
         while let Some(sq) = self.pop() {
             out[k] = sq;
@@ -137,7 +160,7 @@ mod tests {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for round in 0..2_000 {
             let (mut list, mut picker) = (MoveList::default(), MovePicker::default());
-            let count = round % 33;
+            let count = round % (MAX_MOVES + 1);
             for sq in 0..count {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -153,7 +176,7 @@ mod tests {
             }
             assert_eq!(picker.len(), list.squares().len());
             assert_eq!(picker.peek(), list.squares().first().copied());
-            let mut out = [0u8; 32];
+            let mut out = [0u8; MAX_MOVES];
             let k = picker.drain_sorted(&mut out);
             assert_eq!(&out[..k], list.squares());
             assert!(picker.is_empty());

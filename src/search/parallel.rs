@@ -11,6 +11,7 @@
 //! solver's ([`super::endgame`]). All threads share one transposition table
 //! ([`super::endtable::EndTable`]).
 
+use super::movelist::MAX_MOVES;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -46,13 +47,13 @@ pub(super) struct Split {
     pub workers: AtomicUsize,
     /// Nodes searched by the helpers.
     pub nodes: AtomicU64,
-    moves: [u8; 32],
+    moves: [u8; MAX_MOVES],
     len: usize,
     next: AtomicUsize,
 }
 
 impl Split {
-    /// A split of `moves` (at most 32) at the given node, with the best result so far.
+    /// A split of `moves` (at most [`MAX_MOVES`]) at the given node, with the best result so far.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         p: u64,
@@ -68,8 +69,8 @@ impl Split {
         let cutoff = Arc::new(AtomicBool::new(false));
         let mut chain = parent_chain.to_vec();
         chain.push(cutoff.clone());
-        let mut list = [0u8; 32];
-        let len = moves.len().min(32);
+        let mut list = [0u8; MAX_MOVES];
+        let len = moves.len().min(MAX_MOVES);
         list[..len].copy_from_slice(&moves[..len]);
         Split {
             p,
