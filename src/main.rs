@@ -28,7 +28,8 @@ enum Command {
         /// Number of plies.
         depth: u32,
         /// Start from this board: 64 squares a1..h8 (X, O, -) then the side to move (X or O).
-        #[arg(long)]
+        /// It may start with `-` (an empty a1): `--board "---...--- X"` works as written.
+        #[arg(long, allow_hyphen_values = true)]
         board: Option<String>,
         /// Print the count below each legal move.
         #[arg(long)]
@@ -41,7 +42,7 @@ enum Command {
         #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Hash table size in MB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, value_parser = hash_mb, default_value_t = 64)]
         hash: usize,
     },
     /// Opening books: build, extend, inspect, export (see docs/book.md).
@@ -72,7 +73,7 @@ enum Command {
         #[arg(long, default_value_t = 200)]
         randomness: i32,
         /// Games played at once.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, value_parser = thread_count, default_value_t = 1)]
         threads: usize,
         /// Seed.
         #[arg(long, default_value_t = 1)]
@@ -145,13 +146,13 @@ enum Command {
         #[arg(long)]
         wld: bool,
         /// Search threads per position (they share one table).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, value_parser = thread_count, default_value_t = 1)]
         threads: usize,
         /// Positions solved at once (each with its own threads and table).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, value_parser = thread_count, default_value_t = 1)]
         jobs: usize,
         /// Transposition table size per position being solved, in MB.
-        #[arg(long, default_value_t = 256)]
+        #[arg(long, value_parser = hash_mb, default_value_t = 256)]
         hash: usize,
         /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
         #[arg(long, default_value_t = 1)]
@@ -216,10 +217,10 @@ struct LeafArgs {
     #[arg(long, default_value_t = 18)]
     exact_empties: u32,
     /// Leaves scored at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
     threads: usize,
     /// Hash table per thread, MB.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, value_parser = hash_mb, default_value_t = 32)]
     hash: usize,
 }
 
@@ -262,7 +263,8 @@ enum BookAction {
     },
     /// Print the book moves of a position: a transcript from the start, or "<64 squares> <side>".
     Probe {
-        /// The position.
+        /// The position (a board string may start with `-`, an empty a1).
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The book (default: the built-in one).
         #[arg(long)]
@@ -286,9 +288,52 @@ enum WeightsAction {
     },
 }
 
+/// A number of threads (or games, or jobs) at once: 1 to 1024.
+fn thread_count(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 1024)
+}
+
+/// A table size in MB: 1 MB to 1 TB (whether the memory is there is checked when it is allocated).
+fn hash_mb(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 1 << 20)
+}
+
+fn bounded_count(text: &str, min: usize, max: usize) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < min || n > max {
+        return Err(format!("must be {min} to {max}, got {n}"));
+    }
+    Ok(n)
+}
+
+/// Makes a write to a closed pipe end the process quietly, as Unix tools do (`wedge perft 10 |
+/// head -1` exits with status 141 and no message), instead of Rust's default of ignoring SIGPIPE
+/// and panicking in `println!`. Only for the command-line tools: the engine process keeps
+/// SIGPIPE ignored and ends cleanly when its writer sees the closed pipe.
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        const SIGPIPE: std::ffi::c_int = 13;
+        const SIG_DFL: usize = 0;
+        unsafe extern "C" {
+            fn signal(signum: std::ffi::c_int, handler: usize) -> usize;
+        }
+        // SAFETY: `signal` with SIG_DFL only restores the default disposition of SIGPIPE (end the
+        // process); it installs no handler, so no Rust code ever runs in signal context, and it is
+        // called once at start-up before any other thread exists.
+        let _ = unsafe { signal(SIGPIPE, SIG_DFL) };
+    }
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        die_quietly_on_closed_pipe();
+    }
     let result = match cli.command {
         Some(Command::Perft {
             depth,

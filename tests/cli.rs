@@ -1,0 +1,79 @@
+//! The command line as a user types it: board strings that start with `-` (an empty a1), counts
+//! that must be positive, and output into a pipe that closes early.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+fn wedge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run wedge")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn board_strings_starting_with_a_dash_are_values() {
+    let out = wedge(&["perft", "5", "--board", START]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("perft 5: 1396 leaves"));
+    let out = wedge(&["perft", "3", "--divide", "--board", START]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("perft 3: 56 leaves"));
+    let out = wedge(&["book", "probe", START]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("d3"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn zero_threads_and_zero_hash_are_refused() {
+    for args in [
+        &["bench", "--hash", "0"][..],
+        &["solve", "nofile.obf", "--hash", "0"],
+        &["solve", "nofile.obf", "--threads", "0"],
+        &["solve", "nofile.obf", "--jobs", "0"],
+        &["solve", "nofile.obf", "--hash", "100000000"],
+    ] {
+        let out = wedge(args);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = text(&out.stderr);
+        assert!(err.contains("must be 1 to"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_a_tool_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["book", "export"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run wedge");
+    let mut first = String::new();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    reader.read_line(&mut first).unwrap();
+    assert!(!first.is_empty());
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            out.status.success() || out.status.signal() == Some(13),
+            "{:?}",
+            out.status
+        );
+    }
+}
