@@ -340,10 +340,7 @@ fn main() -> ExitCode {
             board,
             divide,
         }) => run_perft(depth, board.as_deref(), divide),
-        Some(Command::Bench { depth, hash }) => {
-            run_bench(depth, hash);
-            Ok(())
-        }
+        Some(Command::Bench { depth, hash }) => run_bench(depth, hash),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Datagen {
             openings,
@@ -530,7 +527,8 @@ fn run_solve(
     println!("{}", solve::HEADER);
     let results = solve::solve_all(&lines, &options, |i, r| {
         println!("{}", solve::row(first + i, r));
-    });
+    })
+    .map_err(|e| format!("solve: {e}"))?;
     println!("{}", solve::totals(&results, start.elapsed()));
     let bad = results.iter().filter(|r| !r.ok).count();
     if bad > 0 {
@@ -542,19 +540,27 @@ fn run_solve(
     Ok(())
 }
 
-fn run_bench(depth: u32, hash: usize) {
+fn run_bench(depth: u32, hash: usize) -> Result<(), String> {
     let mut i = 0;
-    let lines = bench::run(depth.clamp(1, 60), hash, |line| {
-        i += 1;
-        println!(
-            "position {:>2}: {:>11} nodes {:>8} ms  {}",
-            i,
-            line.nodes,
-            line.time.as_millis(),
-            line.position
-        );
-    });
+    let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let lines = bench::run(
+        depth.clamp(1, 60),
+        hash,
+        never,
+        |line: &bench::BenchLine| {
+            i += 1;
+            println!(
+                "position {:>2}: {:>11} nodes {:>8} ms  {}",
+                i,
+                line.nodes,
+                line.time.as_millis(),
+                line.position
+            );
+        },
+    )
+    .map_err(|e| format!("bench: {e}"))?;
     print!("{}", bench::summary(&lines));
+    Ok(())
 }
 
 fn run_match(args: MatchArgs) -> Result<(), String> {

@@ -78,7 +78,7 @@ fn check_ffo_1_to_19(threads: usize, jobs: usize) {
         hash_mb: 16,
         eval: wedge::eval::Evaluator::default(),
     };
-    let results = solve_all(&lines, &options, |_, _| {});
+    let results = solve_all(&lines, &options, |_, _| {}).unwrap();
     assert_eq!(results.len(), 19);
     for (i, (line, r)) in lines.iter().zip(&results).enumerate() {
         let best = line.scores.iter().map(|&(_, s)| s).max().unwrap();

@@ -5,29 +5,46 @@
 
 use super::core::Core;
 use super::options::option_lines;
+use super::worker::ToolReport;
 use super::{read_input, Event};
 use crate::board::{Color, Move, Position};
-use crate::protocol::output::{bestmove, info_line, move_text, Mode};
+use crate::protocol::output::{
+    bestmove, bestmove_with_ponder, info_line, move_text, progress_line, Mode,
+};
 use crate::protocol::parser::{Command, GoParams, PositionSpec, QueryKind};
 use crate::search::SearchResult;
-use crate::tools::{bench, perft};
+use crate::tools::bench;
 use crossbeam_channel::unbounded;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
+
+/// How long a search or tool may go on after the input has closed before it is stopped: long
+/// enough for a piped script's `go depth 12` or `perft 10` to answer, short enough that an engine
+/// whose GUI died does not search on for minutes (protocol.md, 2).
+pub const EOF_GRACE: Duration = Duration::from_secs(10);
 
 /// The single writer: every line goes out here, flushed at once.
 struct Writer<W: Write> {
     out: W,
+    /// A write failed: the reader of the output (the GUI) is gone.
+    closed: bool,
 }
 
 impl<W: Write> Writer<W> {
     fn line(&mut self, text: &str) {
-        // A closed output (the GUI went away) is not an error worth dying for: the next read of the
-        // input will see EOF and end the process.
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        if self.closed {
+            return;
+        }
+        if writeln!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
+            // Nobody reads any more: the engine ends cleanly at the next event.
+            self.closed = true;
+        }
     }
 
     fn error(&mut self, text: &str) {
@@ -35,14 +52,28 @@ impl<W: Write> Writer<W> {
     }
 }
 
-/// A search in progress.
+/// What is running on the worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// A search; `infinite` holds its `bestmove` back until `stop`.
+    Search { infinite: bool },
+    /// `go ponder`: like an infinite search until `ponderhit` (then searched for real with these
+    /// parameters) or `stop`.
+    Ponder(GoParams),
+    /// `perft` or `bench`: ends with its own report, never with `bestmove`.
+    Tool,
+}
+
+/// A search or tool in progress.
 struct Active {
     stop: Arc<AtomicBool>,
-    infinite: bool,
-    /// The result, when the search ended before `stop` in infinite mode (held back until `stop`).
+    task: Task,
+    /// The result, when the search ended before `stop` in infinite or ponder mode (held back).
     held: Option<SearchResult>,
     /// Whether `stop` arrived.
     stopped: bool,
+    /// `ponderhit` arrived during a ponder search: when it ends, search again with these.
+    restart: Option<GoParams>,
 }
 
 /// The engine state and its event loop.
@@ -55,13 +86,20 @@ pub struct Controller<W: Write> {
     active: Option<Active>,
     /// The input has ended; exit once the running search has answered.
     eof: bool,
+    /// `isready` was passed to the worker; `readyok` is written when it answers.
+    awaiting_pong: bool,
+    /// Lines that came while waiting for the worker's answer, applied after `readyok` in order.
+    deferred: VecDeque<Event>,
 }
 
 impl<W: Write> Controller<W> {
     /// Runs the engine loop over `input` and `output`; returns the exit status.
     pub fn run(input: impl BufRead + Send + 'static, output: W) -> i32 {
         let (events_tx, events) = unbounded::<Event>();
-        let mut out = Writer { out: output };
+        let mut out = Writer {
+            out: output,
+            closed: false,
+        };
         let (core, warning) = match Core::start(events_tx.clone()) {
             Ok(c) => c,
             Err(e) => {
@@ -89,41 +127,19 @@ impl<W: Write> Controller<W> {
             core,
             active: None,
             eof: false,
+            awaiting_pong: false,
+            deferred: VecDeque::new(),
         };
         for event in events {
-            let keep_going = match event {
-                Event::Line(Ok(Some(cmd))) => c.command(cmd),
-                Event::Line(Ok(None)) | Event::Text(_) => true,
-                Event::Line(Err(e)) => {
-                    c.out.error(&e.message);
-                    true
-                }
-                Event::Eof => {
-                    // End of input: let a running search finish (an infinite one is stopped) and
-                    // answer its bestmove, so that piped scripts get their move; then exit.
-                    match &mut c.active {
-                        Some(a) => {
-                            c.eof = true;
-                            if a.infinite {
-                                a.stopped = true;
-                                a.stop.store(true, Ordering::Relaxed);
-                            }
-                            true
-                        }
-                        None => false,
-                    }
-                }
-                Event::Info(info) => {
-                    let line = info_line(&info, c.mode, c.core.options.multipv > 1);
-                    c.out.line(&line);
-                    true
-                }
-                Event::Done(result) => {
-                    c.search_done(result);
-                    !(c.eof && c.active.is_none())
-                }
-            };
-            if !keep_going {
+            let mut keep_going = c.event(event);
+            // Lines held back while the worker caught up, in order, until one waits again.
+            while keep_going && !c.awaiting_pong {
+                let Some(e) = c.deferred.pop_front() else {
+                    break;
+                };
+                keep_going = c.event(e);
+            }
+            if !keep_going || c.out.closed {
                 if let Some(a) = &c.active {
                     a.stop.store(true, Ordering::Relaxed);
                 }
@@ -133,9 +149,88 @@ impl<W: Write> Controller<W> {
         0
     }
 
+    /// Handles one event; returns false to end the process.
+    fn event(&mut self, event: Event) -> bool {
+        match event {
+            Event::Line(Ok(Some(Command::Quit))) => false,
+            e @ (Event::Line(_) | Event::Eof) if self.awaiting_pong => {
+                self.deferred.push_back(e);
+                true
+            }
+            Event::Line(Ok(Some(cmd))) => self.command(cmd),
+            Event::Line(Ok(None)) | Event::Text(_) => true,
+            Event::Line(Err(e)) => {
+                self.out.error(&e.message);
+                if e.is_go && self.active.is_none() {
+                    // Every `go` ends with `bestmove`: one that cannot search answers "no move".
+                    self.out.line(&bestmove(None, self.mode));
+                }
+                true
+            }
+            Event::Eof => {
+                // End of input: let a running search or tool finish (an infinite or ponder search
+                // is stopped at once, any other after EOF_GRACE) and write its answer, so that
+                // piped scripts get their move; then exit.
+                let Some(a) = &mut self.active else {
+                    return false;
+                };
+                self.eof = true;
+                if matches!(a.task, Task::Search { infinite: true } | Task::Ponder(_)) {
+                    a.stopped = true;
+                    a.stop.store(true, Ordering::Relaxed);
+                    if let Some(result) = a.held.take() {
+                        self.finish(result);
+                        return false;
+                    }
+                } else {
+                    let stop = a.stop.clone();
+                    let _ = std::thread::Builder::new()
+                        .name("eof-grace".into())
+                        .spawn(move || {
+                            std::thread::sleep(EOF_GRACE);
+                            stop.store(true, Ordering::Relaxed);
+                        });
+                }
+                true
+            }
+            Event::Info(info) => {
+                let line = info_line(&info, self.mode, self.core.options.multipv > 1);
+                self.out.line(&line);
+                true
+            }
+            Event::Progress(p, time) => {
+                if matches!(&self.active, Some(a) if a.task != Task::Tool) {
+                    self.out.line(&progress_line(&p, time, self.mode));
+                }
+                true
+            }
+            Event::Done(result) => {
+                self.search_done(result);
+                !(self.eof && self.active.is_none())
+            }
+            Event::Tool(report) => {
+                self.tool_report(report);
+                !(self.eof && self.active.is_none())
+            }
+            Event::Pong => {
+                if self.awaiting_pong {
+                    self.awaiting_pong = false;
+                    self.out.line("readyok");
+                }
+                true
+            }
+            Event::Resized(result) => {
+                if let Err(e) = self.core.hash_resized(result) {
+                    self.out.error(&e);
+                }
+                true
+            }
+        }
+    }
+
     /// Applies one command; returns false to end the process.
     fn command(&mut self, cmd: Command) -> bool {
-        let searching = self.active.is_some();
+        let busy = self.active.is_some();
         match cmd {
             Command::Uci | Command::Ugi => {
                 let ugi = cmd == Command::Ugi;
@@ -148,13 +243,23 @@ impl<W: Write> Controller<W> {
                 }
                 self.out.line(if ugi { "ugiok" } else { "uciok" });
             }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                if busy {
+                    // During a search the answer cannot wait for it.
+                    self.out.line("readyok");
+                } else {
+                    // Once the worker has done every earlier job (a resize, a new evaluation).
+                    self.awaiting_pong = true;
+                    self.core.ping();
+                }
+            }
             Command::Debug(on) => self.debug = on,
-            Command::PonderHit => {}
+            Command::PonderHit => self.ponderhit(),
             Command::Quit => return false,
             Command::Stop => {
                 if let Some(a) = &mut self.active {
                     a.stopped = true;
+                    a.restart = None;
                     a.stop.store(true, Ordering::Relaxed);
                     if let Some(result) = a.held.take() {
                         self.finish(result);
@@ -164,10 +269,18 @@ impl<W: Write> Controller<W> {
             Command::Query(kind) => self.query(kind),
             Command::Display => self.display(),
             Command::Eval => self.eval(),
-            _ if searching => {
+            Command::Help => self.help(),
+            Command::Go(_) if busy => {
+                // The running search still owes its own `bestmove`; this `go` gets none.
+                self.out.error(
+                    "go: a search is running: send 'stop' first (this go is ignored; the running \
+                     search answers bestmove)",
+                );
+            }
+            _ if busy => {
                 self.out.error(
                     "a search is running: send 'stop' first (allowed now: isready, stop, quit, \
-                     query, d, eval, debug, ponderhit)",
+                     ponderhit, query, d, eval, debug, help)",
                 );
             }
             Command::NewGame => {
@@ -221,31 +334,67 @@ impl<W: Write> Controller<W> {
         }
     }
 
-    fn go(&mut self, params: GoParams) {
-        let Some(pos) = self.position else {
-            self.out
-                .error("go: no position set (send 'position startpos' first)");
-            return;
-        };
-        if pos.board.is_game_over() {
+    fn go(&mut self, mut params: GoParams) {
+        // `go` before any `position` searches the start position.
+        let pos = self.position.unwrap_or(Position::START);
+        let ponder = params.ponder;
+        params.ponder = false;
+        if let Some(set) = params.searchmoves {
+            if set & pos.board.legal_moves().0 == 0 && pos.board.can_move() {
+                self.out.error(
+                    "go: searchmoves: none of these moves is legal here; searching all moves",
+                );
+                params.searchmoves = None;
+            }
+        }
+        let quick = if pos.board.is_game_over() {
             self.out.line("info string game over");
-            self.out.line(&bestmove(None, self.mode));
+            Some(None)
+        } else if pos.board.must_pass() {
+            Some(Some(Move::PASS))
+        } else if ponder {
+            None
+        } else {
+            self.core.book_move(pos, &params).map(|m| {
+                self.out.line(&format!(
+                    "info string book move {} score {:+}",
+                    move_text(m.mv, self.mode),
+                    m.score
+                ));
+                Some(m.mv)
+            })
+        };
+        if let Some(mv) = quick {
+            let result = SearchResult {
+                best_move: mv,
+                score: crate::search::Score::Eval(0),
+                pv: mv.into_iter().collect(),
+                nodes: 0,
+                depth: 0,
+            };
+            if ponder {
+                // Held until `ponderhit` or `stop`, as a ponder search's answer would be.
+                self.active = Some(Active {
+                    stop: Arc::new(AtomicBool::new(true)),
+                    task: Task::Ponder(params),
+                    held: Some(result),
+                    stopped: false,
+                    restart: None,
+                });
+            } else {
+                self.out.line(&bestmove(mv, self.mode));
+            }
             return;
         }
-        if pos.board.must_pass() {
-            self.out.line(&bestmove(Some(Move::PASS), self.mode));
-            return;
-        }
-        if let Some(m) = self.core.book_move(pos, &params) {
-            self.out.line(&format!(
-                "info string book move {} score {:+}",
-                move_text(m.mv, self.mode),
-                m.score
-            ));
-            self.out.line(&bestmove(Some(m.mv), self.mode));
-            return;
-        }
-        let plan = self.core.plan(pos, &params);
+        let search_params = if ponder {
+            GoParams {
+                infinite: true,
+                ..params
+            }
+        } else {
+            params
+        };
+        let plan = self.core.plan(pos, &search_params);
         if self.debug {
             self.out.line(&format!("info string {}", plan.describe()));
         }
@@ -253,22 +402,59 @@ impl<W: Write> Controller<W> {
             Ok(stop) => stop,
             Err(e) => {
                 self.out.error(&e);
+                self.out.line(&bestmove(None, self.mode));
                 return;
             }
         };
         self.active = Some(Active {
             stop,
-            infinite: params.infinite,
+            task: if ponder {
+                Task::Ponder(params)
+            } else {
+                Task::Search {
+                    infinite: params.infinite,
+                }
+            },
             held: None,
             stopped: false,
+            restart: None,
         });
+    }
+
+    /// `ponderhit`: the expected move was played. A ponder search that has already ended answers
+    /// now; one still running is stopped and the position searched again with the `go ponder`
+    /// command's own limits (the table keeps what the ponder search found, so the new search
+    /// reaches the same depth at once).
+    fn ponderhit(&mut self) {
+        let Some(a) = &mut self.active else {
+            return;
+        };
+        let Task::Ponder(params) = a.task else {
+            return;
+        };
+        a.task = Task::Search { infinite: false };
+        if let Some(result) = a.held.take() {
+            self.finish(result);
+            return;
+        }
+        a.restart = Some(params);
+        a.stop.store(true, Ordering::Relaxed);
     }
 
     fn search_done(&mut self, result: SearchResult) {
         let Some(active) = &mut self.active else {
             return;
         };
-        if active.infinite && !active.stopped {
+        if let Some(params) = active.restart.take() {
+            self.active = None;
+            self.go(params);
+            return;
+        }
+        let holds = matches!(
+            active.task,
+            Task::Search { infinite: true } | Task::Ponder(_)
+        );
+        if holds && !active.stopped {
             active.held = Some(result);
             return;
         }
@@ -277,7 +463,13 @@ impl<W: Write> Controller<W> {
 
     fn finish(&mut self, result: SearchResult) {
         self.active = None;
-        self.out.line(&bestmove(result.best_move, self.mode));
+        let line = bestmove_with_ponder(
+            result.best_move,
+            &result.pv,
+            self.core.options.ponder,
+            self.mode,
+        );
+        self.out.line(&line);
     }
 
     fn query(&mut self, kind: QueryKind) {
@@ -348,31 +540,76 @@ impl<W: Write> Controller<W> {
 
     fn perft(&mut self, depth: u32) {
         let pos = self.position.unwrap_or(Position::START);
-        let start = Instant::now();
-        let mut total = 0;
-        for (mv, n) in perft::perft_divide(pos.board, depth) {
-            self.out.line(&format!("{} {n}", move_text(mv, self.mode)));
-            total += n;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        self.out.line(&format!(
-            "perft {depth}: {total} leaves, {:.3} s, {:.0} leaves/s",
-            secs,
-            total as f64 / secs.max(1e-9)
-        ));
+        let stop = self.core.start_perft(pos.board, depth);
+        self.start_tool(stop);
     }
 
     fn bench(&mut self, depth: Option<u32>) {
-        let lines = bench::run(
-            depth.unwrap_or(bench::DEFAULT_DEPTH),
-            self.core.options.hash_mb.min(256),
-            |_| {},
-        );
-        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
-        let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
-        self.out.line(&format!(
-            "{nodes} nodes {:.0} nps",
-            nodes as f64 / secs.max(1e-9)
-        ));
+        let stop = self.core.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
+        self.start_tool(stop);
+    }
+
+    fn start_tool(&mut self, stop: Arc<AtomicBool>) {
+        self.active = Some(Active {
+            stop,
+            task: Task::Tool,
+            held: None,
+            stopped: false,
+            restart: None,
+        });
+    }
+
+    fn tool_report(&mut self, report: ToolReport) {
+        match report {
+            ToolReport::PerftMove(mv, n) => {
+                self.out.line(&format!("{} {n}", move_text(mv, self.mode)));
+            }
+            ToolReport::PerftDone {
+                depth,
+                total,
+                time,
+                stopped,
+            } => {
+                self.active = None;
+                if stopped {
+                    self.out.line(&format!("info string perft {depth} stopped"));
+                    return;
+                }
+                let secs = time.as_secs_f64();
+                self.out.line(&format!(
+                    "perft {depth}: {total} leaves, {secs:.3} s, {:.0} leaves/s",
+                    total as f64 / secs.max(1e-9)
+                ));
+            }
+            ToolReport::BenchDone(figures) => {
+                self.active = None;
+                match figures {
+                    Err(e) => self.out.error(&format!("bench: {e}")),
+                    Ok(f) => {
+                        let nps = f.nodes as f64 / f.time.as_secs_f64().max(1e-9);
+                        let note = if f.stopped {
+                            format!(" (stopped after {} positions)", f.positions)
+                        } else {
+                            String::new()
+                        };
+                        self.out
+                            .line(&format!("{} nodes {nps:.0} nps{note}", f.nodes));
+                    }
+                }
+            }
+        }
+    }
+
+    fn help(&mut self) {
+        for l in [
+            "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
+             ucinewgame, position startpos|board|fen [moves ...], go [depth|nodes|movetime|\
+             btime|wtime|binc|winc|movestogo|infinite|exact|wld|ponder|searchmoves ...], stop, \
+             ponderhit, setoption name N [value V], quit",
+            "info string also: d (show the board), eval, perft <depth>, bench [depth], query \
+             gameover|p1turn|result, debug on|off; 'wedge --help' lists the command-line tools",
+        ] {
+            self.out.line(l);
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::book::{Book, BookMove};
 use crate::eval::Evaluator;
 use crate::protocol::parser::GoParams;
 use crate::rng::Rng;
-use crate::search::{time_budget, Limits, SolveKind};
+use crate::search::{time_budget, Limits, SolveKind, TableAllocError};
 use crossbeam_channel::{unbounded, Sender};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -48,6 +48,8 @@ pub struct Core {
     book: Option<Book>,
     book_rng: Rng,
     jobs: Sender<Job>,
+    /// The hash size the worker last allocated (what `Hash` falls back to when a resize fails).
+    hash_in_use: usize,
 }
 
 impl Core {
@@ -55,9 +57,10 @@ impl Core {
     /// book could not be read, a message saying so (the engine then plays without a book).
     pub fn start(events: Sender<Event>) -> Result<(Core, Option<String>), String> {
         let options = Options::default();
+        let hash_mb = options.hash_mb;
         let evaluator = Evaluator::with_pattern(options.weights.clone(), options.pattern.clone());
         let (jobs, jobs_rx) = unbounded::<Job>();
-        worker::spawn(jobs_rx, events, options.hash_mb, evaluator.clone())
+        worker::spawn(jobs_rx, events, hash_mb, evaluator.clone())
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         let (book, warning) = match Book::embedded() {
             Ok(b) => ((!b.is_empty()).then_some(b), None),
@@ -70,6 +73,7 @@ impl Core {
                 book,
                 book_rng: Rng::new(0),
                 jobs,
+                hash_in_use: hash_mb,
             },
             warning,
         ))
@@ -107,6 +111,52 @@ impl Core {
         Ok(())
     }
 
+    /// Takes the worker's answer to a `Hash` change: on failure the option goes back to the size
+    /// in use and the message says what happened.
+    pub fn hash_resized(&mut self, result: Result<usize, TableAllocError>) -> Result<(), String> {
+        match result {
+            Ok(mb) => {
+                self.hash_in_use = mb;
+                Ok(())
+            }
+            Err(e) => {
+                self.options.hash_mb = self.hash_in_use;
+                Err(format!(
+                    "Hash: {e}; the {} MB table in use is kept",
+                    self.hash_in_use
+                ))
+            }
+        }
+    }
+
+    /// Asks the worker to answer [`Event::Pong`] once every job sent before is done.
+    pub fn ping(&self) {
+        self.send(Job::Ping);
+    }
+
+    /// Starts a `perft` count on the worker; returns its stop flag.
+    pub fn start_perft(&self, board: crate::board::Board, depth: u32) -> Arc<AtomicBool> {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.send(Job::Perft {
+            board,
+            depth,
+            stop: stop.clone(),
+        });
+        stop
+    }
+
+    /// Starts a bench run on the worker (its own fresh tables, at most 256 MB); returns its stop
+    /// flag.
+    pub fn start_bench(&self, depth: u32) -> Arc<AtomicBool> {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.send(Job::Bench {
+            depth,
+            hash_mb: self.options.hash_mb.min(256),
+            stop: stop.clone(),
+        });
+        stop
+    }
+
     fn send(&self, job: Job) {
         // The worker lives as long as the process; a send can only fail while exiting.
         let _ = self.jobs.send(job);
@@ -124,6 +174,8 @@ impl Core {
             || params.infinite
             || params.exact
             || params.wld
+            || params.mate.is_some()
+            || params.searchmoves.is_some()
         {
             return None;
         }
@@ -196,7 +248,7 @@ impl Core {
                 infinite: params.infinite,
                 solve: if params.exact {
                     Some(SolveKind::Exact)
-                } else if params.wld {
+                } else if params.wld || params.mate.is_some() {
                     Some(SolveKind::Wld)
                 } else {
                     None
@@ -204,6 +256,7 @@ impl Core {
                 multipv: self.options.multipv,
                 solve_empties,
                 randomness: self.options.randomness.max(level.randomness),
+                root_moves: params.searchmoves,
             },
             hard,
         }

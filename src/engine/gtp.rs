@@ -109,6 +109,8 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
                 }
             }
             Event::Info(_) | Event::Line(_) => {}
+            Event::Resized(Err(e)) => log::error!("{e}"),
+            Event::Resized(Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
         }
     }
     0

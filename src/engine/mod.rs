@@ -16,7 +16,7 @@ pub mod options;
 pub mod worker;
 
 use crate::protocol::parser::{parse_command, Command, ParseError, MAX_LINE_BYTES};
-use crate::search::{Info, SearchResult};
+use crate::search::{Info, ProgressSnapshot, SearchResult, TableAllocError};
 use crossbeam_channel::Sender;
 use std::io::{BufRead, Write};
 
@@ -32,6 +32,15 @@ pub enum Event {
     Info(Info),
     /// The worker finished a search.
     Done(SearchResult),
+    /// A running search's live figures, about once a second, with the time since it started.
+    Progress(ProgressSnapshot, std::time::Duration),
+    /// A long tool (`perft`, `bench`) run by the worker reports.
+    Tool(worker::ToolReport),
+    /// The worker has done every job sent before its `Ping`.
+    Pong,
+    /// The worker's answer to a hash resize: the new size in MB, or why it failed (the old table
+    /// is kept).
+    Resized(Result<usize, TableAllocError>),
 }
 
 /// Reads lines from `input` and sends them, parsed as wedge protocol commands, as events, until the
@@ -92,13 +101,11 @@ pub fn read_lines(
             line.pop();
         }
         let text = if too_long || line.len() > MAX_LINE_BYTES {
-            Err(ParseError {
-                message: format!("line too long (at most {MAX_LINE_BYTES} bytes)"),
-            })
+            Err(ParseError::new(format!(
+                "line too long (at most {MAX_LINE_BYTES} bytes)"
+            )))
         } else {
-            std::str::from_utf8(&line).map_err(|_| ParseError {
-                message: "the line is not valid UTF-8".to_string(),
-            })
+            std::str::from_utf8(&line).map_err(|_| ParseError::new("the line is not valid UTF-8"))
         };
         if events.send(to_event(text)).is_err() {
             return;

@@ -62,6 +62,7 @@ const ENGINE_OPTIONS: &[(&str, Kind)] = &[
     ("Hash", spin_kind(DEFAULT_HASH_MB as i64, 1, 65536)),
     ("Threads", spin_kind(1, 1, 256)),
     ("MultiPV", spin_kind(1, 1, 64)),
+    ("Ponder", Kind::Check { default: false }),
     ("OwnBook", Kind::Check { default: true }),
     ("BookFile", Kind::Text { default: "" }),
     ("BookRandomness", spin_kind(0, 0, 64)),
@@ -118,6 +119,8 @@ pub struct Options {
     pub threads: usize,
     /// Root moves reported per iteration.
     pub multipv: usize,
+    /// Write the expected reply after the move (`bestmove X ponder Y`), for GUIs that ponder.
+    pub ponder: bool,
     /// Use the opening book (once one ships).
     pub own_book: bool,
     /// The weights file last loaded (empty: built-in weights).
@@ -145,6 +148,7 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
+            ponder: false,
             own_book: true,
             eval_file: String::new(),
             move_overhead_ms: 30,
@@ -200,6 +204,19 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Stri
         return Err(format!("setoption: '{name}' must be {min}..{max}, got {n}"));
     }
     Ok(n)
+}
+
+/// Reads a check value: `true` or `false` (any case).
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    let v = value.unwrap_or("").trim();
+    match v.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "setoption: '{name}' needs true or false, got '{}'",
+            truncate(v)
+        )),
+    }
 }
 
 /// Whether `path` starts with the pattern weights file's magic bytes.
@@ -279,17 +296,11 @@ impl Options {
                 Ok(Effect::None)
             }
             "OwnBook" => {
-                let v = value.unwrap_or("").trim();
-                self.own_book = match v.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "setoption: 'OwnBook' needs true or false, got '{}'",
-                            truncate(v)
-                        ))
-                    }
-                };
+                self.own_book = check(canonical, value)?;
+                Ok(Effect::None)
+            }
+            "Ponder" => {
+                self.ponder = check(canonical, value)?;
                 Ok(Effect::None)
             }
             "EvalFile" => {

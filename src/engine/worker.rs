@@ -1,17 +1,28 @@
 //! The search worker: a long-lived thread that owns the searcher (transposition table, evaluation,
-//! endgame solver) and runs one job at a time. It reports progress and results as events to the
-//! controller; it never touches text. A per-search timer thread sets the job's stop flag when the hard
-//! time limit is reached, so the search itself only ever looks at one atomic flag.
+//! endgame solver) and runs one job at a time: searches, and the long tools (`perft`, `bench`) so
+//! that the thread reading commands stays free to pass on `stop` and `quit`. It reports progress
+//! and results as events to the controller; it never touches text.
+//!
+//! A per-search timer thread sets the job's stop flag when the hard time limit is reached (the
+//! search itself only ever looks at one atomic flag) and, once a second, sends a progress snapshot
+//! (nodes, iteration, the root move being searched) read from the searcher's shared figures.
+//!
+//! Jobs run in the order they were sent, so a `Ping` is answered only once every earlier job (a
+//! hash resize, a new evaluation) has taken effect: that is what `readyok` promises.
 
 use super::Event;
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::eval::Evaluator;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, ProgressSnapshot, Searcher, TableAllocError};
+use crate::tools::{bench, perft};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often a running search reports its progress.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Work for the worker.
 pub enum Job {
@@ -26,9 +37,29 @@ pub enum Job {
         /// When to stop at the latest.
         deadline: Option<Instant>,
     },
+    /// Count move paths (`perft`), below each root move.
+    Perft {
+        /// The position.
+        board: Board,
+        /// Plies.
+        depth: u32,
+        /// Ends the count early.
+        stop: Arc<AtomicBool>,
+    },
+    /// The bench positions with a fresh table of `hash_mb`.
+    Bench {
+        /// Depth of each search.
+        depth: u32,
+        /// Table size, MB.
+        hash_mb: usize,
+        /// Ends the run early.
+        stop: Arc<AtomicBool>,
+    },
+    /// Answer [`Event::Pong`] (every earlier job is done).
+    Ping,
     /// Use this evaluation from now on.
     SetEvaluator(Evaluator),
-    /// Resize the hash table (MB).
+    /// Resize the hash table (MB); answered by [`Event::Resized`].
     ResizeHash(usize),
     /// Forget everything learnt (new game, `Clear Hash`).
     Clear,
@@ -36,6 +67,39 @@ pub enum Job {
     SetSeed(u64),
     /// Search with this many threads.
     SetThreads(usize),
+}
+
+/// What the long tools report.
+#[derive(Clone, Debug)]
+pub enum ToolReport {
+    /// One root move's perft count.
+    PerftMove(Move, u64),
+    /// The perft count is over (or was stopped).
+    PerftDone {
+        /// Plies.
+        depth: u32,
+        /// Leaves counted.
+        total: u64,
+        /// Time taken.
+        time: Duration,
+        /// Whether `stop` ended it before the count was complete.
+        stopped: bool,
+    },
+    /// The bench is over (or was stopped, or could not start).
+    BenchDone(Result<BenchFigures, TableAllocError>),
+}
+
+/// A bench run's totals.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchFigures {
+    /// Nodes of the positions searched.
+    pub nodes: u64,
+    /// Their time.
+    pub time: Duration,
+    /// Positions searched.
+    pub positions: usize,
+    /// Whether `stop` ended it early.
+    pub stopped: bool,
 }
 
 /// Starts the worker; it sends its reports to `events` and ends when the job channel closes.
@@ -48,7 +112,11 @@ pub fn spawn(
     std::thread::Builder::new()
         .name("search".into())
         .spawn(move || {
-            let mut searcher = Searcher::new(hash_mb, eval);
+            let mut searcher = match Searcher::try_new(hash_mb, eval.clone()) {
+                Ok(s) => s,
+                // The default size failed: a minimal table still plays.
+                Err(_) => Searcher::new(1, eval),
+            };
             for job in jobs {
                 match job {
                     Job::Search {
@@ -59,27 +127,74 @@ pub fn spawn(
                     } => {
                         // The timer ends when `_done` is dropped at the end of the search.
                         let (_done, done_rx) = bounded::<()>(0);
-                        if let Some(deadline) = deadline {
-                            let stop = stop.clone();
-                            let wait = deadline.saturating_duration_since(Instant::now());
-                            let _ =
-                                std::thread::Builder::new()
-                                    .name("timer".into())
-                                    .spawn(move || {
-                                        if let Err(RecvTimeoutError::Timeout) =
-                                            done_rx.recv_timeout(wait)
-                                        {
-                                            stop.store(true, Ordering::Relaxed);
-                                        }
-                                    });
-                        }
+                        let progress = searcher.progress();
+                        let (stop2, events2) = (stop.clone(), events.clone());
+                        let _ = std::thread::Builder::new()
+                            .name("timer".into())
+                            .spawn(move || {
+                                let start = Instant::now();
+                                let mut next_report = start + PROGRESS_EVERY;
+                                loop {
+                                    let mut wake = next_report;
+                                    if let Some(d) = deadline {
+                                        wake = wake.min(d);
+                                    }
+                                    let wait = wake.saturating_duration_since(Instant::now());
+                                    match done_rx.recv_timeout(wait) {
+                                        Err(RecvTimeoutError::Timeout) => {}
+                                        _ => return,
+                                    }
+                                    let now = Instant::now();
+                                    if deadline.is_some_and(|d| now >= d) {
+                                        stop2.store(true, Ordering::Relaxed);
+                                    }
+                                    if now >= next_report {
+                                        let snapshot: ProgressSnapshot = progress.snapshot();
+                                        let _ =
+                                            events2.send(Event::Progress(snapshot, now - start));
+                                        next_report += PROGRESS_EVERY;
+                                    }
+                                }
+                            });
                         let result = searcher.search(board, &limits, stop, &mut |info| {
                             let _ = events.send(Event::Info(info));
                         });
                         let _ = events.send(Event::Done(result));
                     }
+                    Job::Perft { board, depth, stop } => {
+                        let start = Instant::now();
+                        let total = perft::perft_divide_stoppable(board, depth, &stop, |mv, n| {
+                            let _ = events.send(Event::Tool(ToolReport::PerftMove(mv, n)));
+                        });
+                        let _ = events.send(Event::Tool(ToolReport::PerftDone {
+                            depth,
+                            total: total.unwrap_or(0),
+                            time: start.elapsed(),
+                            stopped: total.is_none(),
+                        }));
+                    }
+                    Job::Bench {
+                        depth,
+                        hash_mb,
+                        stop,
+                    } => {
+                        let lines = bench::run(depth, hash_mb, stop.clone(), |_| {});
+                        let figures = lines.map(|lines| BenchFigures {
+                            nodes: lines.iter().map(|l| l.nodes).sum(),
+                            time: lines.iter().map(|l| l.time).sum(),
+                            positions: lines.len(),
+                            stopped: stop.load(Ordering::Relaxed),
+                        });
+                        let _ = events.send(Event::Tool(ToolReport::BenchDone(figures)));
+                    }
+                    Job::Ping => {
+                        let _ = events.send(Event::Pong);
+                    }
                     Job::SetEvaluator(e) => searcher.set_evaluator(e),
-                    Job::ResizeHash(mb) => searcher.resize_hash(mb),
+                    Job::ResizeHash(mb) => {
+                        let result = searcher.resize_hash(mb).map(|()| mb);
+                        let _ = events.send(Event::Resized(result));
+                    }
                     Job::Clear => searcher.clear(),
                     Job::SetSeed(seed) => searcher.set_seed(seed),
                     Job::SetThreads(n) => searcher.set_threads(n),

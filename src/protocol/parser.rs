@@ -81,6 +81,13 @@ pub struct GoParams {
     pub exact: bool,
     /// `wld`: solve to the end of the game for win / loss / draw.
     pub wld: bool,
+    /// `ponder`: search the position (the opponent's expected move already played) until
+    /// `ponderhit` (then search it for real with the other limits) or `stop`.
+    pub ponder: bool,
+    /// `searchmoves <m>...`: only these root moves, as a set of squares.
+    pub searchmoves: Option<u64>,
+    /// `mate <n>`: read as a win/loss/draw solve (`wld`); Othello has no mate, `n` is not used.
+    pub mate: Option<u32>,
 }
 
 /// What a UGI `query` asks.
@@ -136,6 +143,8 @@ pub enum Command {
     Display,
     /// `eval`: show the static evaluation.
     Eval,
+    /// `help`: a short list of the commands.
+    Help,
     /// `perft <n>` with `n` in 1..=20.
     Perft(u32),
     /// `bench [<depth>]` with an optional depth in 1..=60.
@@ -149,12 +158,16 @@ pub enum Command {
 pub struct ParseError {
     /// What was wrong and what was expected.
     pub message: String,
+    /// The line was a `go` command: the controller still owes it a `bestmove`.
+    pub is_go: bool,
 }
 
 impl ParseError {
-    fn new(message: impl Into<String>) -> ParseError {
+    /// An error with this message (not about a `go` line).
+    pub fn new(message: impl Into<String>) -> ParseError {
         ParseError {
             message: message.into(),
+            is_go: false,
         }
     }
 }
@@ -170,7 +183,7 @@ impl std::error::Error for ParseError {}
 /// The command words, as written in messages.
 const KNOWN_COMMANDS: &str =
     "uci, ugi, isready, ucinewgame, uginewgame, debug, position, go, stop, \
-                              ponderhit, quit, setoption, query, d, eval, perft, bench";
+                              ponderhit, quit, setoption, query, d, eval, perft, bench, help";
 
 /// Reads one line (without or with its line ending) into a command.
 ///
@@ -202,10 +215,11 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
         Verb::PonderHit => no_args(verb, args, Command::PonderHit)?,
         Verb::Quit => no_args(verb, args, Command::Quit)?,
         Verb::Display => no_args(verb, args, Command::Display)?,
+        Verb::Help => no_args(verb, args, Command::Help)?,
         Verb::Eval => no_args(verb, args, Command::Eval)?,
         Verb::Debug => parse_debug(args)?,
         Verb::Position => parse_position(args)?,
-        Verb::Go => Command::Go(parse_go(args)?),
+        Verb::Go => Command::Go(parse_go(args).map_err(|e| ParseError { is_go: true, ..e })?),
         Verb::SetOption => parse_setoption(line, args)?,
         Verb::Query => parse_query(args)?,
         Verb::Perft => parse_perft(args)?,
@@ -258,6 +272,7 @@ enum Verb {
     SetOption,
     Query,
     Display,
+    Help,
     Eval,
     Perft,
     Bench,
@@ -280,6 +295,7 @@ impl Verb {
             Verb::SetOption => "setoption",
             Verb::Query => "query",
             Verb::Display => "d",
+            Verb::Help => "help",
             Verb::Eval => "eval",
             Verb::Perft => "perft",
             Verb::Bench => "bench",
@@ -303,6 +319,7 @@ fn verb(token: &str) -> Option<Verb> {
         value(Verb::SetOption, word("setoption")),
         value(Verb::Query, word("query")),
         value(Verb::Display, word("d")),
+        value(Verb::Help, word("help")),
         value(Verb::Eval, word("eval")),
         value(Verb::Perft, word("perft")),
         value(Verb::Bench, word("bench")),
@@ -583,6 +600,9 @@ enum GoWord {
     Infinite,
     Exact,
     Wld,
+    Ponder,
+    SearchMoves,
+    Mate,
 }
 
 impl GoWord {
@@ -603,12 +623,15 @@ impl GoWord {
             GoWord::Infinite => "infinite",
             GoWord::Exact => "exact",
             GoWord::Wld => "wld",
+            GoWord::Ponder => "ponder",
+            GoWord::SearchMoves => "searchmoves",
+            GoWord::Mate => "mate",
         }
     }
 }
 
 const GO_WORDS: &str = "depth, nodes, movetime, btime, wtime, binc, winc, movestogo, p1time, \
-                        p2time, p1inc, p2inc, infinite, exact, wld";
+                        p2time, p1inc, p2inc, infinite, exact, wld, ponder, searchmoves, mate";
 
 fn go_word(token: &str) -> Option<GoWord> {
     let mut parser = alt((
@@ -627,6 +650,9 @@ fn go_word(token: &str) -> Option<GoWord> {
         value(GoWord::Infinite, word("infinite")),
         value(GoWord::Exact, word("exact")),
         value(GoWord::Wld, word("wld")),
+        value(GoWord::Ponder, word("ponder")),
+        value(GoWord::SearchMoves, word("searchmoves")),
+        value(GoWord::Mate, word("mate")),
     ));
     parser.parse_complete(token).ok().map(|(_, w)| w)
 }
@@ -660,7 +686,7 @@ fn set_flag(flag: &mut bool, w: GoWord) -> Result<(), ParseError> {
 
 fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
     let mut go = GoParams::default();
-    let mut tokens = args.iter().copied();
+    let mut tokens = args.iter().copied().peekable();
     while let Some(token) = tokens.next() {
         let Some(w) = go_word(token) else {
             return Err(ParseError::new(format!(
@@ -687,7 +713,37 @@ fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
             GoWord::Infinite => set_flag(&mut go.infinite, w)?,
             GoWord::Exact => set_flag(&mut go.exact, w)?,
             GoWord::Wld => set_flag(&mut go.wld, w)?,
+            GoWord::Ponder => set_flag(&mut go.ponder, w)?,
+            GoWord::Mate => set_once(&mut go.mate, small(tokens.next())?, w)?,
+            GoWord::SearchMoves => {
+                let mut set = 0u64;
+                while let Some(&t) = tokens.peek() {
+                    if go_word(t).is_some() {
+                        break;
+                    }
+                    tokens.next();
+                    let mv = Move::from_str(t)
+                        .map_err(|e| ParseError::new(format!("go: searchmoves: {e}")))?;
+                    match mv.square() {
+                        Some(sq) => set |= 1u64 << sq.index(),
+                        None => {
+                            return Err(ParseError::new(
+                                "go: searchmoves: a pass cannot be searched (list squares)",
+                            ))
+                        }
+                    }
+                }
+                if set == 0 {
+                    return Err(ParseError::new("go: searchmoves needs at least one move"));
+                }
+                set_once(&mut go.searchmoves, set, w)?;
+            }
         }
+    }
+    if go.mate.is_some() && go.exact {
+        return Err(ParseError::new(
+            "go: 'mate' (a win/loss/draw solve) and 'exact' exclude each other",
+        ));
     }
     if go.exact && go.wld {
         return Err(ParseError::new(
@@ -781,6 +837,7 @@ mod tests {
             ("  quit  ", Command::Quit),
             ("ponderhit", Command::PonderHit),
             ("d", Command::Display),
+            ("help", Command::Help),
             ("D", Command::Display),
             ("eval", Command::Eval),
             ("perft 1", Command::Perft(1)),
@@ -928,8 +985,20 @@ mod tests {
         assert!(err("go nodes 18446744073709551616").contains("too large"));
         assert!(err("go movestogo -3").contains("negative"));
         assert!(err("go movetime 1.5").contains("needs a number"));
-        assert!(err("go ponder").contains("unknown parameter 'ponder'"));
-        assert!(err("go mate 3").contains("unknown parameter"));
+        assert!(err("go ponder ponder").contains("given twice"));
+        assert!(err("go searchmoves").contains("at least one move"));
+        assert!(err("go searchmoves pass").contains("pass"));
+        assert!(err("go searchmoves z9").contains("searchmoves"));
+        assert!(err("go mate").contains("mate"));
+        assert!(parse_command("go depth x").unwrap_err().is_go);
+        assert!(!parse_command("position x").unwrap_err().is_go);
+        let g = go("go ponder searchmoves f5 D3 depth 3");
+        assert!(g.ponder);
+        assert_eq!(g.depth, Some(3));
+        let f5 = 1u64 << "f5".parse::<crate::board::Square>().unwrap().index();
+        let d3 = 1u64 << "d3".parse::<crate::board::Square>().unwrap().index();
+        assert_eq!(g.searchmoves, Some(f5 | d3));
+        assert_eq!(go("go mate 3").mate, Some(3));
         assert!(err("go depth 3 depth 4").contains("twice"));
         assert!(err("go btime 10 p1time 10").contains("same value"));
         assert!(err("go infinite infinite").contains("twice"));

@@ -146,6 +146,8 @@ pub struct Solver {
     table: Arc<EndTable>,
     nodes: u64,
     stop: Option<Arc<AtomicBool>>,
+    /// Where the node count is published while solving (the midgame search's progress).
+    progress: Option<Arc<super::Progress>>,
     /// The cut-off flags of the splits the current work lies under (helpers: and the stop flag).
     chain: AbortChain,
     aborted: bool,
@@ -189,13 +191,19 @@ const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 impl Solver {
-    /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB).
+    /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB). Panics
+    /// if the memory is not there: sizes that come from outside go through [`Solver::try_new`].
     pub fn new(table_mb: usize) -> Solver {
-        Solver::sharing(
-            Arc::new(EndTable::new(table_mb)),
+        Solver::try_new(table_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A solver with a table of about `table_mb` megabytes, or an error if the memory is not there.
+    pub fn try_new(table_mb: usize) -> Result<Solver, super::TableAllocError> {
+        Ok(Solver::sharing(
+            Arc::new(EndTable::try_new(table_mb)?),
             Evaluator::default(),
             None,
-        )
+        ))
     }
 
     /// A solver on `table` (possibly shared with others), with no helpers of its own; `member` is
@@ -216,7 +224,13 @@ impl Solver {
             next_indices: None,
             nearby: NearbyTable::default(),
             next_all: false,
+            progress: None,
         }
+    }
+
+    /// Publishes this solver's node count in `progress` while it solves (for progress lines).
+    pub fn set_progress(&mut self, progress: Arc<super::Progress>) {
+        self.progress = Some(progress);
     }
 
     /// Solves with `threads` threads in all (1: this thread alone; at most 256): the calling thread
@@ -539,6 +553,9 @@ impl Solver {
     fn poll_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_NODES;
+            if let Some(p) = &self.progress {
+                p.set_solving_nodes(self.nodes);
+            }
             if self.must_abort() {
                 self.aborted = true;
             }

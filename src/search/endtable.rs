@@ -136,20 +136,26 @@ pub struct EndTable {
 
 impl EndTable {
     /// A table of about `mb` megabytes (the largest power of two of buckets that fits, at least
-    /// 256 buckets).
+    /// 256 buckets). Panics if the memory is not there: sizes that come from outside go through
+    /// [`EndTable::try_new`].
     pub fn new(mb: usize) -> EndTable {
-        let bytes = mb.max(1) << 20;
+        EndTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory is not there.
+    pub fn try_new(mb: usize) -> Result<EndTable, super::TableAllocError> {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket>()).max(256);
         // The largest power of two not above `count`.
         let bits = usize::BITS - 1 - count.leading_zeros();
         let table = EndTable {
-            buckets: super::huge_page_vec(1usize << bits, Bucket::default).into_boxed_slice(),
+            buckets: super::huge_page_vec(1usize << bits, Bucket::default)?.into_boxed_slice(),
             bits,
         };
         // The allocation is zeroed lazily by the kernel, page by page on first touch: touch every
         // page now, so that the cost is paid here and not in the middle of the first solves.
         table.clear();
-        table
+        Ok(table)
     }
 
     /// Forgets every position.

@@ -8,7 +8,9 @@
 use super::endgame::{SolveResult, Solver};
 use super::movelist::MoveList;
 use super::tt::TranspositionTable;
-use super::{reply_count, Info, Limits, Score, SearchResult, SolveKind};
+use super::{
+    reply_count, Bound, Info, Limits, Progress, Score, SearchResult, SolveKind, TableAllocError,
+};
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{final_score, Bitboard, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
@@ -42,6 +44,9 @@ pub struct Searcher {
     seldepth: u32,
     use_tt: bool,
     rng: Rng,
+    progress: Arc<Progress>,
+    /// When the search in progress started.
+    started: Instant,
 }
 
 /// A root move with its latest score and PV.
@@ -53,12 +58,20 @@ struct RootMove {
 }
 
 impl Searcher {
-    /// A searcher with a table of `hash_mb` megabytes and the given evaluation.
+    /// A searcher with a table of `hash_mb` megabytes and the given evaluation. Panics if the memory
+    /// is not there: sizes that come from outside go through [`Searcher::try_new`].
     pub fn new(hash_mb: usize, eval: Evaluator) -> Searcher {
-        let mut solver = Solver::new((hash_mb / 4).max(1));
+        Searcher::try_new(hash_mb, eval).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A searcher with a table of `hash_mb` megabytes, or an error if the memory is not there.
+    pub fn try_new(hash_mb: usize, eval: Evaluator) -> Result<Searcher, TableAllocError> {
+        let progress = Arc::new(Progress::default());
+        let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
         solver.set_evaluator(eval.clone());
-        Searcher {
-            tt: TranspositionTable::new(hash_mb),
+        solver.set_progress(progress.clone());
+        Ok(Searcher {
+            tt: TranspositionTable::try_new(hash_mb)?,
             eval,
             solver,
             nodes: 0,
@@ -68,7 +81,14 @@ impl Searcher {
             seldepth: 0,
             use_tt: true,
             rng: Rng::new(0),
-        }
+            progress,
+            started: Instant::now(),
+        })
+    }
+
+    /// The live figures of the search in progress, for another thread to report.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.progress.clone()
     }
 
     /// Turns the transposition table on or off (on by default). Off is for testing and analysis:
@@ -88,13 +108,19 @@ impl Searcher {
         &self.eval
     }
 
-    /// Resizes the hash table (its contents are lost).
-    pub fn resize_hash(&mut self, hash_mb: usize) {
+    /// Resizes the hash table (its contents are lost). If the memory is not there, the tables in
+    /// use stay as they were, contents included, and the error says so: the new tables are made
+    /// while the old ones still exist, so a failed resize never leaves the engine without one.
+    pub fn resize_hash(&mut self, hash_mb: usize) -> Result<(), TableAllocError> {
         let threads = self.solver.threads();
-        self.tt = TranspositionTable::new(hash_mb);
-        self.solver = Solver::new((hash_mb / 4).max(1));
-        self.solver.set_evaluator(self.eval.clone());
-        self.solver.set_threads(threads);
+        let tt = TranspositionTable::try_new(hash_mb)?;
+        let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
+        self.tt = tt;
+        solver.set_evaluator(self.eval.clone());
+        solver.set_progress(self.progress.clone());
+        solver.set_threads(threads);
+        self.solver = solver;
+        Ok(())
     }
 
     /// Searches with `threads` threads in all where the search can use them: the endgame solver
@@ -124,6 +150,8 @@ impl Searcher {
         let start = Instant::now();
         self.stop = stop;
         self.nodes = 0;
+        self.started = start;
+        self.progress.reset();
         self.aborted = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.tt.new_search();
@@ -146,20 +174,38 @@ impl Searcher {
                 info.pv.insert(0, Move::PASS);
                 report(info);
             };
-            let mut r = self.search(board.pass(), limits, self.stop.clone(), &mut from_here);
+            let child_limits = Limits {
+                root_moves: None,
+                ..limits.clone()
+            };
+            let mut r = self.search(
+                board.pass(),
+                &child_limits,
+                self.stop.clone(),
+                &mut from_here,
+            );
             r.score = r.score.negated();
             r.pv.insert(0, Move::PASS);
             r.best_move = Some(Move::PASS);
             return r;
         }
 
+        // `searchmoves`: only these root moves (all of them when none of the set is legal).
+        let moves = match limits.root_moves {
+            Some(set) if set & moves != 0 => set & moves,
+            _ => moves,
+        };
+        let restricted = moves != legal_moves(p, o);
         let empties = board.empty_count();
         if let Some(kind) = limits.solve {
+            if restricted {
+                return self.solve_moves(board, moves, kind, start, report);
+            }
             return self.solve(board, kind, start, report).0;
         }
         // Hand over to the solver when the endgame is small enough for the time we have. A short
         // midgame search first gives a sound move to fall back on if the solve cannot finish.
-        if limits.nodes.is_none() && empties <= limits.solve_empties {
+        if limits.nodes.is_none() && empties <= limits.solve_empties && !restricted {
             let quick = Limits {
                 depth: Some(limits.depth.map_or(6, |d| d.min(6))),
                 solve_empties: 0,
@@ -207,7 +253,7 @@ impl Searcher {
         let mut prev_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let scores = self.search_root(p, o, depth, width, prev_score, &mut roots);
+            let scores = self.search_root(p, o, depth, width, prev_score, &mut roots, report);
             if self.aborted && scores.is_none() {
                 break;
             }
@@ -229,6 +275,7 @@ impl Searcher {
                     depth,
                     seldepth: self.seldepth.max(depth),
                     score: score_of(rm.score, depth >= empties),
+                    bound: Bound::Exact,
                     nodes: self.nodes,
                     time: elapsed,
                     hashfull: self.tt.hashfull(),
@@ -293,6 +340,7 @@ impl Searcher {
                 depth: empties,
                 seldepth: empties,
                 score: probable(r.score),
+                bound: Bound::Exact,
                 nodes: base + r.nodes,
                 time: start.elapsed(),
                 hashfull,
@@ -305,6 +353,8 @@ impl Searcher {
         };
         self.aborted = r.aborted;
         self.nodes += r.nodes;
+        self.progress.set_nodes(self.nodes);
+        self.progress.set_solving_nodes(0);
         let score = match kind {
             _ if r.aborted => probable(r.score),
             SolveKind::Exact => Score::Exact(r.score),
@@ -316,6 +366,7 @@ impl Searcher {
                 depth: empties,
                 seldepth: empties,
                 score,
+                bound: Bound::Exact,
                 nodes: self.nodes,
                 time: start.elapsed(),
                 // The solver's own table is the one this search filled.
@@ -343,6 +394,78 @@ impl Searcher {
         )
     }
 
+    /// Solves only the root moves in `moves` (`searchmoves` with `go exact` or `go wld`): each
+    /// child is solved on its own and the best is kept. Ends early, with the best so far, when
+    /// stopped.
+    fn solve_moves(
+        &mut self,
+        board: Board,
+        moves: u64,
+        kind: SolveKind,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) -> SearchResult {
+        self.solver.set_stop_flag(self.stop.clone());
+        let empties = board.empty_count();
+        let mut best: Option<(i32, Move, Vec<Move>)> = None;
+        for sq in Bitboard(moves) {
+            let mv = Move::play(sq);
+            let Some(child) = board.play_move(mv) else {
+                continue;
+            };
+            let r = match kind {
+                SolveKind::Exact => self.solver.solve_exact(child),
+                SolveKind::Wld => self.solver.solve_wld(child),
+            };
+            self.nodes += r.nodes;
+            self.progress.set_nodes(self.nodes);
+            if r.aborted {
+                self.aborted = true;
+                break;
+            }
+            let score = -r.score;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                let pv = std::iter::once(mv).chain(r.pv).collect();
+                best = Some((score, mv, pv));
+            }
+        }
+        let first = Bitboard(moves).next().map(Move::play);
+        let Some((score, mv, pv)) = best else {
+            return SearchResult {
+                best_move: first,
+                score: Score::Eval(0),
+                pv: first.into_iter().collect(),
+                nodes: self.nodes,
+                depth: 0,
+            };
+        };
+        let score = match kind {
+            _ if self.aborted => Score::Eval(100 * score),
+            SolveKind::Exact => Score::Exact(score),
+            SolveKind::Wld => Score::Wld(score.signum()),
+        };
+        if !self.aborted {
+            report(Info {
+                multipv: 1,
+                depth: empties,
+                seldepth: empties,
+                score,
+                bound: Bound::Exact,
+                nodes: self.nodes,
+                time: start.elapsed(),
+                hashfull: self.solver.hashfull(),
+                pv: pv.clone(),
+            });
+        }
+        SearchResult {
+            best_move: Some(mv),
+            score,
+            pv,
+            nodes: self.nodes,
+            depth: empties,
+        }
+    }
+
     /// Initial root order: fastest first.
     fn order_root(&self, p: u64, o: u64, roots: &mut [RootMove]) {
         roots.sort_by_key(|rm| {
@@ -364,6 +487,7 @@ impl Searcher {
         multipv: usize,
         guess: i32,
         roots: &mut [RootMove],
+        report: &mut dyn FnMut(Info),
     ) -> Option<()> {
         let multipv = multipv.min(roots.len());
         let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 {
@@ -376,6 +500,7 @@ impl Searcher {
             let mut best = -INF;
             for i in 0..roots.len() {
                 let sq = roots[i].sq as usize;
+                self.progress.set_current(depth, sq as u8, i + 1);
                 let f = flips(sq, p, o);
                 let (cp, co) = (o ^ f, p | f | (1 << sq));
                 let cidx = idx.play(sq, f);
@@ -424,7 +549,27 @@ impl Searcher {
                     break;
                 }
             }
-            // Aspiration: widen and search again on a fail.
+            // Aspiration: report the bound, widen and search again on a fail.
+            let failed = if best <= alpha && alpha > -INF {
+                Some(Bound::Upper)
+            } else if best >= beta && beta < INF {
+                Some(Bound::Lower)
+            } else {
+                None
+            };
+            if let Some(bound) = failed {
+                report(Info {
+                    multipv: 1,
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    score: Score::Eval(best),
+                    bound,
+                    nodes: self.nodes,
+                    time: self.started.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: roots[0].pv.clone(),
+                });
+            }
             if best <= alpha && alpha > -INF {
                 alpha = (alpha - 4 * ASPIRATION).max(-INF);
                 if best <= -EVAL_LIMIT {
@@ -446,10 +591,11 @@ impl Searcher {
     /// Looks at the stop flag and the node limit.
     #[inline]
     fn check_stop(&mut self) {
-        if self.nodes.is_multiple_of(CHECK_EVERY)
-            && (self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit)
-        {
-            self.aborted = true;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.progress.set_nodes(self.nodes);
+            if self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
         }
     }
 

@@ -8,10 +8,12 @@ pub mod midgame;
 pub mod movelist;
 pub mod nearbytable;
 mod parallel;
+pub mod progress;
 pub mod tt;
 
 pub use endgame::{SolveResult, Solver};
 pub use midgame::{time_budget, Searcher};
+pub use progress::{Progress, ProgressSnapshot};
 
 /// Starts loading the cache line holding `item` (a hint for a table probe coming soon; it changes
 /// nothing else). Shared by the midgame table and the solver's.
@@ -28,17 +30,43 @@ fn prefetch<T>(item: &T) {
     let _ = item;
 }
 
+/// A table could not be allocated: the memory asked for is not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in bytes.
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} MB for a hash table (not enough memory)",
+            self.bytes.div_ceil(1 << 20)
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
 /// A vector of `len` values made by `make`, whose memory the kernel is asked to back with huge
 /// pages (2 MB) where it can. The solver's and the search's tables are probed at random, nearly
 /// every probe on a different 4 KB page: with small pages most probes also miss the TLB and walk
 /// the page tables; a 256 MB table in huge pages needs 128 TLB entries, which the second-level TLB
-/// holds. Only a hint: the values and the vector are the same either way.
-pub(crate) fn huge_page_vec<T>(len: usize, make: impl FnMut() -> T) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
+/// holds. Only a hint: the values and the vector are the same either way. An allocation the system
+/// refuses is an error, not an abort (a `Hash` option or `--hash` larger than the memory).
+pub(crate) fn huge_page_vec<T>(
+    len: usize,
+    make: impl FnMut() -> T,
+) -> Result<Vec<T>, TableAllocError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| TableAllocError {
+        bytes: len.saturating_mul(std::mem::size_of::<T>()),
+    })?;
     // Asked before the first write: a page is backed (small or huge) when it is first touched.
     advise_huge_pages(v.as_mut_ptr() as usize, len * std::mem::size_of::<T>());
     v.extend(std::iter::repeat_with(make).take(len));
-    v
+    Ok(v)
 }
 
 /// Asks Linux to back the whole 2 MB pages inside `start..start + bytes` with huge pages
@@ -113,6 +141,9 @@ pub struct Limits {
     /// Bounded noise (centidiscs, uniform in -r..=r) added to every root move's score before the
     /// move is chosen: weaker, varied play. 0 = none (deterministic best play).
     pub randomness: i32,
+    /// Search only these root moves (a set of squares; `None`: all). Squares that are not legal
+    /// are ignored; a set with no legal move searches all moves.
+    pub root_moves: Option<u64>,
 }
 
 impl Default for Limits {
@@ -126,6 +157,7 @@ impl Default for Limits {
             multipv: 1,
             solve_empties: 0,
             randomness: 0,
+            root_moves: None,
         }
     }
 }
@@ -152,6 +184,19 @@ impl Score {
     }
 }
 
+/// What a reported score is: exact for the search's window, or only a bound (an aspiration window
+/// failed and the iteration goes on with a wider one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bound {
+    /// The score of the finished iteration.
+    #[default]
+    Exact,
+    /// The true score is at least this (a fail high).
+    Lower,
+    /// The true score is at most this (a fail low).
+    Upper,
+}
+
 /// Progress after one iteration (one per MultiPV line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
@@ -163,6 +208,8 @@ pub struct Info {
     pub seldepth: u32,
     /// The line's score.
     pub score: Score,
+    /// Whether the score is exact or only a bound.
+    pub bound: Bound,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Time since the search started.
@@ -200,9 +247,13 @@ mod tests {
         let v = huge_page_vec(len, || {
             next += 1;
             next * 7
-        });
+        })
+        .unwrap();
         assert_eq!(v.len(), len);
         assert!(v.iter().enumerate().all(|(i, &x)| x == (i as u64 + 1) * 7));
-        assert!(huge_page_vec(0, || 1u8).is_empty());
+        assert!(huge_page_vec(0, || 1u8).unwrap().is_empty());
+        // More than any machine has: an error, not an abort.
+        let err = huge_page_vec(usize::MAX / 64, || 0u64).unwrap_err();
+        assert!(err.to_string().contains("cannot allocate"));
     }
 }

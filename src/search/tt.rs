@@ -39,7 +39,14 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (rounded down to a power of two buckets, at least 1,024).
+    /// Panics if the memory is not there: sizes that come from outside go through
+    /// [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory is not there.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, super::TableAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let want = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         let size = if want.is_power_of_two() {
@@ -47,11 +54,11 @@ impl TranspositionTable {
         } else {
             want.next_power_of_two() >> 1
         };
-        TranspositionTable {
-            buckets: super::huge_page_vec(size, Bucket::default),
+        Ok(TranspositionTable {
+            buckets: super::huge_page_vec(size, Bucket::default)?,
             mask: size - 1,
             generation: 0,
-        }
+        })
     }
 
     /// Forgets everything.

@@ -4,7 +4,7 @@
 
 use crate::board::{Board, Position};
 use crate::eval::Evaluator;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, TableAllocError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,27 +51,34 @@ pub struct BenchLine {
 }
 
 /// Searches every bench position to `depth` with a fresh table and default evaluation, calling
-/// `progress` after each one.
-pub fn run(depth: u32, hash_mb: usize, mut progress: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// `progress` after each one. Setting `stop` ends the run early (the lines finished so far come
+/// back); a table that cannot be allocated is an error.
+pub fn run(
+    depth: u32,
+    hash_mb: usize,
+    stop: Arc<AtomicBool>,
+    mut progress: impl FnMut(&BenchLine),
+) -> Result<Vec<BenchLine>, TableAllocError> {
     let mut out = Vec::new();
     for text in POSITIONS {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         // The list is fixed and tested; a bad entry would be skipped rather than abort a benchmark.
         let Ok(position) = text.parse::<Position>() else {
             continue;
         };
-        let mut searcher = Searcher::new(hash_mb, Evaluator::default());
+        let mut searcher = Searcher::try_new(hash_mb, Evaluator::default())?;
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let start = Instant::now();
         let board: Board = position.board;
-        let r = searcher.search(
-            board,
-            &limits,
-            Arc::new(AtomicBool::new(false)),
-            &mut |_| {},
-        );
+        let r = searcher.search(board, &limits, stop.clone(), &mut |_| {});
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         let line = BenchLine {
             position,
             nodes: r.nodes,
@@ -80,7 +87,7 @@ pub fn run(depth: u32, hash_mb: usize, mut progress: impl FnMut(&BenchLine)) -> 
         progress(&line);
         out.push(line);
     }
-    out
+    Ok(out)
 }
 
 /// The closing summary lines: total nodes (the fingerprint), time and speed.

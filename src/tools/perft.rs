@@ -7,6 +7,11 @@
 
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::{Board, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Subtrees at most this deep are counted without looking at the stop flag: a depth-6 subtree
+/// takes well under a millisecond, so a stop is seen within about that long.
+const UNCHECKED_DEPTH: u32 = 6;
 
 /// Number of leaves `depth` plies below `board` (1 at depth 0).
 pub fn perft(board: Board, depth: u32) -> u64 {
@@ -33,6 +38,56 @@ pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
             (Move::play(sq), perft(child, depth - 1))
         })
         .collect()
+}
+
+/// [`perft_divide`] that can be stopped: `on_move` gets each root move's count as soon as it is
+/// known; returns `None` if `stop` was set before the count was complete.
+pub fn perft_divide_stoppable(
+    board: Board,
+    depth: u32,
+    stop: &AtomicBool,
+    mut on_move: impl FnMut(Move, u64),
+) -> Option<u64> {
+    let depth = depth.max(1);
+    let mut total = 0;
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        if board.must_pass() {
+            let n = perft_stoppable(board.pass(), depth - 1, stop)?;
+            on_move(Move::PASS, n);
+            total = n;
+        }
+        return Some(total);
+    }
+    for sq in moves {
+        let child = board.play(sq).unwrap_or(board);
+        let n = perft_stoppable(child, depth - 1, stop)?;
+        on_move(Move::play(sq), n);
+        total += n;
+    }
+    Some(total)
+}
+
+/// [`perft`] that gives up (`None`) once `stop` is set.
+fn perft_stoppable(board: Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= UNCHECKED_DEPTH {
+        return (!stop.load(Ordering::Relaxed)).then(|| perft(board, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        if !board.must_pass() {
+            return Some(1);
+        }
+        return perft_stoppable(board.pass(), depth - 1, stop);
+    }
+    let mut total = 0;
+    for sq in moves {
+        total += perft_stoppable(board.play(sq).unwrap_or(board), depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 fn perft_rec(p: u64, o: u64, depth: u32) -> u64 {
@@ -66,4 +121,25 @@ fn perft_rec(p: u64, o: u64, depth: u32) -> u64 {
         total += perft_rec(o ^ f, p | f | (1 << sq), depth - 1);
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stoppable_count_is_the_count_and_stops() {
+        let go = AtomicBool::new(false);
+        for depth in [1, 3, 8, 9] {
+            let mut sum = 0;
+            let total = perft_divide_stoppable(Board::START, depth, &go, |_, n| sum += n);
+            assert_eq!(total, Some(perft(Board::START, depth)));
+            assert_eq!(sum, perft(Board::START, depth));
+        }
+        let stop = AtomicBool::new(true);
+        assert_eq!(
+            perft_divide_stoppable(Board::START, 20, &stop, |_, _| {}),
+            None
+        );
+    }
 }

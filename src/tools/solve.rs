@@ -113,13 +113,18 @@ pub fn solve_all(
     lines: &[ObfLine],
     options: &SolveOptions,
     on_done: impl Fn(usize, &SolvedLine) + Sync,
-) -> Vec<SolvedLine> {
+) -> Result<Vec<SolvedLine>, crate::search::TableAllocError> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<SolvedLine>>> = Mutex::new(vec![None; lines.len()]);
+    // Every job's table is made before any solving starts: memory that is not there is an error
+    // here, not an abort in the middle of a run.
+    let solvers = (0..options.jobs.clamp(1, 256))
+        .map(|_| Solver::try_new(options.hash_mb))
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|scope| {
-        for _ in 0..options.jobs.clamp(1, 256) {
-            scope.spawn(|| {
-                let mut solver = Solver::new(options.hash_mb);
+        for mut solver in solvers {
+            let (next, results, on_done) = (&next, &results, &on_done);
+            scope.spawn(move || {
                 solver.set_evaluator(options.eval.clone());
                 solver.set_threads(options.threads);
                 loop {
@@ -134,12 +139,12 @@ pub fn solve_all(
             });
         }
     });
-    results
+    Ok(results
         .into_inner()
         .unwrap_or_default()
         .into_iter()
         .flatten()
-        .collect()
+        .collect())
 }
 
 /// The header of the result table.
