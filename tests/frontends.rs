@@ -318,3 +318,26 @@ fn protocol_is_detected_from_the_first_line() {
         );
     }
 }
+
+#[test]
+fn nboard_commands_are_read_in_any_case() {
+    let mut s = Session::start("auto");
+    s.send("NBOARD 2");
+    s.send("ping 1");
+    let lines = s.until(|l| l == "pong 1");
+    assert_eq!(lines, vec!["set myname wedge", "pong 1"]);
+
+    let mut s = Session::start("nboard");
+    s.send("NBoard 2");
+    s.send("SET DEPTH 2");
+    s.send("Set Game (;GM[Othello]PC[x]TY[8]B[F5];)");
+    s.send("GO");
+    let lines = s.until(|l| l.starts_with("==="));
+    assert_eq!(lines[0], "set myname wedge");
+    let answer = lines.last().unwrap();
+    let mv: Move = answer[4..6].parse().unwrap();
+    let after_f5 = Position::START.play("f5".parse().unwrap()).unwrap();
+    assert!(after_f5.play(mv).is_some(), "{lines:?}");
+    s.send("PING 3");
+    assert_eq!(s.until(|l| l.starts_with("pong")).pop().unwrap(), "pong 3");
+}

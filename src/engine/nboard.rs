@@ -1,8 +1,9 @@
 //! The NBoard front end (protocol version 2, as the NBoard GUI and NBoard-driven match tools speak
 //! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`,
 //! `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best moves between `status`
-//! lines, and `ping N` stops any search before answering `pong N`. Unknown commands are ignored, as
-//! the protocol asks, and logged on stderr. Evaluations are in discs, side to move's view.
+//! lines, and `ping N` stops any search before answering `pong N`. Command words are read in any
+//! case. Unknown commands are ignored, as the protocol asks, and logged on stderr. Evaluations are in
+//! discs, side to move's view.
 
 use super::core::Core;
 use super::{start_text_front_end, Event};
@@ -56,6 +57,16 @@ fn nb_score(score: Score, depth: u32) -> (String, String) {
     }
 }
 
+/// The text after the first `n` words of `line`.
+fn rest_after(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
 /// Runs the NBoard front end until `quit` or the end of the input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
     let Some((core, events)) = start_text_front_end(input) else {
@@ -98,20 +109,25 @@ impl<W: Write> Nboard<W> {
         self.game.position()
     }
 
-    /// Applies one command; false ends the session.
+    /// Applies one command; false ends the session. Command words and `set` keys are read in any
+    /// case (`NBOARD 2`, `Set Depth 8`); moves too (`f5`, `F5`).
     fn command(&mut self, line: &str) -> bool {
+        // A byte-order mark some Windows programs put before their first line.
+        let line = line.trim_start_matches('\u{feff}');
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(&verb) = words.first() else {
+        let Some(first) = words.first() else {
             return true;
         };
-        match (verb, words.get(1).copied()) {
+        let verb = first.to_ascii_lowercase();
+        let key = words.get(1).map(|w| w.to_ascii_lowercase());
+        match (verb.as_str(), key.as_deref()) {
             ("nboard", _) => self.line("set myname wedge"),
             ("set", Some("depth")) => match words.get(2).and_then(|d| d.parse::<u32>().ok()) {
                 Some(d) => self.depth = d.clamp(1, 60),
                 None => log::warn!("nboard: bad depth in '{line}'"),
             },
             ("set", Some("game")) => {
-                let text = line.split_once("game").map_or("", |(_, g)| g);
+                let text = rest_after(line, 2);
                 match parse_ggf(text) {
                     Ok(g) => {
                         if g.moves.is_empty() || g.start != self.game.start {
@@ -123,7 +139,7 @@ impl<W: Write> Nboard<W> {
                 }
             }
             ("set", Some("contempt")) => {} // wedge plays for the disc count; contempt is ignored
-            ("move", Some(m)) => self.play(m),
+            ("move", Some(_)) => self.play(words[1]),
             ("hint", n) => {
                 let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
                 self.search(Purpose::Hint, n.clamp(1, 64));
@@ -142,6 +158,10 @@ impl<W: Write> Nboard<W> {
             ("learn", _) => self.line("learned"),
             ("analyze", _) => self.analyze(),
             ("quit", _) => return false,
+            // Protocol version 1 sent a move alone ("F5" for "move F5").
+            _ if words.len() == 1 && first.len() == 2 && first.parse::<Move>().is_ok() => {
+                self.play(first)
+            }
             _ => log::warn!("nboard: ignored unknown command '{line}'"),
         }
         true
