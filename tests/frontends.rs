@@ -7,8 +7,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use std::time::Duration;
-use wedge::board::ggf::parse_ggf;
+use std::time::{Duration, Instant};
+use wedge::board::ggf::{parse_ggf, GgfGame};
 use wedge::board::{Move, Position};
 use wedge::tools::arena::player::{EngineSpec, TimeControl};
 use wedge::tools::arena::{run, MatchConfig};
@@ -340,4 +340,81 @@ fn nboard_commands_are_read_in_any_case() {
     assert!(after_f5.play(mv).is_some(), "{lines:?}");
     s.send("PING 3");
     assert_eq!(s.until(|l| l.starts_with("pong")).pop().unwrap(), "pong 3");
+}
+
+/// A GGF record of `moves` from `start`, as the match runner writes them.
+fn ggf(start: Position, moves: &[Move]) -> String {
+    GgfGame {
+        place: "test".into(),
+        unix_time: 0,
+        black: "b".into(),
+        white: "w".into(),
+        time_control: "0".into(),
+        start,
+        moves: moves.to_vec(),
+        black_score: 0,
+        forfeit: None,
+    }
+    .to_string()
+}
+
+/// Plays `n` moves from `pos`, each the `k`-th legal one for a varied but fixed line.
+fn line_from(mut pos: Position, n: usize) -> (Vec<Move>, Position) {
+    let mut moves = Vec::new();
+    for i in 0..n {
+        let list = pos.legal_move_list();
+        if list.is_empty() {
+            break;
+        }
+        let m = list[(i * 7 + 3) % list.len()];
+        moves.push(m);
+        pos = pos.play(m).unwrap();
+    }
+    (moves, pos)
+}
+
+/// The middle-game position of `nboard_session` (42 empties, black to move, not in the book).
+const MIDGAME: &str = "----------*--------**O----*O*O---***OO---OOOOO-----O**------*--- X";
+
+#[test]
+fn nboard_go_is_limited_by_the_game_clock() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    // No depth limit to speak of: only the clock can end this search in time.
+    s.send("set depth 60");
+    let start: Position = MIDGAME.parse().unwrap();
+    let (moves, _) = line_from(start, 4);
+    // Black has 10 s; its first move took 4.8 s (in the game), its second 4.8 s (sent as a
+    // move): 0.4 s are left for this one.
+    let game = ggf(start, &moves[..2])
+        .replace("TI[0]", "TI[0:10]")
+        .replace(
+            &format!("B[{}]", moves[0]),
+            &format!("B[{}/0.5/4.8]", moves[0]),
+        )
+        .replace(
+            &format!("W[{}]", moves[1]),
+            &format!("W[{}//1.0]", moves[1]),
+        );
+    s.send(&format!("set game {game}"));
+    s.send(&format!(
+        "move {}//4.8",
+        moves[2].to_string().to_uppercase()
+    ));
+    s.send(&format!("move {}/-1.0/0.1", moves[3]));
+    s.send("ping 1");
+    s.until(|l| l == "pong 1");
+    let asked = Instant::now();
+    s.send("go");
+    let answer = s.until(|l| l.starts_with("===")).pop().unwrap();
+    assert!(asked.elapsed() < Duration::from_secs(10), "{answer}");
+    let fields: Vec<&str> = answer[4..].split('/').collect();
+    let secs: f64 = fields[2].parse().unwrap();
+    assert!(secs < 5.0, "{answer}");
+    let mv: Move = fields[0].parse().unwrap();
+    let mut pos = start;
+    for m in &moves {
+        pos = pos.play(*m).unwrap();
+    }
+    assert!(pos.play(mv).is_some(), "{answer}");
 }

@@ -229,6 +229,21 @@ impl Core {
     }
 }
 
+/// What the NBoard and GTP front ends share beyond the wedge protocol's needs: plans capped at a
+/// depth.
+impl Core {
+    /// [`Core::plan`] for `params` with its midgame iterations capped at `depth` plies, and the
+    /// hand-over to the exact solver at most at `depth + 8` empties (and 22): the solver takes over
+    /// where a `depth`-ply search nearly sees the end, and only when the time allows it.
+    pub fn plan_capped(&self, pos: Position, params: &GoParams, depth: u32) -> Plan {
+        let mut plan = self.plan(pos, params);
+        let depth = depth.max(1);
+        plan.limits.depth = Some(plan.limits.depth.map_or(depth, |d| d.min(depth)));
+        plan.limits.solve_empties = plan.limits.solve_empties.min((depth + 8).min(22));
+        plan
+    }
+}
+
 /// The most empties the exact solver is handed in `time` with `threads` threads. One thread: 14 to
 /// 24 empties from 0.2 to 20 s (each two more empties cost about four to five times the time). More
 /// threads count as more time, at `threads^0.75`: 2 threads solved FFO #20-#59 1.5-1.9 times as

@@ -1,21 +1,24 @@
 //! The NBoard front end (protocol version 2, as the NBoard GUI and NBoard-driven match tools speak
-//! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`,
-//! `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best moves between `status`
-//! lines, and `ping N` stops any search before answering `pong N`. Command words are read in any
-//! case. Unknown commands are ignored, as the protocol asks, and logged on stderr. Evaluations are in
-//! discs, side to move's view.
+//! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`
+//! within the game's clock, `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best
+//! moves between `status` lines, and `ping N` stops any search before answering `pong N`. Command
+//! words are read in any case. Unknown commands are ignored, as the protocol asks, and logged on
+//! stderr. Evaluations are in discs, side to move's view.
 
-use super::core::Core;
+use super::core::{Core, Plan};
 use super::{start_text_front_end, Event};
-use crate::board::ggf::parse_ggf;
+use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
 use crate::search::{Info, Score, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The depth used until the GUI sends `set depth`.
+const DEFAULT_DEPTH: u32 = 12;
 
 /// What the running search was started for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +39,10 @@ struct Nboard<W: Write> {
     out: W,
     core: Core,
     game: Game,
+    /// Seconds each move of `game` took, as the GUI wrote them.
+    times: Vec<f64>,
+    /// Black's and white's clocks from the GGF game, if it has them.
+    clocks: [Option<GgfClock>; 2],
     depth: u32,
     running: Option<Running>,
 }
@@ -76,7 +83,9 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
         out: output,
         core,
         game: Game::new(Position::START),
-        depth: 12,
+        times: Vec::new(),
+        clocks: [None, None],
+        depth: DEFAULT_DEPTH,
         running: None,
     };
     for event in events {
@@ -126,25 +135,14 @@ impl<W: Write> Nboard<W> {
                 Some(d) => self.depth = d.clamp(1, 60),
                 None => log::warn!("nboard: bad depth in '{line}'"),
             },
-            ("set", Some("game")) => {
-                let text = rest_after(line, 2);
-                match parse_ggf(text) {
-                    Ok(g) => {
-                        if g.moves.is_empty() || g.start != self.game.start {
-                            self.core.new_game();
-                        }
-                        self.game = g;
-                    }
-                    Err(e) => log::warn!("nboard: {e}"),
-                }
-            }
+            ("set", Some("game")) => self.set_game(rest_after(line, 2)),
             ("set", Some("contempt")) => {} // wedge plays for the disc count; contempt is ignored
             ("move", Some(_)) => self.play(words[1]),
             ("hint", n) => {
                 let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
-                self.search(Purpose::Hint, n.clamp(1, 64));
+                self.hint(n.clamp(1, 64));
             }
-            ("go", _) => self.search(Purpose::Go, 1),
+            ("go", _) => self.go(),
             ("ping", n) => {
                 let n = n.unwrap_or("0").to_string();
                 match &mut self.running {
@@ -167,28 +165,74 @@ impl<W: Write> Nboard<W> {
         true
     }
 
+    /// `set game <GGF>`: the game so far, with its clocks and move times.
+    fn set_game(&mut self, text: &str) {
+        match parse_ggf_record(text) {
+            Ok(record) => {
+                if record.game.moves.is_empty() || record.game.start != self.game.start {
+                    self.core.new_game();
+                }
+                self.game = record.game;
+                self.times = record.times;
+                self.clocks = record.clocks;
+            }
+            Err(e) => log::warn!("nboard: {e}"),
+        }
+    }
+
     /// `move <sq>[/eval/time]`: a move of the game (a forced pass may be left out).
     fn play(&mut self, text: &str) {
-        let mv_text = text.split('/').next().unwrap_or("");
+        let mut parts = text.split('/');
+        let mv_text = parts.next().unwrap_or("");
         let Ok(mv) = mv_text.parse::<Move>() else {
             log::warn!("nboard: '{text}' is not a move");
             return;
         };
+        let time = parts
+            .nth(1)
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .unwrap_or(0.0);
         let mut pos = self.position();
         if !mv.is_pass() && pos.board.must_pass() {
             self.game.moves.push(Move::PASS);
+            self.times.push(0.0);
             pos = pos.play(Move::PASS).unwrap_or(pos);
         }
         if pos.play(mv).is_some() {
             self.game.moves.push(mv);
+            self.times.push(time);
         } else {
             log::warn!("nboard: illegal move '{text}' ignored");
         }
     }
 
-    fn search(&mut self, purpose: Purpose, multipv: usize) {
+    /// A depth-limited plan with no time limit (the engine is not constrained by the clock): the
+    /// endgame is solved outright when it is within reach of the depth.
+    fn depth_plan(&self, pos: Position) -> Plan {
+        let mut params = GoParams {
+            depth: Some(self.depth),
+            ..GoParams::default()
+        };
+        if pos.board.empty_count() <= (self.depth + 8).min(22) {
+            params.depth = None;
+            params.exact = true;
+        }
+        self.core.plan(pos, &params)
+    }
+
+    /// Whether a search may start now (only one runs at a time).
+    fn idle(&self) -> bool {
         if self.running.is_some() {
             log::warn!("nboard: a search is already running; command ignored");
+        }
+        self.running.is_none()
+    }
+
+    /// `go`: the move to play, within the side to move's clock when the game has one (protocol
+    /// version 2), at most `set depth` plies in the midgame.
+    fn go(&mut self) {
+        if !self.idle() {
             return;
         }
         let pos = self.position();
@@ -198,62 +242,88 @@ impl<W: Write> Nboard<W> {
             return;
         }
         if pos.board.must_pass() {
-            match purpose {
-                Purpose::Go => self.line("=== PA"),
-                Purpose::Hint => {
-                    self.line("status");
-                    self.line("search PA 0.00 0 0");
-                    self.line("status");
-                }
-            }
+            self.line("=== PA");
             return;
         }
-        let mut params = GoParams {
-            depth: Some(self.depth),
-            ..GoParams::default()
-        };
+        let mut params = GoParams::default();
+        let clock = time_left(&self.game, &self.times, self.clocks);
+        if let Some(left) = clock {
+            // Seconds to milliseconds; `as` saturates an absurdly long clock.
+            let ms = (left * 1000.0) as u64;
+            let inc = self.clocks[pos.side as usize].map(|c| (c.increment * 1000.0) as u64);
+            match pos.side {
+                Color::Black => (params.btime, params.binc) = (Some(ms), inc),
+                Color::White => (params.wtime, params.winc) = (Some(ms), inc),
+            }
+        }
         if let Some(m) = self.core.book_move(pos, &params) {
-            match purpose {
-                Purpose::Go => self.line(&format!("=== {}/{}.00/0.0", nb_move(m.mv), m.score)),
-                Purpose::Hint => {
-                    self.line("status wedge: book");
-                    let book_moves = self.core_book_moves(pos, multipv);
-                    for (mv, score, depth) in book_moves {
-                        self.line(&format!("book {} {score}.00 0 {depth}", nb_move(mv)));
-                    }
-                    self.line("status");
-                }
-            }
+            self.line(&format!("=== {}/{}.00/0.0", nb_move(m.mv), m.score));
             return;
         }
-        // The endgame is solved outright when it is within reach of the depth asked for.
-        if pos.board.empty_count() <= (self.depth + 8).min(22) {
-            params.depth = None;
-            params.exact = true;
+        let mut plan = match clock {
+            Some(_) => self.core.plan_capped(pos, &params, self.depth),
+            None => self.depth_plan(pos),
+        };
+        plan.limits.multipv = 1;
+        log::debug!("nboard: go: {}", plan.describe());
+        self.line("status wedge is thinking");
+        self.start(pos, plan, Purpose::Go, started);
+    }
+
+    /// `hint N`: the N best moves, from the book or by a search not limited by the clock.
+    fn hint(&mut self, n: usize) {
+        if !self.idle() {
+            return;
         }
-        let mut plan = self.core.plan(pos, &params);
-        plan.limits.multipv = multipv;
+        let pos = self.position();
+        let started = Instant::now();
+        if pos.board.is_game_over() {
+            self.line("status");
+            return;
+        }
+        if pos.board.must_pass() {
+            self.line("status");
+            self.line("search PA 0.00 0 0");
+            self.line("status");
+            return;
+        }
+        let book: Vec<_> = self
+            .core
+            .book_moves(pos.board)
+            .into_iter()
+            .take(n)
+            .collect();
+        if !book.is_empty() {
+            self.line("status wedge: book");
+            for m in book {
+                self.line(&format!(
+                    "book {} {}.00 0 {}",
+                    nb_move(m.mv),
+                    m.score,
+                    m.depth
+                ));
+            }
+            self.line("status");
+            return;
+        }
+        let mut plan = self.depth_plan(pos);
+        plan.limits.multipv = n;
+        self.line("status wedge is thinking");
+        self.start(pos, plan, Purpose::Hint, started);
+    }
+
+    fn start(&mut self, pos: Position, plan: Plan, purpose: Purpose, started: Instant) {
         match self.core.start_search(pos.board, plan) {
             Ok(stop) => {
-                self.line("status wedge is thinking");
                 self.running = Some(Running {
                     stop,
                     purpose,
                     started,
                     pongs: Vec::new(),
-                });
+                })
             }
             Err(e) => log::error!("nboard: {e}"),
         }
-    }
-
-    fn core_book_moves(&self, pos: Position, n: usize) -> Vec<(Move, i32, u8)> {
-        self.core
-            .book_moves(pos.board)
-            .into_iter()
-            .take(n)
-            .map(|m| (m.mv, m.score, m.depth))
-            .collect()
     }
 
     fn info(&mut self, info: &Info) {
@@ -284,10 +354,10 @@ impl<W: Write> Nboard<W> {
                 let (eval, _) = nb_score(result.score, result.depth);
                 let secs = r.started.elapsed().as_secs_f64();
                 self.line(&format!("=== {}/{eval}/{secs:.1}", nb_move(mv)));
+                self.line("status");
             }
-            Purpose::Hint => {}
+            Purpose::Hint => self.line("status"),
         }
-        self.line("status");
     }
 
     /// `analyze`: the static evaluation of every position of the game, as `analysis <ply> <eval>`
