@@ -418,3 +418,20 @@ fn nboard_go_is_limited_by_the_game_clock() {
     }
     assert!(pos.play(mv).is_some(), "{answer}");
 }
+
+#[test]
+fn nboard_go_on_a_finished_game_says_so() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    // White must pass, black plays a1 and wins 64-0: the game is over.
+    s.send(&format!("set game {}", PASS_GAME.replace(";)", "B[A1];)")));
+    s.send("go");
+    s.send("ping 3");
+    let lines = s.until(|l| l == "pong 3");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[1].starts_with("status ") && lines[1].contains("game is over"),
+        "{lines:?}"
+    );
+}

@@ -19,6 +19,9 @@ use std::time::Instant;
 
 /// The depth used until the GUI sends `set depth`.
 const DEFAULT_DEPTH: u32 = 12;
+/// The status line for `go` on a finished game: the protocol has no "no move" answer, and a pass
+/// is no move of a finished game either.
+const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
 
 /// What the running search was started for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,7 +241,7 @@ impl<W: Write> Nboard<W> {
         let pos = self.position();
         let started = Instant::now();
         if pos.board.is_game_over() {
-            self.line("status");
+            self.line(GAME_OVER);
             return;
         }
         if pos.board.must_pass() {
