@@ -136,6 +136,7 @@ fn nboard_session() {
     assert!(!lines.iter().any(|l| l.starts_with("===")));
     s.send("learn");
     assert_eq!(s.until(|_| true), vec!["learned"]);
+    assert!(s.until(|_| true)[0].starts_with("status "));
     s.send("unknown stuff here");
     s.send("ping 8");
     assert_eq!(s.until(|_| true), vec!["pong 8"]);
@@ -432,6 +433,21 @@ fn nboard_go_on_a_finished_game_says_so() {
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
         lines[1].starts_with("status ") && lines[1].contains("game is over"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn nboard_learn_says_that_nothing_was_learnt() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("learn");
+    s.send("ping 2");
+    let lines = s.until(|l| l == "pong 2");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[1], "learned");
+    assert!(
+        lines[2].starts_with("status ") && lines[2].contains("does not learn"),
         "{lines:?}"
     );
 }

@@ -22,6 +22,9 @@ const DEFAULT_DEPTH: u32 = 12;
 /// The status line for `go` on a finished game: the protocol has no "no move" answer, and a pass
 /// is no move of a finished game either.
 const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
+/// The status line after `learned`: the protocol requires the answer, the status says what it
+/// means here.
+const NOT_LEARNED: &str = "status wedge does not learn games: its book is unchanged";
 
 /// What the running search was started for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +159,10 @@ impl<W: Write> Nboard<W> {
                     None => self.line(&format!("pong {n}")),
                 }
             }
-            ("learn", _) => self.line("learned"),
+            ("learn", _) => {
+                self.line("learned");
+                self.line(NOT_LEARNED);
+            }
             ("analyze", _) => self.analyze(),
             ("quit", _) => return false,
             // Protocol version 1 sent a move alone ("F5" for "move F5").
