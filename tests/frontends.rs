@@ -451,3 +451,25 @@ fn nboard_learn_says_that_nothing_was_learnt() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn nboard_set_option() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    s.send("set option Hash 2");
+    s.send("set option Clear Hash");
+    s.send("set option Hash 0");
+    s.send("set option Frobnicate 3");
+    s.send("ping 5");
+    let lines = s.until(|l| l == "pong 5");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[1].starts_with("error ") && lines[1].contains("1..65536"));
+    assert_eq!(lines[2], "error unknown option 'Frobnicate'");
+    // Without the book, the start position is searched, not looked up.
+    s.send("set option ownbook FALSE");
+    s.send("hint 1");
+    let lines = s.until(|l| l == "status");
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("book ")), "{lines:?}");
+}

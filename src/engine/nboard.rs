@@ -143,6 +143,11 @@ impl<W: Write> Nboard<W> {
             },
             ("set", Some("game")) => self.set_game(rest_after(line, 2)),
             ("set", Some("contempt")) => {} // wedge plays for the disc count; contempt is ignored
+            ("set", Some("option")) => {
+                if let Err(e) = self.core.set_option_text(rest_after(line, 2)) {
+                    self.line(&format!("error {e}"));
+                }
+            }
             ("move", Some(_)) => self.play(words[1]),
             ("hint", n) => {
                 let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
