@@ -374,6 +374,18 @@ fn line_from(mut pos: Position, n: usize) -> (Vec<Move>, Position) {
     (moves, pos)
 }
 
+/// Perfect-play final disc difference for the side to move (small endgames only).
+fn solve(pos: Position) -> i32 {
+    if pos.board.is_game_over() {
+        return pos.board.final_score();
+    }
+    pos.legal_move_list()
+        .into_iter()
+        .map(|m| -solve(pos.play(m).unwrap()))
+        .max()
+        .unwrap()
+}
+
 /// The middle-game position of `nboard_session` (42 empties, black to move, not in the book).
 const MIDGAME: &str = "----------*--------**O----*O*O---***OO---OOOOO-----O**------*--- X";
 
@@ -472,4 +484,55 @@ fn nboard_set_option() {
     let lines = s.until(|l| l == "status");
     assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
     assert!(!lines.iter().any(|l| l.starts_with("book ")), "{lines:?}");
+}
+
+#[test]
+fn nboard_analyze_searches_every_position() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    // An endgame of 9 empties and two moves of it: within reach of depth 2, so every position is
+    // solved exactly, which a static evaluation would not give.
+    let mut start = Position::START;
+    for i in 0.. {
+        if start.board.empty_count() == 9 {
+            break;
+        }
+        let list = start.legal_move_list();
+        start = start.play(list[(i * 7 + 3) % list.len()]).unwrap();
+    }
+    assert!(!start.board.is_game_over());
+    let (moves, _) = line_from(start, 2);
+    s.send(&format!("set game {}", ggf(start, &moves)));
+    s.send("analyze");
+    let lines = s.until(|l| l == "status");
+    let mut pos = start;
+    let mut expected = vec![(0, solve(pos))];
+    for (i, m) in moves.iter().enumerate() {
+        pos = pos.play(*m).unwrap();
+        expected.push((i + 1, solve(pos)));
+    }
+    let mut got: Vec<(usize, i32)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (ply, eval) = l.split_once(' ').unwrap();
+            let eval: f64 = eval.parse().unwrap();
+            (ply.parse().unwrap(), eval as i32)
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, expected, "{lines:#?}");
+
+    // ping stops a long analysis at once; nothing of it comes after the pong.
+    s.send("set depth 20");
+    let (moves, _) = line_from(Position::START, 30);
+    s.send(&format!("set game {}", ggf(Position::START, &moves)));
+    s.send("analyze");
+    s.until(|l| l.starts_with("analysis"));
+    s.send("ping 9");
+    let lines = s.until(|l| l == "pong 9");
+    assert!(lines.len() < 5, "{lines:#?}");
+    s.send("ping 10");
+    assert_eq!(s.until(|_| true), vec!["pong 10"]);
 }

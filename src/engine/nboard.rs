@@ -1,7 +1,8 @@
 //! The NBoard front end (protocol version 2, as the NBoard GUI and NBoard-driven match tools speak
 //! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`
 //! within the game's clock, `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best
-//! moves between `status` lines, and `ping N` stops any search before answering `pong N`. Command
+//! moves between `status` lines, `analyze` searches every position of the game and answers
+//! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`. Command
 //! words are read in any case. Unknown commands are ignored, as the protocol asks, and logged on
 //! stderr. Evaluations are in discs, side to move's view.
 
@@ -19,6 +20,8 @@ use std::time::Instant;
 
 /// The depth used until the GUI sends `set depth`.
 const DEFAULT_DEPTH: u32 = 12;
+/// The most time `analyze` gives one position, in milliseconds.
+const ANALYZE_MS: u64 = 1000;
 /// The status line for `go` on a finished game: the protocol has no "no move" answer, and a pass
 /// is no move of a finished game either.
 const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
@@ -31,6 +34,12 @@ const NOT_LEARNED: &str = "status wedge does not learn games: its book is unchan
 enum Purpose {
     Go,
     Hint,
+    /// One position of `analyze`: its ply, and whether the search ran on the position after a
+    /// forced pass (its score is then negated).
+    Analyze {
+        ply: usize,
+        after_pass: bool,
+    },
 }
 
 struct Running {
@@ -51,6 +60,8 @@ struct Nboard<W: Write> {
     clocks: [Option<GgfClock>; 2],
     depth: u32,
     running: Option<Running>,
+    /// Positions `analyze` has still to search, the next one last: (ply, position).
+    to_analyze: Vec<(usize, Position)>,
 }
 
 /// A move as NBoard writes it: upper-case square, `PA` for a pass.
@@ -67,6 +78,15 @@ fn nb_score(score: Score, depth: u32) -> (String, String) {
         Score::Eval(cd) => (format!("{:.2}", f64::from(cd) / 100.0), depth.to_string()),
         Score::Exact(d) => (format!("{d}.00"), "100%".to_string()),
         Score::Wld(w) => (format!("{}.00", 2 * w.signum()), "100%W".to_string()),
+    }
+}
+
+/// The score of a position whose only move is a pass, from the score of the position after it.
+fn negate(score: Score) -> Score {
+    match score {
+        Score::Eval(cd) => Score::Eval(-cd),
+        Score::Exact(d) => Score::Exact(-d),
+        Score::Wld(w) => Score::Wld(-w),
     }
 }
 
@@ -93,6 +113,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
         clocks: [None, None],
         depth: DEFAULT_DEPTH,
         running: None,
+        to_analyze: Vec::new(),
     };
     for event in events {
         match event {
@@ -156,6 +177,7 @@ impl<W: Write> Nboard<W> {
             ("go", _) => self.go(),
             ("ping", n) => {
                 let n = n.unwrap_or("0").to_string();
+                self.to_analyze.clear();
                 match &mut self.running {
                     Some(r) => {
                         r.stop.store(true, Ordering::Relaxed);
@@ -371,33 +393,66 @@ impl<W: Write> Nboard<W> {
                 self.line("status");
             }
             Purpose::Hint => self.line("status"),
+            Purpose::Analyze { ply, after_pass } => {
+                let score = if after_pass {
+                    negate(result.score)
+                } else {
+                    result.score
+                };
+                let (eval, _) = nb_score(score, result.depth);
+                self.line(&format!("analysis {ply} {eval}"));
+                self.analyze_next();
+            }
         }
     }
 
-    /// `analyze`: the static evaluation of every position of the game, as `analysis <ply> <eval>`
-    /// lines (side to move's view), then an empty `status`.
+    /// `analyze`: a retrograde analysis of the game. Every position, from the last to the first,
+    /// is searched to the depth set (solved exactly within reach of it), at most [`ANALYZE_MS`]
+    /// each, and answered `analysis <ply> <eval>` (ply 0 is the start, passes count, the side to
+    /// move's view) as soon as it is done; a final `status` ends the analysis. `ping` stops it.
     fn analyze(&mut self) {
-        let mut pos = self.game.start;
-        let mut lines = Vec::new();
-        for (ply, &mv) in std::iter::once(&Move::PASS)
-            .chain(self.game.moves.iter())
-            .enumerate()
-        {
-            if ply > 0 {
-                match pos.play(mv) {
-                    Some(p) => pos = p,
-                    None => break,
-                }
-            }
-            let eval = if pos.board.is_game_over() {
-                100 * pos.board.final_score()
-            } else {
-                self.core.evaluator.evaluate(pos.board)
-            };
-            lines.push(format!("analysis {ply} {:.2}", f64::from(eval) / 100.0));
+        if !self.idle() {
+            return;
         }
-        for l in lines {
-            self.line(&l);
+        let mut pos = self.game.start;
+        self.to_analyze = vec![(0, pos)];
+        for (i, &mv) in self.game.moves.iter().enumerate() {
+            match pos.play(mv) {
+                Some(p) => pos = p,
+                None => break,
+            }
+            self.to_analyze.push((i + 1, pos));
+        }
+        self.line("status wedge is analysing the game");
+        self.analyze_next();
+    }
+
+    /// Answers the finished positions of the analysis and starts the search of the next one; a
+    /// `status` line when none is left.
+    fn analyze_next(&mut self) {
+        while let Some((ply, pos)) = self.to_analyze.pop() {
+            if pos.board.is_game_over() {
+                self.line(&format!("analysis {ply} {}.00", pos.board.final_score()));
+                continue;
+            }
+            // A position whose only move is a pass is worth minus the position after it.
+            let after_pass = pos.board.must_pass();
+            let searched = if after_pass {
+                pos.play(Move::PASS).unwrap_or(pos)
+            } else {
+                pos
+            };
+            let params = GoParams {
+                movetime: Some(ANALYZE_MS),
+                ..GoParams::default()
+            };
+            let mut plan = self.core.plan_capped(searched, &params, self.depth);
+            plan.limits.multipv = 1;
+            let purpose = Purpose::Analyze { ply, after_pass };
+            self.start(searched, plan, purpose, Instant::now());
+            if self.running.is_some() {
+                return;
+            }
         }
         self.line("status");
     }
