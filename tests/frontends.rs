@@ -386,6 +386,13 @@ fn solve(pos: Position) -> i32 {
         .unwrap()
 }
 
+/// A GTP command and its answer (without the blank line that ends it).
+fn gtp_ask(s: &mut Session, cmd: &str) -> String {
+    s.send(cmd);
+    let lines = s.until(|l| l.is_empty());
+    lines[..lines.len() - 1].join("\n")
+}
+
 /// The middle-game position of `nboard_session` (42 empties, black to move, not in the book).
 const MIDGAME: &str = "----------*--------**O----*O*O---***OO---OOOOO-----O**------*--- X";
 
@@ -535,4 +542,74 @@ fn nboard_analyze_searches_every_position() {
     assert!(lines.len() < 5, "{lines:#?}");
     s.send("ping 10");
     assert_eq!(s.until(|_| true), vec!["pong 10"]);
+}
+
+#[test]
+fn gtp_set_option_and_set_depth() {
+    let mut s = Session::start("gtp");
+    let commands = gtp_ask(&mut s, "list_commands");
+    for c in [
+        "set_option",
+        "set_depth",
+        "reg_genmove",
+        "final_score",
+        "loadggf",
+    ] {
+        assert!(
+            commands.lines().any(|l| l == c || l == format!("= {c}")),
+            "{c}"
+        );
+        assert_eq!(gtp_ask(&mut s, &format!("known_command {c}")), "= true");
+    }
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    assert_eq!(gtp_ask(&mut s, "set_option Clear Hash"), "=");
+    let e = gtp_ask(&mut s, "set_option Hash 0");
+    assert!(e.starts_with("? ") && e.contains("1..65536"), "{e}");
+    assert!(gtp_ask(&mut s, "set_option Frobnicate 1").starts_with("? unknown option"));
+    assert!(gtp_ask(&mut s, "set_depth x").starts_with("? "));
+    assert!(gtp_ask(&mut s, "set_depth 61").starts_with("? "));
+    assert_eq!(gtp_ask(&mut s, "set_depth 1"), "=");
+    // 30 s a move, but one ply is asked for: the answer comes at once.
+    assert_eq!(gtp_ask(&mut s, "time_settings 0 30 1"), "=");
+    let asked = Instant::now();
+    let answer = gtp_ask(&mut s, "genmove b");
+    assert!(asked.elapsed() < Duration::from_secs(10), "{answer}");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some());
+}
+
+#[test]
+fn gtp_reg_genmove_final_score_and_loadggf() {
+    let mut s = Session::start("gtp");
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    assert_eq!(gtp_ask(&mut s, "set_depth 2"), "=");
+    // reg_genmove chooses without playing: black can still play its choice.
+    let answer = gtp_ask(&mut s, "reg_genmove b");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some(), "{answer}");
+    assert_eq!(gtp_ask(&mut s, &format!("play b {mv}")), "=");
+    assert!(gtp_ask(&mut s, "final_score").starts_with("? "), "not over");
+
+    let dir = std::env::temp_dir();
+    let good = dir.join(format!("wedge-gtp-{}-good.ggf", std::process::id()));
+    let bad = dir.join(format!("wedge-gtp-{}-bad.ggf", std::process::id()));
+    std::fs::write(&good, format!("\n{}\n", PASS_GAME.replace(";)", "B[A1];)"))).unwrap();
+    std::fs::write(&bad, "# two games\n(;GM[Othello]TY[8]B[Z9];)\n").unwrap();
+    let (good_path, bad_path) = (good.display().to_string(), bad.display().to_string());
+    assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path}")), "=");
+    assert_eq!(gtp_ask(&mut s, "final_score"), "= B+64");
+    // Up to the position before move 1: white to move must pass.
+    assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path} 1")), "=");
+    assert!(gtp_ask(&mut s, "final_score").starts_with("? "));
+    assert_eq!(gtp_ask(&mut s, "genmove w"), "= pass");
+    let e = gtp_ask(&mut s, &format!("loadggf {bad_path}"));
+    assert!(
+        e.starts_with("? ") && e.contains(&bad_path) && e.contains("line 2"),
+        "{e}"
+    );
+    let e = gtp_ask(&mut s, &format!("loadggf {bad_path}.missing"));
+    assert!(e.starts_with("? ") && e.contains(&bad_path), "{e}");
+    assert!(gtp_ask(&mut s, &format!("loadggf {good_path} 0")).starts_with("? "));
+    let _ = std::fs::remove_file(good);
+    let _ = std::fs::remove_file(bad);
 }

@@ -4,8 +4,10 @@
 //! core, plays the move on its board and answers it; `pass` when forced. The clock comes from
 //! `time_settings` and `time_left`.
 
-use super::core::Core;
+use super::core::{Core, Plan};
 use super::{start_text_front_end, Event};
+use crate::board::ggf::parse_ggf;
+use crate::board::square::truncate;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
@@ -25,19 +27,36 @@ pub const COMMANDS: &[&str] = &[
     "komi",
     "play",
     "genmove",
+    "reg_genmove",
     "undo",
+    "final_score",
     "time_settings",
     "time_left",
     "showboard",
+    "loadggf",
+    "set_game",
+    "list_games",
+    "set_option",
+    "set_depth",
     "quit",
 ];
 
-/// Time settings: main time, byo-yomi period and stones (seconds).
+/// Time settings: main time, byo-yomi period (seconds) and stones per period.
 #[derive(Clone, Copy, Debug, Default)]
 struct TimeSettings {
     main: f64,
     byo: f64,
     stones: u32,
+}
+
+/// A search in progress and what to do with its move.
+struct Pending {
+    /// The id of the command that started it.
+    id: String,
+    /// Its stop flag (set by `quit`).
+    stop: Arc<AtomicBool>,
+    /// `genmove` plays the move on the board; `reg_genmove` does not.
+    play: bool,
 }
 
 struct Gtp<W: Write> {
@@ -47,8 +66,9 @@ struct Gtp<W: Write> {
     settings: Option<TimeSettings>,
     /// Seconds left for black and white (from `time_left`).
     left: [Option<f64>; 2],
-    /// The id of a `genmove` in progress and its search's stop flag.
-    pending: Option<(String, Arc<AtomicBool>)>,
+    /// The most plies a search may go (`set_depth`; `None`: no cap).
+    depth: Option<u32>,
+    pending: Option<Pending>,
 }
 
 /// How `genmove` answers.
@@ -67,6 +87,33 @@ fn colour(text: &str) -> Option<Color> {
     }
 }
 
+/// Splits a line into its id (empty when none) and its words, after GTP's preprocessing: control
+/// characters dropped, tabs made spaces, a comment (`#` to the end) removed. `None` for a line
+/// with nothing left.
+fn split_line(line: &str) -> Option<(String, Vec<String>)> {
+    let clean: String = line
+        .split('#')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let mut words: Vec<String> = clean.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() {
+        return None;
+    }
+    let id = if words[0].bytes().all(|b| b.is_ascii_digit()) {
+        words.remove(0)
+    } else {
+        String::new()
+    };
+    Some((id, words))
+}
+
 /// Runs the GTP front end until `quit` or the end of the input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
     let Some((core, events)) = start_text_front_end(input) else {
@@ -78,6 +125,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
         game: Game::new(Position::START),
         settings: None,
         left: [None, None],
+        depth: None,
         pending: None,
     };
     let mut quitting = false;
@@ -99,10 +147,12 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
                 quitting = true;
             }
             Event::Done(result) => {
-                if let Some((id, _)) = g.pending.take() {
+                if let Some(p) = g.pending.take() {
                     let mv = result.best_move.unwrap_or(Move::PASS);
-                    g.play_move(mv);
-                    g.reply(&id, Ok(mv.to_string()));
+                    if p.play {
+                        g.play_move(mv);
+                    }
+                    g.reply(&p.id, Ok(mv.to_string()));
                 }
                 if quitting {
                     return 0;
@@ -132,37 +182,40 @@ impl<W: Write> Gtp<W> {
         }
     }
 
-    /// Brings the game to `c`'s turn, inserting the pass of a side that has no move. Errors if `c`
-    /// cannot be the side to move.
-    fn turn_of(&mut self, c: Color) -> Result<Position, String> {
+    /// The position with `c` to move: the current one, or the one after the pass of a side that
+    /// has no move. Errors if `c` cannot be the side to move.
+    fn turn_of(&self, c: Color) -> Result<Position, String> {
         let pos = self.game.position();
         if pos.side == c {
             return Ok(pos);
         }
         if pos.board.must_pass() {
-            self.game.moves.push(Move::PASS);
-            return Ok(self.game.position());
+            return pos
+                .play(Move::PASS)
+                .ok_or_else(|| format!("it is {}'s turn", pos.side));
         }
         Err(format!("it is {}'s turn", pos.side))
     }
 
+    /// Brings the game to `c`'s turn, inserting the pass of a side that has no move.
+    fn take_turn(&mut self, c: Color) -> Result<Position, String> {
+        let pos = self.turn_of(c)?;
+        if pos != self.game.position() {
+            self.game.moves.push(Move::PASS);
+        }
+        Ok(pos)
+    }
+
     /// Handles one line; false ends the session (after answering `quit`).
     fn command(&mut self, line: &str) -> bool {
-        let line = line.split('#').next().unwrap_or("").trim();
-        let mut words: Vec<&str> = line.split_whitespace().collect();
-        if words.is_empty() {
+        let Some((id, words)) = split_line(line) else {
             return true;
-        }
-        let id = if words[0].bytes().all(|b| b.is_ascii_digit()) {
-            words.remove(0).to_string()
-        } else {
-            String::new()
         };
-        let Some(&cmd) = words.first() else {
+        let Some(cmd) = words.first().map(String::as_str) else {
             self.reply(&id, Err("empty command".into()));
             return true;
         };
-        let args = &words[1..];
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
         if self.pending.is_some() && cmd != "quit" {
             self.reply(&id, Err("busy: a genmove is running".into()));
             return true;
@@ -186,22 +239,31 @@ impl<W: Write> Gtp<W> {
                 Ok(String::new())
             }
             "komi" => Ok(String::new()),
-            "play" => self.cmd_play(args),
-            "genmove" => match args.first().and_then(|c| colour(c)) {
-                None => Err("syntax error: genmove b|w".into()),
-                Some(c) => match self.genmove(c) {
-                    Ok(Answer::Now(mv)) => Ok(mv),
-                    Ok(Answer::Searching(stop)) => {
-                        self.pending = Some((id.clone(), stop));
-                        return true;
+            "set_game" => match args.first() {
+                Some(g) if g.eq_ignore_ascii_case("othello") => Ok(String::new()),
+                _ => Err("unsupported game (only Othello)".into()),
+            },
+            "list_games" => Ok("Othello".into()),
+            "play" => self.cmd_play(&args),
+            "genmove" | "reg_genmove" => match args.first().and_then(|c| colour(c)) {
+                None => Err(format!("syntax error: {cmd} b|w")),
+                Some(c) => {
+                    let play = cmd == "genmove";
+                    match self.genmove(c, play) {
+                        Ok(Answer::Now(mv)) => Ok(mv),
+                        Ok(Answer::Searching(stop)) => {
+                            self.pending = Some(Pending { id, stop, play });
+                            return true;
+                        }
+                        Err(e) => Err(e),
                     }
-                    Err(e) => Err(e),
-                },
+                }
             },
             "undo" => match self.game.moves.pop() {
                 Some(_) => Ok(String::new()),
                 None => Err("cannot undo".into()),
             },
+            "final_score" => self.final_score(),
             "time_settings" => {
                 let nums: Vec<f64> = args.iter().filter_map(|a| a.parse().ok()).collect();
                 if nums.len() == 3 && nums.iter().all(|&x| x >= 0.0) {
@@ -230,17 +292,30 @@ impl<W: Write> Gtp<W> {
                 let pos = self.game.position();
                 Ok(format!("\n{}{} to move", pos.diagram(), pos.side))
             }
+            "loadggf" => self.load_ggf(&args),
+            "set_option" => {
+                let text = args.join(" ");
+                self.core.set_option_text(&text).map(|()| String::new())
+            }
+            "set_depth" => match args.first().and_then(|d| d.parse::<u32>().ok()) {
+                Some(0) if args.len() == 1 => {
+                    self.depth = None;
+                    Ok(String::new())
+                }
+                Some(d) if args.len() == 1 && d <= 60 => {
+                    self.depth = Some(d);
+                    Ok(String::new())
+                }
+                _ => Err("syntax error: set_depth <plies 0..60> (0: no cap)".into()),
+            },
             "quit" => {
                 self.reply(&id, Ok(String::new()));
-                if let Some((_, stop)) = &self.pending {
-                    stop.store(true, Ordering::Relaxed);
+                if let Some(p) = &self.pending {
+                    p.stop.store(true, Ordering::Relaxed);
                 }
                 return false;
             }
-            other => Err(format!(
-                "unknown command '{}'",
-                crate::board::square::truncate(other)
-            )),
+            other => Err(format!("unknown command '{}'", truncate(other))),
         };
         self.reply(&id, result);
         true
@@ -251,38 +326,103 @@ impl<W: Write> Gtp<W> {
             return Err("syntax error: play b|w <move>".into());
         };
         let mv: Move = m.parse().map_err(|_| format!("illegal move '{m}'"))?;
-        let saved = self.game.moves.len();
         let pos = self.turn_of(c)?;
         if pos.play(mv).is_none() {
-            self.game.moves.truncate(saved);
             return Err(format!("illegal move {mv}"));
         }
+        self.take_turn(c)?;
         self.game.moves.push(mv);
         Ok(String::new())
     }
 
-    /// Starts a search for `c`'s move, or answers at once (a forced pass, a book move).
-    fn genmove(&mut self, c: Color) -> Result<Answer, String> {
-        let saved = self.game.moves.len();
+    /// `final_score`: the result of a finished game, `B+n`, `W+n` or `0` (the empty squares go to
+    /// the winner). A game still going has no final score: an error.
+    fn final_score(&self) -> Result<String, String> {
+        let pos = self.game.position();
+        if !pos.board.is_game_over() {
+            return Err("cannot score: the game is not over".into());
+        }
+        Ok(match pos.black_final_score() {
+            0 => "0".to_string(),
+            s if s > 0 => format!("B+{s}"),
+            s => format!("W+{}", -s),
+        })
+    }
+
+    /// `loadggf FILE [move_number]`: the first game of a GGF file, replayed up to the position
+    /// before move `move_number` (1 = the set-up position; passes count as moves), or to its end.
+    fn load_ggf(&mut self, args: &[&str]) -> Result<String, String> {
+        let (path, number) = match args {
+            [path] => (*path, None),
+            [path, n] => match n.parse::<usize>() {
+                Ok(n) if n >= 1 => (*path, Some(n)),
+                _ => {
+                    return Err(format!(
+                        "syntax error: '{}' is not a move number",
+                        truncate(n)
+                    ))
+                }
+            },
+            _ => return Err("syntax error: loadggf <file> [move_number]".into()),
+        };
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot load '{path}': {e}"))?;
+        // Games are one to a line; the first line that opens one is read, to its end.
+        let Some((index, first)) = text.lines().enumerate().find(|(_, l)| l.contains("(;")) else {
+            return Err(format!("cannot load '{path}': no GGF game in it"));
+        };
+        let mut record = first.to_string();
+        if !first.contains(";)") {
+            for l in text.lines().skip(index + 1) {
+                record.push_str(l);
+                if l.contains(";)") {
+                    break;
+                }
+            }
+        }
+        let mut game = parse_ggf(&record)
+            .map_err(|e| format!("cannot load '{path}': line {}: {e}", index + 1))?;
+        if let Some(n) = number {
+            game.moves.truncate(n - 1);
+        }
+        self.game = game;
+        self.core.new_game();
+        Ok(String::new())
+    }
+
+    /// Starts a search for `c`'s move, or answers at once (a forced pass, a book move). `play`:
+    /// the move goes on the board (`genmove`), else the board stays as it is (`reg_genmove`).
+    fn genmove(&mut self, c: Color, play: bool) -> Result<Answer, String> {
         let pos = self.turn_of(c)?;
         if pos.board.is_game_over() || !pos.board.can_move() {
-            if !pos.board.is_game_over() {
+            if play && !pos.board.is_game_over() {
+                self.take_turn(c)?;
                 self.game.moves.push(Move::PASS);
             }
             return Ok(Answer::Now("pass".into()));
         }
         let params = self.go_params(c);
         if let Some(m) = self.core.book_move(pos, &params) {
-            self.game.moves.push(m.mv);
+            if play {
+                self.take_turn(c)?;
+                self.game.moves.push(m.mv);
+            }
             return Ok(Answer::Now(m.mv.to_string()));
         }
-        let plan = self.core.plan(pos, &params);
-        match self.core.start_search(pos.board, plan) {
-            Ok(stop) => Ok(Answer::Searching(stop)),
-            Err(e) => {
-                self.game.moves.truncate(saved);
-                Err(e)
-            }
+        let plan = self.plan(pos, &params);
+        let stop = self.core.start_search(pos.board, plan)?;
+        if play {
+            // The move itself is played when the search answers.
+            self.take_turn(c)?;
+        }
+        Ok(Answer::Searching(stop))
+    }
+
+    /// The plan for `params`, capped at the `set_depth` depth when there is one.
+    fn plan(&self, pos: Position, params: &GoParams) -> Plan {
+        match self.depth {
+            Some(d) => self.core.plan_capped(pos, params, d),
+            None => self.core.plan(pos, params),
         }
     }
 
