@@ -613,3 +613,25 @@ fn gtp_reg_genmove_final_score_and_loadggf() {
     let _ = std::fs::remove_file(good);
     let _ = std::fs::remove_file(bad);
 }
+
+#[test]
+fn gtp_rejects_times_that_are_not_clocks() {
+    let mut s = Session::start("gtp");
+    for bad in [
+        "time_left b inf 0",
+        "time_left w NaN 0",
+        "time_left b -5 0",
+        "time_left b 1e8 0",
+        "time_settings 0 inf 1",
+        "time_settings inf 0 0",
+        "time_settings 0 1 -1",
+        "time_settings 1e300 0 0",
+    ] {
+        assert!(gtp_ask(&mut s, bad).starts_with("? "), "{bad}");
+    }
+    // No clock was taken: genmove answers within its default time.
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    let answer = gtp_ask(&mut s, "genmove b");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some());
+}

@@ -1,8 +1,9 @@
 //! The GTP front end (the Go Text Protocol, version 2, as Othello programs and their match scripts
 //! use it): `[id] command args`, answered `=[id] result` or `?[id] error` and a blank line. Colours are
 //! `b`/`w` (or `black`/`white`), moves are squares (`f5`) or `pass`. `genmove` searches on the shared
-//! core, plays the move on its board and answers it; `pass` when forced. The clock comes from
-//! `time_settings` and `time_left`.
+//! core, plays the move on its board and answers it; `pass` when forced. GTP has no `stop`, so every
+//! search is bounded: by the clock from `time_settings` and `time_left`, else by a default time a
+//! move.
 
 use super::core::{Core, Plan};
 use super::{start_text_front_end, Event};
@@ -41,6 +42,15 @@ pub const COMMANDS: &[&str] = &[
     "quit",
 ];
 
+/// The longest time accepted from `time_settings` and `time_left`, in seconds (about 115 days):
+/// more is a mistake, not a clock.
+const MAX_SECONDS: f64 = 1e7;
+/// Milliseconds a move when the controller gave no time at all.
+const DEFAULT_MOVE_MS: u64 = 1000;
+/// Milliseconds a move at most when `set_depth` bounds the search and no time was given: the
+/// depth decides, this only guarantees an answer.
+const DEPTH_SAFETY_MS: u64 = 60_000;
+
 /// Time settings: main time, byo-yomi period (seconds) and stones per period.
 #[derive(Clone, Copy, Debug, Default)]
 struct TimeSettings {
@@ -64,8 +74,8 @@ struct Gtp<W: Write> {
     core: Core,
     game: Game,
     settings: Option<TimeSettings>,
-    /// Seconds left for black and white (from `time_left`).
-    left: [Option<f64>; 2],
+    /// Seconds left and stones to play in them for black and white (from `time_left`).
+    left: [Option<(f64, u32)>; 2],
     /// The most plies a search may go (`set_depth`; `None`: no cap).
     depth: Option<u32>,
     pending: Option<Pending>,
@@ -85,6 +95,27 @@ fn colour(text: &str) -> Option<Color> {
         "w" | "white" => Some(Color::White),
         _ => None,
     }
+}
+
+/// A time in seconds from GTP: finite, not negative and at most [`MAX_SECONDS`].
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t.is_finite() && (0.0..=MAX_SECONDS).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "syntax error: '{}' is not a time in seconds (0 to {MAX_SECONDS})",
+            truncate(text)
+        )),
+    }
+}
+
+/// A number of stones from GTP: an integer, not negative.
+fn stones(text: &str) -> Result<u32, String> {
+    text.parse::<u32>().map_err(|_| {
+        format!(
+            "syntax error: '{}' is not a number of stones",
+            truncate(text)
+        )
+    })
 }
 
 /// Splits a line into its id (empty when none) and its words, after GTP's preprocessing: control
@@ -264,30 +295,8 @@ impl<W: Write> Gtp<W> {
                 None => Err("cannot undo".into()),
             },
             "final_score" => self.final_score(),
-            "time_settings" => {
-                let nums: Vec<f64> = args.iter().filter_map(|a| a.parse().ok()).collect();
-                if nums.len() == 3 && nums.iter().all(|&x| x >= 0.0) {
-                    self.settings = Some(TimeSettings {
-                        main: nums[0],
-                        byo: nums[1],
-                        stones: nums[2] as u32,
-                    });
-                    self.left = [None, None];
-                    Ok(String::new())
-                } else {
-                    Err("syntax error: time_settings main byo_yomi stones".into())
-                }
-            }
-            "time_left" => match (
-                args.first().and_then(|c| colour(c)),
-                args.get(1).and_then(|t| t.parse::<f64>().ok()),
-            ) {
-                (Some(c), Some(t)) if t >= 0.0 => {
-                    self.left[c as usize] = Some(t);
-                    Ok(String::new())
-                }
-                _ => Err("syntax error: time_left b|w seconds stones".into()),
-            },
+            "time_settings" => self.time_settings(&args),
+            "time_left" => self.time_left(&args),
             "showboard" => {
                 let pos = self.game.position();
                 Ok(format!("\n{}{} to move", pos.diagram(), pos.side))
@@ -347,6 +356,34 @@ impl<W: Write> Gtp<W> {
             s if s > 0 => format!("B+{s}"),
             s => format!("W+{}", -s),
         })
+    }
+
+    /// `time_settings main byo_yomi stones`, seconds; a new setting forgets `time_left`.
+    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
+        let [main, byo, n] = args else {
+            return Err("syntax error: time_settings main byo_yomi stones".into());
+        };
+        self.settings = Some(TimeSettings {
+            main: seconds(main)?,
+            byo: seconds(byo)?,
+            stones: stones(n)?,
+        });
+        self.left = [None, None];
+        Ok(String::new())
+    }
+
+    /// `time_left colour seconds [stones]`: the clock of one side (stones > 0: a byo-yomi period
+    /// with that many moves to play in the time).
+    fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
+        let syntax = || "syntax error: time_left b|w seconds stones".to_string();
+        let c = args.first().and_then(|c| colour(c)).ok_or_else(syntax)?;
+        let t = seconds(args.get(1).ok_or_else(syntax)?)?;
+        let n = args.get(2).map_or(Ok(0), |n| stones(n))?;
+        if args.len() > 3 {
+            return Err(syntax());
+        }
+        self.left[c as usize] = Some((t, n));
+        Ok(String::new())
     }
 
     /// `loadggf FILE [move_number]`: the first game of a GGF file, replayed up to the position
@@ -426,30 +463,34 @@ impl<W: Write> Gtp<W> {
         }
     }
 
-    /// The search limits from the GTP clock: the remaining time when `time_left` was given, byo-yomi
-    /// per move when the main time is 0, else one second a move.
+    /// The time limits for `c`'s move: the clock from `time_left` (with stones, the moves to play
+    /// in it); else from `time_settings`: the main time as a clock, or the byo-yomi period shared
+    /// by its stones; else (no time given, or GTP's "no time limit": byo-yomi time with 0 stones)
+    /// [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search.
     fn go_params(&self, c: Color) -> GoParams {
         let ms = |s: f64| (s * 1000.0) as u64;
         let mut p = GoParams::default();
-        match (self.left[c as usize], self.settings) {
-            (Some(left), _) => {
-                let t = Some(ms(left));
-                match c {
-                    Color::Black => p.btime = t,
-                    Color::White => p.wtime = t,
-                }
+        let clock = match (self.left[c as usize], self.settings) {
+            (Some((left, n)), _) => Some((ms(left), (n > 0).then_some(n))),
+            (None, Some(s)) if s.main > 0.0 => Some((ms(s.main), None)),
+            (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
+                p.movetime = Some(ms(s.byo / f64::from(s.stones)));
+                None
             }
-            (None, Some(s)) if s.main <= 0.0 && s.byo > 0.0 => {
-                p.movetime = Some(ms(s.byo / f64::from(s.stones.max(1))));
+            _ => {
+                p.movetime = Some(match self.depth {
+                    Some(_) => DEPTH_SAFETY_MS,
+                    None => DEFAULT_MOVE_MS,
+                });
+                None
             }
-            (None, Some(s)) if s.main > 0.0 => {
-                let t = Some(ms(s.main));
-                match c {
-                    Color::Black => p.btime = t,
-                    Color::White => p.wtime = t,
-                }
+        };
+        if let Some((t, moves)) = clock {
+            match c {
+                Color::Black => p.btime = Some(t),
+                Color::White => p.wtime = Some(t),
             }
-            _ => p.movetime = Some(1000),
+            p.movestogo = moves;
         }
         p
     }
