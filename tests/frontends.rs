@@ -1,11 +1,12 @@
 //! The NBoard and GTP front ends, scripted as their specs' examples go: set game with passes, hints
-//! with several moves, ping during a search, genmove after undo, passes both ways, errors in the
-//! protocol's own form; and a match between an NBoard and a GTP wedge through the match runner.
+//! with several moves, ping during a search, the game clock, analysis, options, genmove after undo,
+//! passes both ways, answers in order, errors in the protocol's own form; and a match between an
+//! NBoard and a GTP wedge through the match runner.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wedge::board::ggf::{parse_ggf, GgfGame};
@@ -634,4 +635,37 @@ fn gtp_rejects_times_that_are_not_clocks() {
     let answer = gtp_ask(&mut s, "genmove b");
     let mv: Move = answer[2..].parse().unwrap();
     assert!(Position::START.play(mv).is_some());
+}
+
+#[test]
+fn gtp_answers_in_order_during_genmove() {
+    let mut s = Session::start("gtp");
+    assert_eq!(gtp_ask(&mut s, "time_settings 0 2 1"), "=");
+    // Out of the book: white searches for its 2 s.
+    let mut pos = Position::START;
+    for m in ["f5", "f4", "e3", "f6", "d3", "c5", "d6"] {
+        let c = if pos.side == wedge::Color::Black {
+            "b"
+        } else {
+            "w"
+        };
+        assert_eq!(gtp_ask(&mut s, &format!("play {c} {m}")), "=");
+        pos = pos.play(m.parse().unwrap()).unwrap();
+    }
+    s.send("1 genmove w");
+    s.send("2 name");
+    s.send("3 quit");
+    let mut lines = Vec::new();
+    for _ in 0..6 {
+        lines.push(s.until(|_| true).pop().unwrap());
+    }
+    assert!(lines[0].starts_with("=1 "), "{lines:?}");
+    let mv: Move = lines[0][3..].parse().unwrap();
+    assert!(pos.play(mv).is_some(), "{lines:?}");
+    assert_eq!(lines[1..], ["", "=2 wedge", "", "=3", ""], "{lines:?}");
+    // And then it exits.
+    assert!(matches!(
+        s.lines.recv_timeout(TIMEOUT),
+        Err(RecvTimeoutError::Disconnected)
+    ));
 }

@@ -3,7 +3,8 @@
 //! `b`/`w` (or `black`/`white`), moves are squares (`f5`) or `pass`. `genmove` searches on the shared
 //! core, plays the move on its board and answers it; `pass` when forced. GTP has no `stop`, so every
 //! search is bounded: by the clock from `time_settings` and `time_left`, else by a default time a
-//! move.
+//! move. Commands that arrive during a search are answered after it, in order: GTP answers every
+//! command in the order it came.
 
 use super::core::{Core, Plan};
 use super::{start_text_front_end, Event};
@@ -12,6 +13,7 @@ use crate::board::square::truncate;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -63,7 +65,7 @@ struct TimeSettings {
 struct Pending {
     /// The id of the command that started it.
     id: String,
-    /// Its stop flag (set by `quit`).
+    /// Its stop flag (set to shorten it when `quit` is queued).
     stop: Arc<AtomicBool>,
     /// `genmove` plays the move on the board; `reg_genmove` does not.
     play: bool,
@@ -79,6 +81,9 @@ struct Gtp<W: Write> {
     /// The most plies a search may go (`set_depth`; `None`: no cap).
     depth: Option<u32>,
     pending: Option<Pending>,
+    /// Lines received during the pending search (or why one could not be read), answered after
+    /// it in order.
+    queue: VecDeque<Result<String, String>>,
 }
 
 /// How `genmove` answers.
@@ -145,6 +150,11 @@ fn split_line(line: &str) -> Option<(String, Vec<String>)> {
     Some((id, words))
 }
 
+/// Whether `line` is a `quit` command.
+fn is_quit(line: &str) -> bool {
+    split_line(line).is_some_and(|(_, words)| words.first().is_some_and(|w| w == "quit"))
+}
+
 /// Runs the GTP front end until `quit` or the end of the input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
     let Some((core, events)) = start_text_front_end(input) else {
@@ -158,25 +168,30 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
         left: [None, None],
         depth: None,
         pending: None,
+        queue: VecDeque::new(),
     };
-    let mut quitting = false;
+    let mut input_ended = false;
     for event in events {
         match event {
             Event::Text(Ok(line)) => {
-                if !g.command(&line) {
-                    quitting = true;
-                    if g.pending.is_none() {
-                        return 0;
+                if let Some(p) = &g.pending {
+                    // Answered in order once the search is done; a queued quit shortens it.
+                    if is_quit(&line) {
+                        p.stop.store(true, Ordering::Relaxed);
                     }
-                }
-            }
-            Event::Text(Err(e)) => g.reply("", Err(e.message)),
-            Event::Eof => {
-                if g.pending.is_none() {
+                    g.queue.push_back(Ok(line));
+                } else if !g.command(&line) {
                     return 0;
                 }
-                quitting = true;
             }
+            Event::Text(Err(e)) => {
+                if g.pending.is_some() {
+                    g.queue.push_back(Err(e.message));
+                } else {
+                    g.reply("", Err(e.message));
+                }
+            }
+            Event::Eof => input_ended = true,
             Event::Done(result) => {
                 if let Some(p) = g.pending.take() {
                     let mv = result.best_move.unwrap_or(Move::PASS);
@@ -185,11 +200,14 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
                     }
                     g.reply(&p.id, Ok(mv.to_string()));
                 }
-                if quitting {
+                if !g.answer_queue() {
                     return 0;
                 }
             }
             Event::Info(_) | Event::Line(_) => {}
+        }
+        if input_ended && g.pending.is_none() {
+            return 0;
         }
     }
     0
@@ -204,6 +222,32 @@ impl<W: Write> Gtp<W> {
         };
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
+    }
+
+    /// Answers the queued lines in order until one starts a search (which is stopped at once when
+    /// a `quit` waits behind it); false once one was `quit`.
+    fn answer_queue(&mut self) -> bool {
+        while self.pending.is_none() {
+            match self.queue.pop_front() {
+                None => break,
+                Some(Err(error)) => self.reply("", Err(error)),
+                Some(Ok(line)) => {
+                    if !self.command(&line) {
+                        return false;
+                    }
+                }
+            }
+        }
+        if let Some(p) = &self.pending {
+            if self
+                .queue
+                .iter()
+                .any(|l| l.as_ref().is_ok_and(|l| is_quit(l)))
+            {
+                p.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        true
     }
 
     /// Plays `mv` on the game board (assumed legal).
@@ -247,10 +291,6 @@ impl<W: Write> Gtp<W> {
             return true;
         };
         let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-        if self.pending.is_some() && cmd != "quit" {
-            self.reply(&id, Err("busy: a genmove is running".into()));
-            return true;
-        }
         let result: Result<String, String> = match cmd {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("wedge".into()),
@@ -319,9 +359,6 @@ impl<W: Write> Gtp<W> {
             },
             "quit" => {
                 self.reply(&id, Ok(String::new()));
-                if let Some(p) = &self.pending {
-                    p.stop.store(true, Ordering::Relaxed);
-                }
                 return false;
             }
             other => Err(format!("unknown command '{}'", truncate(other))),
