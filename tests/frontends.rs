@@ -1,14 +1,15 @@
 //! The NBoard and GTP front ends, scripted as their specs' examples go: set game with passes, hints
-//! with several moves, ping during a search, genmove after undo, passes both ways, errors in the
-//! protocol's own form; and a match between an NBoard and a GTP wedge through the match runner.
+//! with several moves, ping during a search, the game clock, analysis, options, genmove after undo,
+//! passes both ways, answers in order, errors in the protocol's own form; and a match between an
+//! NBoard and a GTP wedge through the match runner.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::Duration;
-use wedge::board::ggf::parse_ggf;
+use std::time::{Duration, Instant};
+use wedge::board::ggf::{parse_ggf, GgfGame};
 use wedge::board::{Move, Position};
 use wedge::tools::arena::player::{EngineSpec, TimeControl};
 use wedge::tools::arena::{run, MatchConfig};
@@ -136,6 +137,7 @@ fn nboard_session() {
     assert!(!lines.iter().any(|l| l.starts_with("===")));
     s.send("learn");
     assert_eq!(s.until(|_| true), vec!["learned"]);
+    assert!(s.until(|_| true)[0].starts_with("status "));
     s.send("unknown stuff here");
     s.send("ping 8");
     assert_eq!(s.until(|_| true), vec!["pong 8"]);
@@ -317,4 +319,353 @@ fn protocol_is_detected_from_the_first_line() {
             "{first}: {lines:?}"
         );
     }
+}
+
+#[test]
+fn nboard_commands_are_read_in_any_case() {
+    let mut s = Session::start("auto");
+    s.send("NBOARD 2");
+    s.send("ping 1");
+    let lines = s.until(|l| l == "pong 1");
+    assert_eq!(lines, vec!["set myname wedge", "pong 1"]);
+
+    let mut s = Session::start("nboard");
+    s.send("NBoard 2");
+    s.send("SET DEPTH 2");
+    s.send("Set Game (;GM[Othello]PC[x]TY[8]B[F5];)");
+    s.send("GO");
+    let lines = s.until(|l| l.starts_with("==="));
+    assert_eq!(lines[0], "set myname wedge");
+    let answer = lines.last().unwrap();
+    let mv: Move = answer[4..6].parse().unwrap();
+    let after_f5 = Position::START.play("f5".parse().unwrap()).unwrap();
+    assert!(after_f5.play(mv).is_some(), "{lines:?}");
+    s.send("PING 3");
+    assert_eq!(s.until(|l| l.starts_with("pong")).pop().unwrap(), "pong 3");
+}
+
+/// A GGF record of `moves` from `start`, as the match runner writes them.
+fn ggf(start: Position, moves: &[Move]) -> String {
+    GgfGame {
+        place: "test".into(),
+        unix_time: 0,
+        black: "b".into(),
+        white: "w".into(),
+        time_control: "0".into(),
+        start,
+        moves: moves.to_vec(),
+        black_score: 0,
+        forfeit: None,
+    }
+    .to_string()
+}
+
+/// Plays `n` moves from `pos`, each the `k`-th legal one for a varied but fixed line.
+fn line_from(mut pos: Position, n: usize) -> (Vec<Move>, Position) {
+    let mut moves = Vec::new();
+    for i in 0..n {
+        let list = pos.legal_move_list();
+        if list.is_empty() {
+            break;
+        }
+        let m = list[(i * 7 + 3) % list.len()];
+        moves.push(m);
+        pos = pos.play(m).unwrap();
+    }
+    (moves, pos)
+}
+
+/// Perfect-play final disc difference for the side to move (small endgames only).
+fn solve(pos: Position) -> i32 {
+    if pos.board.is_game_over() {
+        return pos.board.final_score();
+    }
+    pos.legal_move_list()
+        .into_iter()
+        .map(|m| -solve(pos.play(m).unwrap()))
+        .max()
+        .unwrap()
+}
+
+/// A GTP command and its answer (without the blank line that ends it).
+fn gtp_ask(s: &mut Session, cmd: &str) -> String {
+    s.send(cmd);
+    let lines = s.until(|l| l.is_empty());
+    lines[..lines.len() - 1].join("\n")
+}
+
+/// The middle-game position of `nboard_session` (42 empties, black to move, not in the book).
+const MIDGAME: &str = "----------*--------**O----*O*O---***OO---OOOOO-----O**------*--- X";
+
+#[test]
+fn nboard_go_is_limited_by_the_game_clock() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    // No depth limit to speak of: only the clock can end this search in time.
+    s.send("set depth 60");
+    let start: Position = MIDGAME.parse().unwrap();
+    let (moves, _) = line_from(start, 4);
+    // Black has 10 s; its first move took 4.8 s (in the game), its second 4.8 s (sent as a
+    // move): 0.4 s are left for this one.
+    let game = ggf(start, &moves[..2])
+        .replace("TI[0]", "TI[0:10]")
+        .replace(
+            &format!("B[{}]", moves[0]),
+            &format!("B[{}/0.5/4.8]", moves[0]),
+        )
+        .replace(
+            &format!("W[{}]", moves[1]),
+            &format!("W[{}//1.0]", moves[1]),
+        );
+    s.send(&format!("set game {game}"));
+    s.send(&format!(
+        "move {}//4.8",
+        moves[2].to_string().to_uppercase()
+    ));
+    s.send(&format!("move {}/-1.0/0.1", moves[3]));
+    s.send("ping 1");
+    s.until(|l| l == "pong 1");
+    let asked = Instant::now();
+    s.send("go");
+    let answer = s.until(|l| l.starts_with("===")).pop().unwrap();
+    assert!(asked.elapsed() < Duration::from_secs(10), "{answer}");
+    let fields: Vec<&str> = answer[4..].split('/').collect();
+    let secs: f64 = fields[2].parse().unwrap();
+    assert!(secs < 5.0, "{answer}");
+    let mv: Move = fields[0].parse().unwrap();
+    let mut pos = start;
+    for m in &moves {
+        pos = pos.play(*m).unwrap();
+    }
+    assert!(pos.play(mv).is_some(), "{answer}");
+}
+
+#[test]
+fn nboard_go_on_a_finished_game_says_so() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    // White must pass, black plays a1 and wins 64-0: the game is over.
+    s.send(&format!("set game {}", PASS_GAME.replace(";)", "B[A1];)")));
+    s.send("go");
+    s.send("ping 3");
+    let lines = s.until(|l| l == "pong 3");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[1].starts_with("status ") && lines[1].contains("game is over"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn nboard_learn_says_that_nothing_was_learnt() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("learn");
+    s.send("ping 2");
+    let lines = s.until(|l| l == "pong 2");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[1], "learned");
+    assert!(
+        lines[2].starts_with("status ") && lines[2].contains("does not learn"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn nboard_set_option() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    s.send("set option Hash 2");
+    s.send("set option Clear Hash");
+    s.send("set option Hash 0");
+    s.send("set option Frobnicate 3");
+    s.send("ping 5");
+    let lines = s.until(|l| l == "pong 5");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[1].starts_with("error ") && lines[1].contains("1..65536"));
+    assert_eq!(lines[2], "error unknown option 'Frobnicate'");
+    // Without the book, the start position is searched, not looked up.
+    s.send("set option ownbook FALSE");
+    s.send("hint 1");
+    let lines = s.until(|l| l == "status");
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("book ")), "{lines:?}");
+}
+
+#[test]
+fn nboard_analyze_searches_every_position() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 2");
+    // An endgame of 9 empties and two moves of it: within reach of depth 2, so every position is
+    // solved exactly, which a static evaluation would not give.
+    let mut start = Position::START;
+    for i in 0.. {
+        if start.board.empty_count() == 9 {
+            break;
+        }
+        let list = start.legal_move_list();
+        start = start.play(list[(i * 7 + 3) % list.len()]).unwrap();
+    }
+    assert!(!start.board.is_game_over());
+    let (moves, _) = line_from(start, 2);
+    s.send(&format!("set game {}", ggf(start, &moves)));
+    s.send("analyze");
+    let lines = s.until(|l| l == "status");
+    let mut pos = start;
+    let mut expected = vec![(0, solve(pos))];
+    for (i, m) in moves.iter().enumerate() {
+        pos = pos.play(*m).unwrap();
+        expected.push((i + 1, solve(pos)));
+    }
+    let mut got: Vec<(usize, i32)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (ply, eval) = l.split_once(' ').unwrap();
+            let eval: f64 = eval.parse().unwrap();
+            (ply.parse().unwrap(), eval as i32)
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, expected, "{lines:#?}");
+
+    // ping stops a long analysis at once; nothing of it comes after the pong.
+    s.send("set depth 20");
+    let (moves, _) = line_from(Position::START, 30);
+    s.send(&format!("set game {}", ggf(Position::START, &moves)));
+    s.send("analyze");
+    s.until(|l| l.starts_with("analysis"));
+    s.send("ping 9");
+    let lines = s.until(|l| l == "pong 9");
+    assert!(lines.len() < 5, "{lines:#?}");
+    s.send("ping 10");
+    assert_eq!(s.until(|_| true), vec!["pong 10"]);
+}
+
+#[test]
+fn gtp_set_option_and_set_depth() {
+    let mut s = Session::start("gtp");
+    let commands = gtp_ask(&mut s, "list_commands");
+    for c in [
+        "set_option",
+        "set_depth",
+        "reg_genmove",
+        "final_score",
+        "loadggf",
+    ] {
+        assert!(
+            commands.lines().any(|l| l == c || l == format!("= {c}")),
+            "{c}"
+        );
+        assert_eq!(gtp_ask(&mut s, &format!("known_command {c}")), "= true");
+    }
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    assert_eq!(gtp_ask(&mut s, "set_option Clear Hash"), "=");
+    let e = gtp_ask(&mut s, "set_option Hash 0");
+    assert!(e.starts_with("? ") && e.contains("1..65536"), "{e}");
+    assert!(gtp_ask(&mut s, "set_option Frobnicate 1").starts_with("? unknown option"));
+    assert!(gtp_ask(&mut s, "set_depth x").starts_with("? "));
+    assert!(gtp_ask(&mut s, "set_depth 61").starts_with("? "));
+    assert_eq!(gtp_ask(&mut s, "set_depth 1"), "=");
+    // 30 s a move, but one ply is asked for: the answer comes at once.
+    assert_eq!(gtp_ask(&mut s, "time_settings 0 30 1"), "=");
+    let asked = Instant::now();
+    let answer = gtp_ask(&mut s, "genmove b");
+    assert!(asked.elapsed() < Duration::from_secs(10), "{answer}");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some());
+}
+
+#[test]
+fn gtp_reg_genmove_final_score_and_loadggf() {
+    let mut s = Session::start("gtp");
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    assert_eq!(gtp_ask(&mut s, "set_depth 2"), "=");
+    // reg_genmove chooses without playing: black can still play its choice.
+    let answer = gtp_ask(&mut s, "reg_genmove b");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some(), "{answer}");
+    assert_eq!(gtp_ask(&mut s, &format!("play b {mv}")), "=");
+    assert!(gtp_ask(&mut s, "final_score").starts_with("? "), "not over");
+
+    let dir = std::env::temp_dir();
+    let good = dir.join(format!("wedge-gtp-{}-good.ggf", std::process::id()));
+    let bad = dir.join(format!("wedge-gtp-{}-bad.ggf", std::process::id()));
+    std::fs::write(&good, format!("\n{}\n", PASS_GAME.replace(";)", "B[A1];)"))).unwrap();
+    std::fs::write(&bad, "# two games\n(;GM[Othello]TY[8]B[Z9];)\n").unwrap();
+    let (good_path, bad_path) = (good.display().to_string(), bad.display().to_string());
+    assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path}")), "=");
+    assert_eq!(gtp_ask(&mut s, "final_score"), "= B+64");
+    // Up to the position before move 1: white to move must pass.
+    assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path} 1")), "=");
+    assert!(gtp_ask(&mut s, "final_score").starts_with("? "));
+    assert_eq!(gtp_ask(&mut s, "genmove w"), "= pass");
+    let e = gtp_ask(&mut s, &format!("loadggf {bad_path}"));
+    assert!(
+        e.starts_with("? ") && e.contains(&bad_path) && e.contains("line 2"),
+        "{e}"
+    );
+    let e = gtp_ask(&mut s, &format!("loadggf {bad_path}.missing"));
+    assert!(e.starts_with("? ") && e.contains(&bad_path), "{e}");
+    assert!(gtp_ask(&mut s, &format!("loadggf {good_path} 0")).starts_with("? "));
+    let _ = std::fs::remove_file(good);
+    let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn gtp_rejects_times_that_are_not_clocks() {
+    let mut s = Session::start("gtp");
+    for bad in [
+        "time_left b inf 0",
+        "time_left w NaN 0",
+        "time_left b -5 0",
+        "time_left b 1e8 0",
+        "time_settings 0 inf 1",
+        "time_settings inf 0 0",
+        "time_settings 0 1 -1",
+        "time_settings 1e300 0 0",
+    ] {
+        assert!(gtp_ask(&mut s, bad).starts_with("? "), "{bad}");
+    }
+    // No clock was taken: genmove answers within its default time.
+    assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
+    let answer = gtp_ask(&mut s, "genmove b");
+    let mv: Move = answer[2..].parse().unwrap();
+    assert!(Position::START.play(mv).is_some());
+}
+
+#[test]
+fn gtp_answers_in_order_during_genmove() {
+    let mut s = Session::start("gtp");
+    assert_eq!(gtp_ask(&mut s, "time_settings 0 2 1"), "=");
+    // Out of the book: white searches for its 2 s.
+    let mut pos = Position::START;
+    for m in ["f5", "f4", "e3", "f6", "d3", "c5", "d6"] {
+        let c = if pos.side == wedge::Color::Black {
+            "b"
+        } else {
+            "w"
+        };
+        assert_eq!(gtp_ask(&mut s, &format!("play {c} {m}")), "=");
+        pos = pos.play(m.parse().unwrap()).unwrap();
+    }
+    s.send("1 genmove w");
+    s.send("2 name");
+    s.send("3 quit");
+    let mut lines = Vec::new();
+    for _ in 0..6 {
+        lines.push(s.until(|_| true).pop().unwrap());
+    }
+    assert!(lines[0].starts_with("=1 "), "{lines:?}");
+    let mv: Move = lines[0][3..].parse().unwrap();
+    assert!(pos.play(mv).is_some(), "{lines:?}");
+    assert_eq!(lines[1..], ["", "=2 wedge", "", "=3", ""], "{lines:?}");
+    // And then it exits.
+    assert!(matches!(
+        s.lines.recv_timeout(TIMEOUT),
+        Err(RecvTimeoutError::Disconnected)
+    ));
 }

@@ -160,10 +160,142 @@ impl fmt::Display for GgfError {
 
 impl std::error::Error for GgfError {}
 
+/// A GGF clock (`TI[..]` for both players, `TB[..]`/`TW[..]` for one), in seconds: the time on
+/// the clock before the first move, the increment added after each move, and the grace period
+/// added once when the time first runs out (GGS's extension; 120 s when not written).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfClock {
+    /// Time before the first move.
+    pub time: f64,
+    /// Added after every move.
+    pub increment: f64,
+    /// Added once, when the time first runs out.
+    pub grace: f64,
+}
+
+/// GGS's grace period when a clock does not write one.
+const DEFAULT_GRACE: f64 = 120.0;
+
+/// Reads one time of a clock: `[[[days.]hours:]minutes:]seconds`, seconds possibly with a
+/// fraction; text after a comma (GGS flags) is ignored. `None` for anything else.
+fn clock_time(text: &str) -> Option<f64> {
+    let text = text.split(',').next().unwrap_or("").trim();
+    if text.is_empty() {
+        return Some(0.0);
+    }
+    let (days, rest) = match text.split_once('.') {
+        // A '.' before a ':' separates days; a '.' after the last ':' is a fraction of a second.
+        Some((d, r)) if r.contains(':') => (d.parse::<u32>().ok()?, r),
+        _ => (0, text),
+    };
+    let mut parts: Vec<&str> = rest.split(':').collect();
+    if parts.len() > 3 {
+        return None;
+    }
+    let seconds: f64 = parts.pop()?.parse().ok()?;
+    if seconds.is_nan() || seconds < 0.0 {
+        return None;
+    }
+    let mut total = seconds;
+    let mut unit = 60.0;
+    for p in parts.iter().rev() {
+        total += f64::from(p.parse::<u32>().ok()?) * unit;
+        unit *= 60.0;
+    }
+    total += f64::from(days) * 86_400.0;
+    (total.is_finite() && total >= 0.0).then_some(total)
+}
+
+impl GgfClock {
+    /// Reads a clock, `time[/increment[/grace]]` (e.g. `15:00`, `5:00/2`, `10:00//1:00`; an empty
+    /// part is 0, a missing grace is GGS's 120 s). `None` when it cannot be read, or when its time
+    /// is 0: NBoard writes `TI[0]` for a game without a clock.
+    pub fn parse(text: &str) -> Option<GgfClock> {
+        let mut parts = text.split('/');
+        let time = clock_time(parts.next()?)?;
+        let increment = parts.next().map_or(Some(0.0), clock_time)?;
+        let grace = parts.next().map_or(Some(DEFAULT_GRACE), clock_time)?;
+        if parts.next().is_some() || time <= 0.0 {
+            return None;
+        }
+        Some(GgfClock {
+            time,
+            increment,
+            grace,
+        })
+    }
+
+    /// The time left after moves that took `elapsed` seconds each, counted as GGS and NBoard
+    /// count: each move's time is taken off, the grace period is added the first time the clock
+    /// goes below zero, a clock still below zero stays at zero (and gets no more increments), and
+    /// the increment is added after every move.
+    pub fn remaining(&self, elapsed: impl IntoIterator<Item = f64>) -> f64 {
+        let mut left = self.time;
+        let mut timeouts = 0;
+        for t in elapsed {
+            left -= t.max(0.0);
+            if left < 0.0 && timeouts == 0 {
+                left += self.grace;
+                timeouts = 1;
+            }
+            if left < 0.0 {
+                left = 0.0;
+                timeouts = 2;
+            }
+            if timeouts < 2 {
+                left += self.increment;
+            }
+        }
+        left
+    }
+}
+
+/// A GGF game with what it says of time: the clocks and the time each move took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgfRecord {
+    /// The set-up position and the moves (a missing pass inserted).
+    pub game: crate::board::text::Game,
+    /// Seconds each move of `game.moves` took (`B[f5/eval/time]`; 0 when not written and for an
+    /// inserted pass).
+    pub times: Vec<f64>,
+    /// Black's and white's clocks (`TB`, `TW`, else `TI`), indexed by [`Color`]; `None` when the
+    /// game has none, or one that cannot be read.
+    pub clocks: [Option<GgfClock>; 2],
+}
+
+impl GgfRecord {
+    /// The time left on the clock of the side to move after the game's moves, in seconds; `None`
+    /// when that side has no clock.
+    pub fn time_left(&self) -> Option<f64> {
+        time_left(&self.game, &self.times, self.clocks)
+    }
+}
+
+/// The time left on the clock of the side to move in `game`, whose moves took `times` seconds
+/// each; `None` when that side has no clock in `clocks` (indexed by [`Color`]).
+pub fn time_left(
+    game: &crate::board::text::Game,
+    times: &[f64],
+    clocks: [Option<GgfClock>; 2],
+) -> Option<f64> {
+    let side = game.position().side;
+    let clock = clocks[side as usize]?;
+    // Moves alternate from the start's side to move, passes included.
+    let first = usize::from(game.start.side != side);
+    let own = times.iter().skip(first).step_by(2).copied();
+    Some(clock.remaining(own))
+}
+
 /// Reads one GGF game: the set-up board (`BO[8 <64 squares> <side>]`, default the standard start)
 /// and the moves (`B[..]`, `W[..]`; a move may carry `/eval/time`; `PA` is a pass). A missing pass
 /// is inserted where the tag's colour shows the other side had to pass. Other tags are ignored.
 pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
+    parse_ggf_record(text).map(|r| r.game)
+}
+
+/// Reads one GGF game as [`parse_ggf`] does, and also its clocks (`TI`, `TB`, `TW`) and the time
+/// each move took (the third part of `B[f5/eval/time]`).
+pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     use crate::board::text::Game;
     let err = |m: String| GgfError(m);
     let body = text.trim();
@@ -205,7 +337,15 @@ pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
             .parse::<Position>()
             .map_err(|e| err(format!("BO: {e}")))?;
     }
+    let clock = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| GgfClock::parse(v))
+    };
+    let both = clock("TI");
+    let clocks = [clock("TB").or(both), clock("TW").or(both)];
     let mut game = Game::new(position);
+    let mut times = Vec::new();
     let mut pos = position;
     for (i, (name, value)) in tags.iter().enumerate() {
         let colour = match *name {
@@ -213,12 +353,19 @@ pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
             "W" => Color::White,
             _ => continue,
         };
-        let mv_text = value.split('/').next().unwrap_or("").trim();
+        let mut parts = value.split('/');
+        let mv_text = parts.next().unwrap_or("").trim();
         let mv: Move = mv_text
             .parse()
             .map_err(|e| err(format!("tag {} ({name}[{value}]): {e}", i + 1)))?;
+        let time = parts
+            .nth(1)
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .unwrap_or(0.0);
         if colour != pos.side && !mv.is_pass() && pos.board.must_pass() {
             game.moves.push(Move::PASS);
+            times.push(0.0);
             pos = pos.play(Move::PASS).unwrap_or(pos);
         }
         if colour != pos.side {
@@ -228,8 +375,13 @@ pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
             .play(mv)
             .ok_or_else(|| err(format!("{name}[{value}]: illegal move")))?;
         game.moves.push(mv);
+        times.push(time);
     }
-    Ok(game)
+    Ok(GgfRecord {
+        game,
+        times,
+        clocks,
+    })
 }
 
 #[cfg(test)]
@@ -271,5 +423,53 @@ mod parse_tests {
         assert!(parse_ggf("(;GM[Othello]W[F5];)").is_err());
         assert!(parse_ggf("(;BO[10 --];)").is_err());
         assert!(parse_ggf("(;GM[Othello;)").is_err());
+    }
+
+    #[test]
+    fn reads_clocks_and_move_times() {
+        let clock = |t| GgfClock::parse(t);
+        assert_eq!(clock("15:00").map(|c| c.time), Some(900.0));
+        assert_eq!(clock("1:02:03").map(|c| c.time), Some(3723.0));
+        assert_eq!(clock("1.00:00:10").map(|c| c.time), Some(86_410.0));
+        assert_eq!(clock("2.5").map(|c| c.time), Some(2.5));
+        let c = clock("5:00/2/1:00").unwrap();
+        assert_eq!((c.time, c.increment, c.grace), (300.0, 2.0, 60.0));
+        let c = clock("10//30").unwrap();
+        assert_eq!((c.time, c.increment, c.grace), (10.0, 0.0, 30.0));
+        assert_eq!(clock("10").unwrap().grace, 120.0);
+        // No clock, or one that cannot be read.
+        for bad in [
+            "0",
+            "",
+            "x",
+            "movetime 100ms",
+            "1:2:3:4",
+            "1/2/3/4",
+            "-5",
+            "inf",
+        ] {
+            assert_eq!(clock(bad), None, "{bad}");
+        }
+        // Time off, increment on; grace once; then stuck at zero.
+        let c = GgfClock {
+            time: 10.0,
+            increment: 1.0,
+            grace: 5.0,
+        };
+        assert_eq!(c.remaining([3.0, 2.0]), 7.0);
+        assert_eq!(c.remaining([12.0]), 4.0);
+        assert_eq!(c.remaining([12.0, 10.0]), 0.0);
+
+        let r = parse_ggf_record("(;GM[Othello]TI[0:10]TY[8]B[F5/1.5/4.5]W[F6//1.0]B[D3//2.5];)")
+            .unwrap();
+        assert_eq!(r.times, vec![4.5, 1.0, 2.5]);
+        // White to move: 10 - 1 s.
+        assert_eq!(r.time_left(), Some(9.0));
+        let r = parse_ggf_record("(;GM[Othello]TB[0:10]TY[8]B[F5//4.5]W[F6//1.0];)").unwrap();
+        assert_eq!(r.time_left(), Some(5.5));
+        let r = parse_ggf_record("(;GM[Othello]TB[0:10]TY[8]B[F5//4.5];)").unwrap();
+        assert_eq!(r.time_left(), None, "white has no clock");
+        let r = parse_ggf_record("(;GM[Othello]TI[0]TY[8]B[F5];)").unwrap();
+        assert_eq!(r.clocks, [None, None]);
     }
 }

@@ -282,6 +282,60 @@ impl Core {
     }
 }
 
+/// What the NBoard and GTP front ends share beyond the wedge protocol's needs: options set from
+/// free text, and plans capped at a depth.
+impl Core {
+    /// Sets an option from `<name> [<value>]` text, the names of protocol.md section 7: the name
+    /// is the longest run of leading words that names an option (case-insensitive, so `Clear
+    /// Hash` works), the value the rest of the text with outer whitespace removed (a path may
+    /// contain spaces). On error nothing changes and the message says why.
+    pub fn set_option_text(&mut self, text: &str) -> Result<(), String> {
+        let text = text.trim();
+        let names: Vec<String> = super::options::option_lines()
+            .iter()
+            .filter_map(|l| {
+                let rest = l.strip_prefix("option name ")?;
+                rest.find(" type ").map(|i| rest[..i].to_string())
+            })
+            .collect();
+        // Byte offsets of the ends of the leading words, longest first.
+        let mut ends = Vec::new();
+        let mut in_word = false;
+        for (i, c) in text.char_indices() {
+            if c.is_whitespace() && in_word {
+                ends.push(i);
+            }
+            in_word = !c.is_whitespace();
+        }
+        if in_word {
+            ends.push(text.len());
+        }
+        let known = ends.iter().rev().copied().find(|&end| {
+            let words: Vec<&str> = text[..end].split_whitespace().collect();
+            let name = words.join(" ");
+            names.iter().any(|n| n.eq_ignore_ascii_case(&name))
+        });
+        let end = known.or_else(|| ends.first().copied()).unwrap_or(0);
+        if end == 0 {
+            return Err("an option name is needed".to_string());
+        }
+        let name = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        let value = text[end..].trim();
+        self.set_option(&name, (!value.is_empty()).then_some(value))
+    }
+
+    /// [`Core::plan`] for `params` with its midgame iterations capped at `depth` plies, and the
+    /// hand-over to the exact solver at most at `depth + 8` empties (and 22): the solver takes over
+    /// where a `depth`-ply search nearly sees the end, and only when the time allows it.
+    pub fn plan_capped(&self, pos: Position, params: &GoParams, depth: u32) -> Plan {
+        let mut plan = self.plan(pos, params);
+        let depth = depth.max(1);
+        plan.limits.depth = Some(plan.limits.depth.map_or(depth, |d| d.min(depth)));
+        plan.limits.solve_empties = plan.limits.solve_empties.min((depth + 8).min(22));
+        plan
+    }
+}
+
 /// The most empties the exact solver is handed in `time` with `threads` threads. One thread: 14 to
 /// 24 empties from 0.2 to 20 s (each two more empties cost about four to five times the time). More
 /// threads count as more time, at `threads^0.75`: 2 threads solved FFO #20-#59 1.5-1.9 times as

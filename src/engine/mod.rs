@@ -128,10 +128,12 @@ pub enum Protocol {
     Gtp,
 }
 
-/// Guesses the protocol from the first line a controller sends: `nboard ...` is NBoard; a GTP
-/// command (or a numeric GTP id) is GTP; anything else is wedge's protocol.
+/// Guesses the protocol from the first line a controller sends, in any case and after a byte-order
+/// mark: `nboard ...` is NBoard; a GTP command (or a numeric GTP id) is GTP; anything else is
+/// wedge's protocol.
 pub fn detect_protocol(first_line: &str) -> Protocol {
     let word = first_line
+        .trim_start_matches('\u{feff}')
         .split_whitespace()
         .next()
         .unwrap_or("")
