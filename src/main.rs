@@ -172,10 +172,11 @@ struct MatchArgs {
     /// Openings file: transcripts, one a line (e.g. the XOT set). Default: the start position only.
     #[arg(long)]
     openings: Option<PathBuf>,
-    /// Number of games (two per opening, colours swapped). Default: two per opening in the file.
+    /// Number of games, exactly: two per opening (colours swapped); an odd number plays the last
+    /// opening once. Default: two per opening in the file, each round.
     #[arg(long)]
     games: Option<usize>,
-    /// Play the chosen openings this many times.
+    /// Play each chosen opening this many times (the games are spread over the rounds).
     #[arg(long, default_value_t = 1)]
     rounds: usize,
     /// Seed for sampling openings and for the random player.
@@ -530,8 +531,18 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
     if all.is_empty() {
         return Err("match: the openings file has no openings".into());
     }
-    let pairs = args.games.map_or(all.len(), |g| g.div_ceil(2)).max(1);
-    let openings = arena::sample_openings(&all, pairs, args.rounds, args.seed);
+    if args.rounds == 0 {
+        return Err("match: --rounds must be at least 1".into());
+    }
+    let games = match args.games {
+        Some(0) => return Err("match: --games must be at least 1".into()),
+        Some(n) => n,
+        None => 2 * all.len() * args.rounds,
+    };
+    let pairs = games.div_ceil(2);
+    let mut openings =
+        arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
+    openings.truncate(pairs);
     let tc = if let Some(tc) = &args.tc {
         arena::parse_tc(tc)?
     } else if let Some(ms) = args.movetime {
@@ -558,16 +569,18 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         a,
         b,
         openings,
+        games,
         tc,
         concurrency: args.concurrency.clamp(1, 256),
         sprt,
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
     };
-    let total = config.openings.len() * 2;
+    let total = config.games;
     let tty = std::io::stderr().is_terminal();
     let mut failures = Vec::new();
     let mut write_error = None;
+    let mut printed = 0;
     let start = Instant::now();
     let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let tally = arena::run(&config, interrupt, |game, tally| {
@@ -579,27 +592,31 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         if let Some(failure) = &game.failure {
             failures.push(failure.clone());
         }
-        let (elo, ci) = tally.elo();
         let line = format!(
-            "games {}/{}  +{} ={} -{}  score {:.1}%  Elo {:+.0} +/- {:.0}  {:.0} s",
+            "games {}/{}  {}  {:.0} s",
             tally.games(),
             total,
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            100.0 * tally.score(),
-            elo,
-            ci.min(9999.0),
+            arena::progress_text(tally),
             start.elapsed().as_secs_f64()
         );
         if tty {
             eprint!("\r{line}   ");
         } else if tally.games() % 10 == 0 || tally.games() as usize == total {
             eprintln!("{line}");
+            printed = tally.games();
         }
     });
     if tty {
         eprintln!();
+    } else if printed != tally.games() {
+        // The last line printed is the final tally (an SPRT stop rarely falls on a tenth game).
+        eprintln!(
+            "games {}/{}  {}  {:.0} s",
+            tally.games(),
+            total,
+            arena::progress_text(&tally),
+            start.elapsed().as_secs_f64()
+        );
     }
     print!("{}", arena::report(&config, &tally, &failures));
     if let Some(e) = write_error {

@@ -31,6 +31,7 @@ fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
         a,
         b,
         openings: openings(),
+        games: 6,
         tc,
         concurrency: 2,
         sprt: None,
@@ -127,6 +128,7 @@ fn broken_engines_lose_and_the_match_goes_on() {
             a: broken(name, on_go),
             b: EngineSpec::parse("greedy").unwrap(),
             openings: openings(),
+            games: 6,
             tc,
             concurrency: 1,
             sprt: None,
@@ -147,4 +149,175 @@ fn broken_engines_lose_and_the_match_goes_on() {
             assert!(g.record.to_string().contains("C["));
         }
     }
+}
+
+// ---- The command line: `wedge match` run as a process ----------------------------------------------
+
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
+
+/// A fresh folder for one test's files.
+fn test_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-arena-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes an executable `sh` script (globbing off, so GGF text with `*` stays as it is).
+fn sh_script(dir: &std::path::Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\nset -f\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+/// Runs `wedge match ARGS`, killing it (and failing the test) after `limit_s` seconds.
+fn wedge_match(args: &[&str], limit_s: u64) -> Output {
+    let mut child = Command::new(WEDGE)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(limit_s);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "wedge match {args:?} ran past {limit_s} s\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A wedge-protocol engine that answers every `go` by running `on_go` in the shell.
+const FAKE_WEDGE: &str = "while read -r line; do\n  case \"$line\" in\n    uci) echo uciok ;;\n    isready) echo readyok ;;\n    go*) ON_GO ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+
+/// The report's counts: `N games,` on the first line, then `total P; unpaired games: U` after the
+/// pentanomial list.
+fn report_counts(report: &str) -> (u32, u32, u32) {
+    let number_after = |word: &str| -> u32 {
+        let at = report
+            .find(word)
+            .unwrap_or_else(|| panic!("no '{word}' in {report}"))
+            + word.len();
+        let digits: String = report[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits
+            .parse()
+            .unwrap_or_else(|_| panic!("no number after '{word}' in {report}"))
+    };
+    let games_at = report
+        .find(" games,")
+        .unwrap_or_else(|| panic!("no ' games,' in {report}"));
+    let games = report[..games_at]
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (
+        games,
+        number_after("total "),
+        number_after("unpaired games: "),
+    )
+}
+
+#[test]
+fn games_flag_plays_exactly_that_many_games() {
+    for (n, pairs, unpaired) in [(3, 1, 1), (4, 2, 0), (1, 0, 1)] {
+        let out = wedge_match(
+            &[
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--games",
+                &n.to_string(),
+            ],
+            30,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(report_counts(&text(&out.stdout)), (n, pairs, unpaired));
+    }
+    let out = wedge_match(
+        &["--engine", "greedy", "--engine", "random", "--games", "0"],
+        30,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--games"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn sprt_stop_reports_counts_that_agree() {
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "400",
+            "--concurrency",
+            "3",
+            "--sprt",
+            "elo0=0 elo1=100 alpha=0.1 beta=0.1",
+        ],
+        60,
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (games, pairs, unpaired) = report_counts(&report);
+    assert!(games < 400, "the SPRT should decide early: {report}");
+    assert_eq!(games, 2 * pairs + unpaired, "{report}");
+    assert!(report.contains("accepted"), "{report}");
+}
+
+#[test]
+fn progress_and_report_agree_on_a_perfect_score() {
+    let dir = test_dir("perfect-score");
+    let illegal = sh_script(
+        &dir,
+        "illegal.sh",
+        &FAKE_WEDGE.replace("ON_GO", "echo bestmove a1"),
+    );
+    let engine = format!("name=illegal cmd={}", illegal.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let (report, progress) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{progress}");
+    assert!(report.contains("unbounded"), "{report}");
+    let last = progress.lines().rfind(|l| l.contains("Elo")).unwrap_or("");
+    assert!(
+        last.contains("unbounded") && !last.contains("2400"),
+        "{progress}"
+    );
 }

@@ -279,6 +279,7 @@ fn match_between_nboard_and_gtp_front_ends() {
         ))
         .unwrap(),
         openings: vec!["f5d6c3d3c4f4f6f3".parse().unwrap()],
+        games: 2,
         tc: TimeControl::MoveTime(Duration::from_millis(20)),
         concurrency: 1,
         sprt: None,

@@ -1,7 +1,9 @@
-//! `wedge match`: engine-vs-engine matches. Each opening is played twice with colours swapped, games
-//! run `concurrency` at a time (each worker with its own engine processes), every finished game is
-//! handed to the caller at once (to append to a file: nothing is lost on interruption), and the tally
-//! gives Elo, LOS, pentanomial counts and an optional SPRT stop. An engine that crashes, hangs, plays
+//! `wedge match`: engine-vs-engine matches. Each opening is played twice with colours swapped (an odd
+//! number of games plays the last opening once), games run `concurrency` at a time (each worker with
+//! its own engine processes), every counted game is handed to the caller at once (to append to a
+//! file: nothing is lost on interruption), and the tally gives Elo, LOS, pentanomial counts and an
+//! optional SPRT stop. When the SPRT decides, the match ends on that tally: games still being played
+//! are abandoned and not counted, so the report's figures are exactly the ones the test decided on. An engine that crashes, hangs, plays
 //! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
 
 pub mod player;
@@ -27,6 +29,9 @@ pub struct MatchConfig {
     pub b: EngineSpec,
     /// The openings, one pair of games each, in playing order.
     pub openings: Vec<Game>,
+    /// Games to play, at least 1 and at most two per opening: the openings in order, both colours
+    /// each (A black first); an odd count plays the last opening once, with A black.
+    pub games: usize,
     /// Time per game or per move.
     pub tc: TimeControl,
     /// Games played at once.
@@ -166,19 +171,20 @@ struct Seats {
     b: Option<Box<dyn Player>>,
 }
 
-/// Plays the match, calling `on_game` for each finished game with the tally so far (in the calling
+/// Plays the match, calling `on_game` for each counted game with the tally so far (in the calling
 /// thread, in completion order). Returns the final tally. Stops early when the SPRT decides or when
-/// `interrupt` becomes true.
+/// `interrupt` becomes true; a game that ends after that is not counted.
 pub fn run(
     config: &MatchConfig,
     interrupt: Arc<AtomicBool>,
     mut on_game: impl FnMut(&GameResult, &Tally),
 ) -> Tally {
     let next = AtomicUsize::new(0);
+    let pairs = config.games.min(2 * config.openings.len()).div_ceil(2);
     let (tx, rx) = unbounded::<GameResult>();
     let mut tally = Tally::default();
     std::thread::scope(|scope| {
-        for worker in 0..config.concurrency.max(1) {
+        for worker in 0..config.concurrency.clamp(1, pairs.max(1)) {
             let tx = tx.clone();
             let next = &next;
             let interrupt = interrupt.clone();
@@ -189,10 +195,12 @@ pub fn run(
                         break;
                     }
                     let pair = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(opening) = config.openings.get(pair) else {
+                    if pair >= pairs {
                         break;
-                    };
-                    for a_black in [true, false] {
+                    }
+                    let opening = &config.openings[pair];
+                    let games_of_pair = if 2 * pair + 1 == config.games { 1 } else { 2 };
+                    for a_black in [true, false].into_iter().take(games_of_pair) {
                         if interrupt.load(Ordering::Relaxed) {
                             break;
                         }
@@ -208,7 +216,10 @@ pub fn run(
         }
         drop(tx);
         let mut halves: HashMap<usize, Outcome> = HashMap::new();
-        for r in rx {
+        for r in &rx {
+            if interrupt.load(Ordering::Relaxed) {
+                break;
+            }
             tally.add_game(r.outcome, r.a_discs);
             if let Some(first) = halves.remove(&r.pair) {
                 tally.add_pair(first, r.outcome);
@@ -219,9 +230,12 @@ pub fn run(
             if let Some(sprt) = &config.sprt {
                 if sprt.state(&tally) != SprtState::Continue {
                     interrupt.store(true, Ordering::Relaxed);
+                    break;
                 }
             }
         }
+        // Workers still playing find the channel closed and stop after their game.
+        drop(rx);
     });
     tally
 }
@@ -346,9 +360,21 @@ pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> 
     out
 }
 
+/// The running figures, as the progress line shows them: W/D/L, score and Elo, with the same
+/// wording as the report.
+pub fn progress_text(tally: &Tally) -> String {
+    format!(
+        "+{} ={} -{}  score {:.1}%  Elo {}",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score(),
+        tally.elo_estimate()
+    )
+}
+
 /// The closing report.
 pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
-    let (elo, ci) = tally.elo();
     let mut s = format!(
         "{} vs {}: {} games, +{} ={} -{} (score {:.1}%), average discs {:+.2}\n",
         config.a.name,
@@ -360,22 +386,35 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         100.0 * tally.score(),
         tally.average_discs()
     );
+    if (tally.games() as usize) < config.games {
+        let why = match &config.sprt {
+            Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
+            _ => "the match was interrupted",
+        };
+        s.push_str(&format!(
+            "stopped after {} of {} games: {why}\n",
+            tally.games(),
+            config.games
+        ));
+    }
     s.push_str(&format!(
-        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}\n",
-        tally.pentanomial
+        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}, total {}; unpaired games: {}\n",
+        tally.pentanomial,
+        tally.pairs(),
+        tally.unpaired_games()
     ));
-    if tally.games() > 0 && (tally.wins == tally.games() || tally.losses == tally.games()) {
-        // A perfect score has no finite Elo estimate and no spread to build an interval from.
-        s.push_str(&format!(
-            "Elo difference: unbounded (every game {}), LOS {:.1}%\n",
-            if tally.wins > 0 { "won" } else { "lost" },
+    let basis = tally
+        .basis()
+        .map_or(String::new(), |b| format!(", from {b}"));
+    match tally.elo_estimate() {
+        e @ stats::EloEstimate::Finite { .. } => s.push_str(&format!(
+            "Elo difference: {e} (95%{basis}), LOS {:.1}%\n",
             100.0 * tally.los()
-        ));
-    } else {
-        s.push_str(&format!(
-            "Elo difference: {elo:+.1} +/- {ci:.1} (95%), LOS {:.1}%\n",
+        )),
+        e => s.push_str(&format!(
+            "Elo difference: {e}{basis}, LOS {:.1}%\n",
             100.0 * tally.los()
-        ));
+        )),
     }
     if let Some(sprt) = &config.sprt {
         let (lo, hi) = sprt.bounds();
@@ -456,6 +495,7 @@ mod tests {
         let config = MatchConfig {
             a: EngineSpec::parse("greedy").unwrap(),
             b: EngineSpec::parse("random").unwrap(),
+            games: 4,
             openings,
             tc: TimeControl::Depth(1),
             concurrency: 2,
@@ -478,5 +518,9 @@ mod tests {
             assert_eq!(pos.black_final_score(), g.record.black_score);
             assert!(g.failure.is_none());
         }
+        // An odd count plays the last opening once: three games, one pair and one lone game.
+        let config = MatchConfig { games: 3, ..config };
+        let tally = run(&config, Arc::new(AtomicBool::new(false)), |_, _| {});
+        assert_eq!((tally.games(), tally.pairs()), (3, 1));
     }
 }
