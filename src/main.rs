@@ -582,8 +582,7 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
     let mut write_error = None;
     let mut printed = 0;
     let start = Instant::now();
-    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let tally = arena::run(&config, interrupt, |game, tally| {
+    let tally = arena::run(&config, |game, tally| {
         if let Some(f) = out.as_mut() {
             if let Err(e) = writeln!(f, "{}", game.record).and_then(|_| f.flush()) {
                 write_error.get_or_insert(e.to_string());
@@ -605,7 +604,8 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
             eprintln!("{line}");
             printed = tally.games();
         }
-    });
+    })
+    .map_err(|e| format!("match: {e}"))?;
     if tty {
         eprintln!();
     } else if printed != tally.games() {

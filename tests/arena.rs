@@ -3,8 +3,6 @@
 //! hang) losing their games while the match goes on.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 use wedge::board::text::Game;
 use wedge::tools::arena::player::{EngineSpec, TimeControl};
@@ -39,9 +37,7 @@ fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
         move_timeout: Duration::from_secs(20),
     };
     let mut games = Vec::new();
-    let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-        games.push(g.clone())
-    });
+    let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(tally.games() as usize, games.len());
     assert_eq!(games.len(), 6);
     assert_eq!(tally.pentanomial.iter().sum::<u32>(), 3);
@@ -136,9 +132,7 @@ fn broken_engines_lose_and_the_match_goes_on() {
             move_timeout: Duration::from_secs(5),
         };
         let mut games = Vec::new();
-        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-            games.push(g.clone())
-        });
+        let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
         assert_eq!(tally.games(), 6, "{name}: the match must go on");
         assert_eq!(tally.losses, 6, "{name}");
         for g in &games {
@@ -210,6 +204,46 @@ fn text(bytes: &[u8]) -> String {
 
 /// A wedge-protocol engine that answers every `go` by running `on_go` in the shell.
 const FAKE_WEDGE: &str = "while read -r line; do\n  case \"$line\" in\n    uci) echo uciok ;;\n    isready) echo readyok ;;\n    go*) ON_GO ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+
+#[test]
+fn unstartable_engine_stops_the_run() {
+    let out = wedge_match(
+        &[
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+        ],
+        20,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("/nonexistent/engine") && err.contains("cannot start"),
+        "{err}"
+    );
+    assert!(
+        !text(&out.stdout).contains("games,"),
+        "no report after a failed start"
+    );
+
+    // A program that starts but never completes the handshake.
+    let dir = test_dir("unstartable");
+    let quitter = sh_script(&dir, "quitter.sh", "echo 'no handshake here' >&2\nexit 0\n");
+    let engine = format!("name=quitter cmd={}", quitter.display());
+    let out = wedge_match(
+        &["--engine", &engine, "--engine", "greedy", "--games", "2"],
+        20,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("quitter") && err.contains("handshake"),
+        "{err}"
+    );
+}
 
 /// The report's counts: `N games,` on the first line, then `total P; unpaired games: U` after the
 /// pentanomial list.

@@ -4,9 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, Receiver};
-use std::sync::Arc;
 use std::time::Duration;
 use wedge::board::ggf::parse_ggf;
 use wedge::board::{Move, Position};
@@ -287,9 +285,7 @@ fn match_between_nboard_and_gtp_front_ends() {
         move_timeout: Duration::from_secs(20),
     };
     let mut games = Vec::new();
-    run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-        games.push(g.clone())
-    });
+    run(&config, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(games.len(), 2);
     for g in games {
         assert!(g.failure.is_none(), "{:?}", g.failure);

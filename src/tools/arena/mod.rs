@@ -3,7 +3,11 @@
 //! its own engine processes), every counted game is handed to the caller at once (to append to a
 //! file: nothing is lost on interruption), and the tally gives Elo, LOS, pentanomial counts and an
 //! optional SPRT stop. When the SPRT decides, the match ends on that tally: games still being played
-//! are abandoned and not counted, so the report's figures are exactly the ones the test decided on. An engine that crashes, hangs, plays
+//! are abandoned and not counted, so the report's figures are exactly the ones the test decided on.
+//!
+//! Every engine is started (handshake and options included) before the first game: one that cannot
+//! start stops the match with a [`MatchError`], since every game it would play is a forfeit that says
+//! nothing about its strength. An engine that crashes, hangs, plays
 //! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
 
 pub mod player;
@@ -12,12 +16,13 @@ pub mod stats;
 use crate::board::ggf::{now_unix, GgfGame};
 use crate::board::text::Game;
 use crate::board::{Color, Move};
-use crossbeam_channel::unbounded;
-use player::{start, Clocks, EngineSpec, Failure, Player, TimeControl};
+use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
+use player::{start, Clocks, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 /// Everything a match needs.
@@ -43,6 +48,33 @@ pub struct MatchConfig {
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
 }
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// The configuration cannot be played (no games, too few openings, two engines of one name, ...).
+    Config(String),
+    /// An engine could not be started or set up before the first game.
+    Start {
+        /// The engine's name.
+        engine: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(text) => write!(f, "{text}"),
+            MatchError::Start { engine, reason } => {
+                write!(f, "engine '{engine}' could not be started: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// One finished game.
 #[derive(Clone, Debug)]
@@ -165,48 +197,143 @@ fn forfeit_score(loser: Color) -> i32 {
     }
 }
 
-/// A worker's players, started on first use and restarted after a failure.
+/// A worker's players, restarted after a failure (an empty seat is started before the next game).
 struct Seats {
     a: Option<Box<dyn Player>>,
     b: Option<Box<dyn Player>>,
 }
 
+/// What a player of `config` is started with.
+fn launch(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Launch {
+    Launch {
+        tc: config.tc,
+        seed,
+        stop: stop.clone(),
+    }
+}
+
+impl Seats {
+    /// Starts both players, naming the one that fails.
+    fn start(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Result<Seats, MatchError> {
+        let one = |spec: &EngineSpec| {
+            start(spec, &launch(config, seed, stop)).map_err(|Failure(reason)| MatchError::Start {
+                engine: spec.name.clone(),
+                reason,
+            })
+        };
+        Ok(Seats {
+            a: Some(one(&config.a)?),
+            b: Some(one(&config.b)?),
+        })
+    }
+}
+
+/// Whether the match has been stopped (its stop channel's sender dropped).
+fn stopped(stop: &Receiver<()>) -> bool {
+    matches!(stop.try_recv(), Err(TryRecvError::Disconnected))
+}
+
+/// Refuses a configuration that cannot give a meaningful match.
+fn check(config: &MatchConfig) -> Result<(), MatchError> {
+    let bad = |text: String| Err(MatchError::Config(text));
+    if config.games == 0 {
+        return bad("no games to play (--games must be at least 1)".into());
+    }
+    if config.games > 2 * config.openings.len() {
+        return bad(format!(
+            "{} games need {} openings, {} given",
+            config.games,
+            config.games.div_ceil(2),
+            config.openings.len()
+        ));
+    }
+    if config.a.name == config.b.name {
+        return bad(format!(
+            "both engines are named '{}': give them different names (name=...) so that records \
+             and reports can tell them apart",
+            config.a.name
+        ));
+    }
+    for spec in [&config.a, &config.b] {
+        if let EngineKind::Process {
+            proto: Proto::Gtp, ..
+        } = spec.kind
+        {
+            if let Some(i) = config
+                .openings
+                .iter()
+                .position(|o| o.start != crate::board::Position::START)
+            {
+                return bad(format!(
+                    "engine '{}' speaks GTP, which starts from the standard position only, and \
+                     opening {} starts from a set-up board",
+                    spec.name,
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Plays the match, calling `on_game` for each counted game with the tally so far (in the calling
-/// thread, in completion order). Returns the final tally. Stops early when the SPRT decides or when
-/// `interrupt` becomes true; a game that ends after that is not counted.
+/// thread, in completion order), and returns the final tally. Every engine is started before the
+/// first game; one that cannot start ends the match with an error. Stops early when the SPRT
+/// decides; a game that ends after that is not counted.
 pub fn run(
     config: &MatchConfig,
-    interrupt: Arc<AtomicBool>,
     mut on_game: impl FnMut(&GameResult, &Tally),
-) -> Tally {
+) -> Result<Tally, MatchError> {
+    check(config)?;
+    let pairs = config.games.div_ceil(2);
+    let workers = config.concurrency.clamp(1, pairs);
     let next = AtomicUsize::new(0);
-    let pairs = config.games.min(2 * config.openings.len()).div_ceil(2);
+    // Dropping `stop_tx` stops the match: workers see it between games, and waits for an engine's
+    // answer end at once.
+    let (stop_tx, stop_rx) = bounded::<()>(0);
+    let mut stop_tx = Some(stop_tx);
+    let started = Barrier::new(workers + 1);
+    let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
     let (tx, rx) = unbounded::<GameResult>();
     let mut tally = Tally::default();
     std::thread::scope(|scope| {
-        for worker in 0..config.concurrency.clamp(1, pairs.max(1)) {
+        for worker in 0..workers {
             let tx = tx.clone();
-            let next = &next;
-            let interrupt = interrupt.clone();
+            let stop = stop_rx.clone();
+            let (next, started, start_error) = (&next, &started, &start_error);
             scope.spawn(move || {
-                let mut seats = Seats { a: None, b: None };
+                // The engines are started by the thread that uses them to the end (on Linux an
+                // engine is killed when the thread that started it ends, see player::Pipe).
+                let seats = Seats::start(config, config.seed ^ worker as u64, &stop);
+                let mut seats = match seats {
+                    Ok(seats) => Some(seats),
+                    Err(e) => {
+                        let mut first = start_error.lock().unwrap_or_else(|p| p.into_inner());
+                        first.get_or_insert(e);
+                        None
+                    }
+                };
+                started.wait();
+                let Some(seats) = seats.as_mut() else {
+                    return;
+                };
                 loop {
-                    if interrupt.load(Ordering::Relaxed) {
-                        break;
+                    if stopped(&stop) {
+                        return;
                     }
                     let pair = next.fetch_add(1, Ordering::Relaxed);
                     if pair >= pairs {
-                        break;
+                        return;
                     }
                     let opening = &config.openings[pair];
                     let games_of_pair = if 2 * pair + 1 == config.games { 1 } else { 2 };
                     for a_black in [true, false].into_iter().take(games_of_pair) {
-                        if interrupt.load(Ordering::Relaxed) {
-                            break;
+                        if stopped(&stop) {
+                            return;
                         }
                         let seed =
                             config.seed ^ ((pair as u64) << 1 | a_black as u64) ^ worker as u64;
-                        let r = play_one(config, &mut seats, opening, pair, a_black, seed);
+                        let r = play_one(config, seats, &stop, opening, pair, a_black, seed);
                         if tx.send(r).is_err() {
                             return;
                         }
@@ -215,11 +342,13 @@ pub fn run(
             });
         }
         drop(tx);
+        started.wait();
+        let failed = start_error.lock().map_or(true, |e| e.is_some());
+        if failed {
+            return;
+        }
         let mut halves: HashMap<usize, Outcome> = HashMap::new();
         for r in &rx {
-            if interrupt.load(Ordering::Relaxed) {
-                break;
-            }
             tally.add_game(r.outcome, r.a_discs);
             if let Some(first) = halves.remove(&r.pair) {
                 tally.add_pair(first, r.outcome);
@@ -229,15 +358,18 @@ pub fn run(
             on_game(&r, &tally);
             if let Some(sprt) = &config.sprt {
                 if sprt.state(&tally) != SprtState::Continue {
-                    interrupt.store(true, Ordering::Relaxed);
                     break;
                 }
             }
         }
-        // Workers still playing find the channel closed and stop after their game.
+        // Stops the workers still playing; their games are not counted.
+        stop_tx.take();
         drop(rx);
     });
-    tally
+    match start_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(tally),
+    }
 }
 
 /// Plays one game with fresh or kept players; a failed player is dropped so the next game restarts
@@ -245,6 +377,7 @@ pub fn run(
 fn play_one(
     config: &MatchConfig,
     seats: &mut Seats,
+    stop: &Receiver<()>,
     opening: &Game,
     pair: usize,
     a_black: bool,
@@ -264,7 +397,7 @@ fn play_one(
         ),
     ] {
         if slot.is_none() {
-            match start(spec, seed) {
+            match start(spec, &launch(config, seed, stop)) {
                 Ok(p) => *slot = Some(p),
                 Err(Failure(reason)) => {
                     failure.get_or_insert((colour, reason));
@@ -389,7 +522,7 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
     if (tally.games() as usize) < config.games {
         let why = match &config.sprt {
             Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
-            _ => "the match was interrupted",
+            _ => "the match was stopped",
         };
         s.push_str(&format!(
             "stopped after {} of {} games: {why}\n",
@@ -504,9 +637,7 @@ mod tests {
             move_timeout: Duration::from_secs(10),
         };
         let mut games = Vec::new();
-        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-            games.push(g.clone())
-        });
+        let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
         assert_eq!(tally.games(), 4);
         assert_eq!(tally.pentanomial.iter().sum::<u32>(), 2);
         for g in games {
@@ -520,7 +651,7 @@ mod tests {
         }
         // An odd count plays the last opening once: three games, one pair and one lone game.
         let config = MatchConfig { games: 3, ..config };
-        let tally = run(&config, Arc::new(AtomicBool::new(false)), |_, _| {});
+        let tally = run(&config, |_, _| {}).unwrap();
         assert_eq!((tally.games(), tally.pairs()), (3, 1));
     }
 }

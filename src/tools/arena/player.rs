@@ -6,7 +6,7 @@
 use crate::board::ggf::GgfGame;
 use crate::board::{Move, Position};
 use crate::tools::players::{greedy_move, random_move, Rng};
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -147,6 +147,18 @@ impl TimeControl {
     }
 }
 
+/// What starting a player needs besides its spec.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The match's time control (engines whose protocol needs it are set up for it at the start).
+    pub tc: TimeControl,
+    /// Seeds the random player.
+    pub seed: u64,
+    /// Disconnected when the match stops: a wait for an engine's answer then ends at once. A
+    /// receiver that never disconnects ([`crossbeam_channel::never`]) means "never stopped".
+    pub stop: Receiver<()>,
+}
+
 /// Why a player failed to produce a legal move in time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure(pub String);
@@ -223,11 +235,12 @@ pub struct Pipe {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    stop: Receiver<()>,
 }
 
 impl Pipe {
-    /// Starts `cmd` with `args`, stdin and stdout piped.
-    pub fn spawn(cmd: &str, args: &[String]) -> Result<Pipe, Failure> {
+    /// Starts `cmd` with `args`, stdin and stdout piped; waits end early when `stop` disconnects.
+    pub fn spawn(cmd: &str, args: &[String], stop: Receiver<()>) -> Result<Pipe, Failure> {
         // A program file that was just written can be briefly "busy" (ETXTBSY) while another thread
         // forks; that clears within milliseconds, so it is retried a few times.
         let mut attempt = 0;
@@ -264,14 +277,19 @@ impl Pipe {
             child,
             stdin,
             lines,
+            stop,
         })
     }
 
     /// Writes one line.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        writeln!(self.stdin, "{line}")
+        if writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|_| Failure("the engine closed its input (crashed?)".into()))
+            .is_err()
+        {
+            return Err(self.exited("closed its input"));
+        }
+        Ok(())
     }
 
     /// Reads lines until one satisfies `done`; returns it.
@@ -280,18 +298,55 @@ impl Pipe {
         done: impl Fn(&str) -> bool,
         deadline: Instant,
     ) -> Result<String, Failure> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) if done(&l) => return Ok(l),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure("no answer in time (hung?)".into()))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Failure("the engine exited (crashed?)".into()))
-                }
+        let mut found = None;
+        self.wait(deadline, |l| {
+            let last = done(l);
+            if last {
+                found = Some(l.to_string());
             }
+            last
+        })?;
+        Ok(found.unwrap_or_default())
+    }
+
+    /// Hands each line read to `each` until it returns true, the deadline passes, the program
+    /// exits or the match stops.
+    pub fn wait(
+        &mut self,
+        deadline: Instant,
+        mut each: impl FnMut(&str) -> bool,
+    ) -> Result<(), Failure> {
+        let timeout = crossbeam_channel::at(deadline);
+        loop {
+            select! {
+                recv(self.lines) -> line => match line {
+                    Ok(l) => {
+                        if each(&l) {
+                            return Ok(());
+                        }
+                    }
+                    Err(_) => return Err(self.exited("exited")),
+                },
+                recv(self.stop) -> _ => return Err(Failure("the match was stopped".into())),
+                recv(timeout) -> _ => return Err(Failure("no answer in time (hung?)".into())),
+            }
+        }
+    }
+
+    /// The failure for a program that went away: `what` it did, and its exit status once known.
+    fn exited(&mut self, what: &str) -> Failure {
+        // The output closes a moment before the process can be reaped; wait a little for its status.
+        let mut status = None;
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        match status {
+            Some(s) => Failure(format!("the engine {what} ({s})")),
+            None => Failure(format!("the engine {what} (crashed?)")),
         }
     }
 }
@@ -320,16 +375,23 @@ pub struct ProcessPlayer {
 /// How long the handshake and `isready` may take.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// Rewords a failure during the handshake as one.
+fn handshake(Failure(reason): Failure) -> Failure {
+    Failure(format!("handshake failed: {reason}"))
+}
+
 impl ProcessPlayer {
     /// Starts the program, does the `uci` handshake and sends the options.
     pub fn start(
         cmd: &str,
         args: &[String],
         options: &[(String, String)],
+        launch: &Launch,
     ) -> Result<Self, Failure> {
-        let mut pipe = Pipe::spawn(cmd, args)?;
-        pipe.send("uci")?;
-        pipe.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        let mut pipe = Pipe::spawn(cmd, args, launch.stop.clone())?;
+        pipe.send("uci").map_err(handshake)?;
+        pipe.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(handshake)?;
         for (name, value) in options {
             pipe.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -418,29 +480,29 @@ impl Player for ProcessPlayer {
     }
 }
 
-/// Starts a player from its spec (`seed` seeds the random player).
-pub fn start(spec: &EngineSpec, seed: u64) -> Result<Box<dyn Player>, Failure> {
+/// Starts a player from its spec.
+pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player>, Failure> {
     Ok(match &spec.kind {
-        EngineKind::Random => Box::new(RandomPlayer(Rng::new(seed))),
+        EngineKind::Random => Box::new(RandomPlayer(Rng::new(launch.seed))),
         EngineKind::Greedy => Box::new(GreedyPlayer),
         EngineKind::Process {
             cmd,
             args,
             options,
             proto: Proto::Wedge,
-        } => Box::new(ProcessPlayer::start(cmd, args, options)?),
+        } => Box::new(ProcessPlayer::start(cmd, args, options, launch)?),
         EngineKind::Process {
             cmd,
             args,
             proto: Proto::Nboard,
             ..
-        } => Box::new(NboardPlayer::start(cmd, args)?),
+        } => Box::new(NboardPlayer::start(cmd, args, launch)?),
         EngineKind::Process {
             cmd,
             args,
             proto: Proto::Gtp,
             ..
-        } => Box::new(GtpPlayer::start(cmd, args)?),
+        } => Box::new(GtpPlayer::start(cmd, args, launch)?),
     })
 }
 
@@ -464,15 +526,17 @@ pub struct NboardPlayer {
 }
 
 impl NboardPlayer {
-    /// Starts the program and sends `nboard 2`.
-    pub fn start(cmd: &str, args: &[String]) -> Result<Self, Failure> {
-        let mut pipe = Pipe::spawn(cmd, args)?;
-        pipe.send("nboard 2")?;
-        Ok(NboardPlayer {
-            pipe,
+    /// Starts the program, sends `nboard 2` and waits for the answer to a `ping`.
+    pub fn start(cmd: &str, args: &[String], launch: &Launch) -> Result<Self, Failure> {
+        let mut p = NboardPlayer {
+            pipe: Pipe::spawn(cmd, args, launch.stop.clone())?,
             ping: 0,
             depth: None,
-        })
+        };
+        p.pipe.send("nboard 2").map_err(handshake)?;
+        p.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(handshake)?;
+        Ok(p)
     }
 
     fn sync(&mut self, deadline: Instant) -> Result<(), Failure> {
@@ -540,13 +604,14 @@ pub struct GtpPlayer {
 
 impl GtpPlayer {
     /// Starts the program and checks it answers GTP.
-    pub fn start(cmd: &str, args: &[String]) -> Result<Self, Failure> {
+    pub fn start(cmd: &str, args: &[String], launch: &Launch) -> Result<Self, Failure> {
         let mut p = GtpPlayer {
-            pipe: Pipe::spawn(cmd, args)?,
+            pipe: Pipe::spawn(cmd, args, launch.stop.clone())?,
             known: Vec::new(),
             start_known: false,
         };
-        p.ask("protocol_version", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        p.ask("protocol_version", Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(handshake)?;
         p.ask("boardsize 8", Instant::now() + HANDSHAKE_TIMEOUT)?;
         Ok(p)
     }
