@@ -355,3 +355,84 @@ fn progress_and_report_agree_on_a_perfect_score() {
         "{progress}"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_runner_takes_its_engines_with_it() {
+    let dir = test_dir("orphans");
+    // Engines that stop reading their input while they "think", so only a signal ends them.
+    let sleeper = sh_script(
+        &dir,
+        "sleeper.sh",
+        &FAKE_WEDGE.replace("ON_GO", "exec sleep 30"),
+    );
+    let engine = |name: &str| format!("name={name} cmd={}", sleeper.display());
+    let mut runner = Command::new(WEDGE)
+        .args([
+            "match",
+            "--engine",
+            &engine("s1"),
+            "--engine",
+            &engine("s2"),
+        ])
+        .args(["--games", "2", "--depth", "20", "--move-timeout", "60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let children_of = |parent: u32| -> Vec<u32> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid ...`: the command may hold spaces, so read after the ')'.
+            let fields: Vec<&str> = stat
+                .rsplit_once(')')
+                .unwrap()
+                .1
+                .split_whitespace()
+                .collect();
+            if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
+                found.push(pid);
+            }
+        }
+        found
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut children = Vec::new();
+    while children.len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        children = children_of(runner.id());
+    }
+    assert_eq!(
+        children.len(),
+        2,
+        "the runner did not start its two engines"
+    );
+    // Let the first `go` reach an engine, so one of them is deaf to its input.
+    std::thread::sleep(Duration::from_millis(300));
+    runner.kill().unwrap();
+    runner.wait().unwrap();
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while children.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors: Vec<u32> = children.iter().copied().filter(|&p| alive(p)).collect();
+    for &pid in &survivors {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(
+        survivors.is_empty(),
+        "engines outlived the runner: {survivors:?}"
+    );
+}

@@ -244,13 +244,15 @@ impl Pipe {
         // A program file that was just written can be briefly "busy" (ETXTBSY) while another thread
         // forks; that clears within milliseconds, so it is retried a few times.
         let mut attempt = 0;
+        let mut command = Command::new(cmd);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        die_with_parent(&mut command);
         let mut child = loop {
-            let spawned = Command::new(cmd)
-                .args(args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn();
+            let spawned = command.spawn();
             match spawned {
                 Ok(c) => break c,
                 Err(e) if e.raw_os_error() == Some(26) && attempt < 20 => {
@@ -350,6 +352,44 @@ impl Pipe {
         }
     }
 }
+
+/// Makes the program die with the runner, even a runner killed by SIGKILL (which runs no `Drop`):
+/// the kernel sends it SIGKILL when the thread that started it ends. The match starts each engine in
+/// the worker thread that uses it to the end of the match, so that is the runner's end.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let runner = std::process::id() as libc::pid_t;
+    // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe work
+    // is allowed (another thread of the runner may have held a lock at the fork). It calls only
+    // prctl and getppid, which are plain system calls that take no lock and allocate nothing, reads
+    // the captured integer, and on error builds an io::Error from a raw errno, which does not
+    // allocate either. No memory is shared with the parent's threads.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+            ) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The runner may have died before the prctl took effect; then nobody would send the
+            // signal, so the child must not go on.
+            if libc::getppid() != runner {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the engines are only killed when their [`Pipe`] is dropped.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
 
 impl Drop for Pipe {
     fn drop(&mut self) {
