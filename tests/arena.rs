@@ -356,6 +356,29 @@ fn progress_and_report_agree_on_a_perfect_score() {
     );
 }
 
+#[test]
+fn stale_second_bestmove_is_not_read_as_the_next_answer() {
+    let dir = test_dir("double-bestmove");
+    // wedge with every `bestmove` line written twice.
+    let doubler = sh_script(
+        &dir,
+        "doubler.sh",
+        &format!(
+            "{WEDGE} \"$@\" | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in bestmove*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
+        ),
+    );
+    let engine = format!("name=doubler cmd={} option.Hash=4", doubler.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(report.contains("failures: none"), "{report}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn killed_runner_takes_its_engines_with_it() {

@@ -148,6 +148,13 @@ fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
+        if let Err(Failure(reason)) = player.sync() {
+            return Played {
+                moves,
+                black_score: forfeit_score(side),
+                forfeit: Some((side, reason)),
+            };
+        }
         let started = Instant::now();
         let answer = player.choose(opening.start, &moves, pos, tc, clocks, started + wait);
         let used = started.elapsed();

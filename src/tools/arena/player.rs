@@ -176,8 +176,14 @@ pub struct Clocks {
 
 /// Something that plays moves.
 pub trait Player: Send {
-    /// Prepares for a new game.
+    /// Prepares for a new game; also drains whatever the engine still had to say about the last one.
     fn new_game(&mut self) -> Result<(), Failure>;
+    /// Makes sure nothing the engine said before is still on its way, so that the next answer read
+    /// is the answer to the next question (an engine that wrote a stray second `bestmove` must not
+    /// have it taken for its next move). Called before each move, off the clock.
+    fn sync(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
     /// Chooses a move in `pos`, reached from `start` by `moves`; `deadline` is when to give up.
     fn choose(
         &mut self,
@@ -454,6 +460,11 @@ impl ProcessPlayer {
 impl Player for ProcessPlayer {
     fn new_game(&mut self) -> Result<(), Failure> {
         self.send("ucinewgame")?;
+        self.sync()
+    }
+
+    /// `isready`, then everything up to `readyok` is read and dropped.
+    fn sync(&mut self) -> Result<(), Failure> {
         self.send("isready")?;
         self.wait_for(|l| l == "readyok", Instant::now() + HANDSHAKE_TIMEOUT)
             .map(|_| ())
@@ -634,9 +645,13 @@ impl Player for NboardPlayer {
 }
 
 /// An engine process speaking GTP: moves are sent with `play`, the engine's with `genmove`. The
-/// engine's own board is kept in step; when it is not, it is rebuilt with `clear_board`.
+/// engine's own board is kept in step; when it is not, it is rebuilt with `clear_board`. Every
+/// command carries a number and only the answer with that number is taken, so a stray or late
+/// answer is never read as the answer to a later command.
 pub struct GtpPlayer {
     pipe: Pipe,
+    /// The number of the next command.
+    next_id: u64,
     /// The moves the engine's board holds.
     known: Vec<Move>,
     start_known: bool,
@@ -647,6 +662,7 @@ impl GtpPlayer {
     pub fn start(cmd: &str, args: &[String], launch: &Launch) -> Result<Self, Failure> {
         let mut p = GtpPlayer {
             pipe: Pipe::spawn(cmd, args, launch.stop.clone())?,
+            next_id: 1,
             known: Vec::new(),
             start_known: false,
         };
@@ -658,18 +674,39 @@ impl GtpPlayer {
 
     /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
     fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
-        self.pipe.send(command)?;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pipe.send(&format!("{id} {command}"))?;
         let line = self
             .pipe
-            .wait_for(|l| l.starts_with('=') || l.starts_with('?'), deadline)?;
-        if line.starts_with('?') {
-            return Err(Failure(format!(
+            .wait_for(|l| gtp_answer(l, id).is_some(), deadline)?;
+        match gtp_answer(&line, id) {
+            Some((true, text)) => Ok(text.to_string()),
+            _ => Err(Failure(format!(
                 "'{command}' was refused: {}",
                 crate::board::square::truncate(&line)
-            )));
+            ))),
         }
-        Ok(line[1..].trim().to_string())
     }
+}
+
+/// Reads `line` as the answer to command `id`: whether it succeeded (`=`, not `?`) and its text.
+fn gtp_answer(line: &str, id: u64) -> Option<(bool, &str)> {
+    let ok = match line.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => return None,
+    };
+    let rest = &line[1..];
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || rest[..digits].parse::<u64>().ok() != Some(id) {
+        return None;
+    }
+    let text = &rest[digits..];
+    if !text.is_empty() && !text.starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some((ok, text.trim()))
 }
 
 fn gtp_colour(c: crate::board::Color) -> &'static str {
@@ -784,5 +821,20 @@ mod tests {
             }
         ));
         assert!(EngineSpec::parse("cmd=x option.=3").is_err());
+    }
+
+    #[test]
+    fn gtp_answers_are_matched_by_number() {
+        assert_eq!(gtp_answer("=12 f5", 12), Some((true, "f5")));
+        assert_eq!(gtp_answer("=12", 12), Some((true, "")));
+        assert_eq!(
+            gtp_answer("?3 unknown command", 3),
+            Some((false, "unknown command"))
+        );
+        assert_eq!(gtp_answer("=1 f5", 12), None);
+        assert_eq!(gtp_answer("=123 f5", 12), None);
+        assert_eq!(gtp_answer("= f5", 12), None);
+        assert_eq!(gtp_answer("=12f5", 12), None);
+        assert_eq!(gtp_answer("", 12), None);
     }
 }
