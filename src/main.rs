@@ -200,7 +200,8 @@ struct MatchArgs {
     /// Stop when a sequential test decides, e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05".
     #[arg(long)]
     sprt: Option<String>,
-    /// Append each game as a GGF line to this file.
+    /// Append each game as a GGF line to this file; each engine's stderr is appended to
+    /// FILE.NAME.stderr.log beside it (without --out it is not kept).
     #[arg(long)]
     out: Option<PathBuf>,
     /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
@@ -575,6 +576,7 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         sprt,
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+        stderr_logs: args.out.clone(),
     };
     let total = config.games;
     let tty = std::io::stderr().is_terminal();

@@ -35,6 +35,7 @@ fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
         sprt: None,
         seed: 7,
         move_timeout: Duration::from_secs(20),
+        stderr_logs: None,
     };
     let mut games = Vec::new();
     let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -130,6 +131,7 @@ fn broken_engines_lose_and_the_match_goes_on() {
             sprt: None,
             seed: 1,
             move_timeout: Duration::from_secs(5),
+            stderr_logs: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -242,6 +244,95 @@ fn unstartable_engine_stops_the_run() {
     assert!(
         err.contains("quitter") && err.contains("handshake"),
         "{err}"
+    );
+}
+
+#[test]
+fn misspelt_option_stops_the_run() {
+    let engine = format!("name=typo cmd={WEDGE} option.Hsh=3");
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(err.contains("typo") && err.contains("Hsh"), "{err}");
+}
+
+#[test]
+fn gtp_and_nboard_option_errors_stop_the_run() {
+    let dir = test_dir("option-errors");
+    let gtp = sh_script(
+        &dir,
+        "gtp.sh",
+        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    set_option) printf '?%s unknown option %s\\n\\n' \"$id\" \"$2\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+    );
+    let nboard = sh_script(
+        &dir,
+        "nboard.sh",
+        "while read -r line; do\n  set -- $line\n  case \"$1\" in\n    set) if [ \"$2\" = option ]; then echo \"error unknown option $3\"; fi ;;\n    ping) echo \"pong $2\" ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+    );
+    for (proto, path) in [("gtp", &gtp), ("nboard", &nboard)] {
+        let engine = format!(
+            "name=fake-{proto} cmd={} proto={proto} option.Hsh=3",
+            path.display()
+        );
+        let out = wedge_match(
+            &[
+                "--engine",
+                &engine,
+                "--engine",
+                "greedy",
+                "--games",
+                "2",
+                "--movetime",
+                "10",
+            ],
+            30,
+        );
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{proto}: exit status {}", out.status);
+        assert!(
+            err.contains(&format!("fake-{proto}")) && err.contains("Hsh"),
+            "{proto}: {err}"
+        );
+    }
+}
+
+#[test]
+fn engine_stderr_is_kept_next_to_out() {
+    let dir = test_dir("stderr-log");
+    let noisy = sh_script(
+        &dir,
+        "noisy.sh",
+        &format!("echo 'stderr-marker-1234' >&2\nexec {WEDGE} \"$@\"\n"),
+    );
+    let out_file = dir.join("games.ggf");
+    let engine = format!("name=noisy cmd={} option.Hash=4", noisy.display());
+    let out = wedge_match(
+        &[
+            "--engine",
+            &engine,
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = dir.join("games.ggf.noisy.stderr.log");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        logged.contains("stderr-marker-1234"),
+        "{}: '{logged}'",
+        log.display()
     );
 }
 

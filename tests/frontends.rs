@@ -283,6 +283,7 @@ fn match_between_nboard_and_gtp_front_ends() {
         sprt: None,
         seed: 1,
         move_timeout: Duration::from_secs(20),
+        stderr_logs: None,
     };
     let mut games = Vec::new();
     run(&config, |g, _| games.push(g.clone())).unwrap();

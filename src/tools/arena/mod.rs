@@ -47,6 +47,27 @@ pub struct MatchConfig {
     pub seed: u64,
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
+    /// Where the engines' stderr is kept: appended to `<this>.<engine name>.stderr.log` (the name
+    /// with characters other than letters, digits, `-`, `_` and `.` as `_`); `None` keeps only
+    /// each engine's last lines, quoted when it fails.
+    pub stderr_logs: Option<std::path::PathBuf>,
+}
+
+/// The stderr log of engine `name` for the prefix `logs` (see [`MatchConfig::stderr_logs`]).
+pub fn stderr_log_path(logs: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut path = logs.as_os_str().to_owned();
+    path.push(format!(".{safe}.stderr.log"));
+    path.into()
 }
 
 /// Why a match could not be played.
@@ -210,11 +231,15 @@ struct Seats {
     b: Option<Box<dyn Player>>,
 }
 
-/// What a player of `config` is started with.
-fn launch(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Launch {
+/// What player `spec` of `config` is started with.
+fn launch(config: &MatchConfig, spec: &EngineSpec, seed: u64, stop: &Receiver<()>) -> Launch {
     Launch {
         tc: config.tc,
         seed,
+        stderr_log: config
+            .stderr_logs
+            .as_deref()
+            .map(|logs| stderr_log_path(logs, &spec.name)),
         stop: stop.clone(),
     }
 }
@@ -223,9 +248,11 @@ impl Seats {
     /// Starts both players, naming the one that fails.
     fn start(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Result<Seats, MatchError> {
         let one = |spec: &EngineSpec| {
-            start(spec, &launch(config, seed, stop)).map_err(|Failure(reason)| MatchError::Start {
-                engine: spec.name.clone(),
-                reason,
+            start(spec, &launch(config, spec, seed, stop)).map_err(|Failure(reason)| {
+                MatchError::Start {
+                    engine: spec.name.clone(),
+                    reason,
+                }
             })
         };
         Ok(Seats {
@@ -404,7 +431,7 @@ fn play_one(
         ),
     ] {
         if slot.is_none() {
-            match start(spec, &launch(config, seed, stop)) {
+            match start(spec, &launch(config, spec, seed, stop)) {
                 Ok(p) => *slot = Some(p),
                 Err(Failure(reason)) => {
                     failure.get_or_insert((colour, reason));
@@ -613,6 +640,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stderr_logs_sit_next_to_the_games() {
+        let path = stderr_log_path(std::path::Path::new("out/games.ggf"), "my engine/2");
+        assert_eq!(
+            path,
+            std::path::Path::new("out/games.ggf.my_engine_2.stderr.log")
+        );
+    }
+
+    #[test]
     fn tc_parses() {
         assert_eq!(
             parse_tc("60+0.5"),
@@ -642,6 +678,7 @@ mod tests {
             sprt: None,
             seed: 1,
             move_timeout: Duration::from_secs(10),
+            stderr_logs: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();

@@ -1,14 +1,19 @@
 //! Players for the match runner: the built-in `random` and `greedy` players, and engines run as
-//! processes that speak wedge's protocol (any UCI/UGI-style engine for Othello). A process engine is
-//! driven with `position ... moves ...` and `go ...` and must answer `bestmove` in time; everything it
-//! does wrong (crash, hang, malformed answer) is a [`Failure`] with a reason, never a panic.
+//! processes that speak wedge's protocol (any UCI/UGI-style engine for Othello), NBoard or GTP. Each
+//! process is set up at its start (handshake, options, limits its protocol needs), and an engine that
+//! refuses any of it fails to start; then it must answer each move in time. Everything it does wrong
+//! (crash, hang, refusal, malformed answer) is a [`Failure`] with a reason, never a panic. An
+//! engine's stderr goes to a log file when the match has one; its last lines are quoted when it fails.
 
 use crate::board::ggf::GgfGame;
 use crate::board::{Move, Position};
 use crate::tools::players::{greedy_move, random_move, Rng};
 use crossbeam_channel::{select, unbounded, Receiver};
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How an engine is started: a built-in player or a command line.
@@ -24,7 +29,8 @@ pub enum EngineKind {
         cmd: String,
         /// Its arguments.
         args: Vec<String>,
-        /// `setoption` pairs sent after the handshake (wedge protocol only).
+        /// Options set after the handshake, in the engine's protocol (`setoption name N value V`,
+        /// GTP `set_option N V`, NBoard `set option N V`); a refused one stops the engine's start.
         options: Vec<(String, String)>,
         /// The protocol it speaks.
         proto: Proto,
@@ -53,8 +59,8 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// Reads `random`, `greedy`, or whitespace-separated `key=value` items: `name=NAME`, `cmd=PROGRAM`
-    /// (required for a process), `arg=ARG` (repeatable), `option.NAME=VALUE` (repeatable; sent as
-    /// `setoption name NAME value VALUE`), `proto=wedge` (the only protocol for now).
+    /// (required for a process), `arg=ARG` (repeatable), `option.NAME=VALUE` (repeatable; set in the
+    /// engine's protocol after the handshake), `proto=wedge|uci|ugi|nboard|gtp` (default wedge).
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let t = text.trim();
         match t {
@@ -154,6 +160,8 @@ pub struct Launch {
     pub tc: TimeControl,
     /// Seeds the random player.
     pub seed: u64,
+    /// The file the engine's stderr is appended to; `None` keeps only its last lines, for messages.
+    pub stderr_log: Option<PathBuf>,
     /// Disconnected when the match stops: a wait for an engine's answer then ends at once. A
     /// receiver that never disconnects ([`crossbeam_channel::never`]) means "never stopped".
     pub stop: Receiver<()>,
@@ -242,11 +250,39 @@ pub struct Pipe {
     stdin: ChildStdin,
     lines: Receiver<String>,
     stop: Receiver<()>,
+    /// The last lines of its stderr.
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Disconnected when its stderr closes (the program ended).
+    stderr_closed: Receiver<()>,
 }
 
+/// How many of an engine's last stderr lines are kept for messages.
+const STDERR_TAIL_LINES: usize = 3;
+
 impl Pipe {
-    /// Starts `cmd` with `args`, stdin and stdout piped; waits end early when `stop` disconnects.
-    pub fn spawn(cmd: &str, args: &[String], stop: Receiver<()>) -> Result<Pipe, Failure> {
+    /// Starts `cmd` with `args`, stdin and stdout piped, stderr appended to `stderr_log` (if any);
+    /// waits end early when `stop` disconnects.
+    pub fn spawn(
+        cmd: &str,
+        args: &[String],
+        stderr_log: Option<&Path>,
+        stop: Receiver<()>,
+    ) -> Result<Pipe, Failure> {
+        let mut log = match stderr_log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| {
+                        Failure(format!(
+                            "cannot open the stderr log {}: {e}",
+                            path.display()
+                        ))
+                    })?,
+            ),
+            None => None,
+        };
         // A program file that was just written can be briefly "busy" (ETXTBSY) while another thread
         // forks; that clears within milliseconds, so it is retried a few times.
         let mut attempt = 0;
@@ -255,7 +291,7 @@ impl Pipe {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         die_with_parent(&mut command);
         let mut child = loop {
             let spawned = command.spawn();
@@ -268,10 +304,39 @@ impl Pipe {
                 Err(e) => return Err(Failure(format!("cannot start '{cmd}': {e}"))),
             }
         };
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             let _ = child.kill();
             return Err(Failure("no pipes to the engine".into()));
         };
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (closed_tx, stderr_closed) = crossbeam_channel::bounded::<()>(0);
+        let tail = stderr_tail.clone();
+        std::thread::spawn(move || {
+            // Bytes, not text: an engine's stderr need not be UTF-8, and the log keeps it as written.
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                if let Some(f) = log.as_mut() {
+                    if !line.ends_with(b"\n") {
+                        line.push(b'\n');
+                    }
+                    // A log that cannot be written must not stop the engine: the line is dropped.
+                    let _ = f.write_all(&line);
+                }
+                let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                if !text.is_empty() {
+                    let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    if tail.len() == STDERR_TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back(text);
+                }
+                line.clear();
+            }
+            drop(closed_tx);
+        });
         let (tx, lines) = unbounded();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -286,6 +351,8 @@ impl Pipe {
             stdin,
             lines,
             stop,
+            stderr_tail,
+            stderr_closed,
         })
     }
 
@@ -352,9 +419,30 @@ impl Pipe {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        // Its last words on stderr, once the reader has seen them to the end.
+        let _ = self.stderr_closed.recv_timeout(Duration::from_millis(200));
+        let tail = self.stderr_tail();
+        let said = if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; its stderr ended: {tail}")
+        };
         match status {
-            Some(s) => Failure(format!("the engine {what} ({s})")),
-            None => Failure(format!("the engine {what} (crashed?)")),
+            Some(s) => Failure(format!("the engine {what} ({s}){said}")),
+            None => Failure(format!("the engine {what} (crashed?){said}")),
+        }
+    }
+
+    /// The last lines the program wrote to stderr, joined with ` | ` and cut to a readable length.
+    pub fn stderr_tail(&self) -> String {
+        const MAX: usize = 300;
+        let tail = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
+        let text = tail.iter().cloned().collect::<Vec<_>>().join(" | ");
+        if text.chars().count() > MAX {
+            let cut: String = text.chars().take(MAX).collect();
+            format!("{cut}...")
+        } else {
+            text
         }
     }
 }
@@ -421,6 +509,16 @@ pub struct ProcessPlayer {
 /// How long the handshake and `isready` may take.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The failure for options the engine refused: its error replies, and the options sent.
+fn options_refused(options: &[(String, String)], errors: &[String]) -> Failure {
+    let sent: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    Failure(format!(
+        "refused its options ({}): {}",
+        sent.join(" "),
+        errors.join("; ")
+    ))
+}
+
 /// Rewords a failure during the handshake as one.
 fn handshake(Failure(reason): Failure) -> Failure {
     Failure(format!("handshake failed: {reason}"))
@@ -434,12 +532,25 @@ impl ProcessPlayer {
         options: &[(String, String)],
         launch: &Launch,
     ) -> Result<Self, Failure> {
-        let mut pipe = Pipe::spawn(cmd, args, launch.stop.clone())?;
+        let mut pipe = Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?;
         pipe.send("uci").map_err(handshake)?;
         pipe.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)
             .map_err(handshake)?;
         for (name, value) in options {
             pipe.send(&format!("setoption name {name} value {value}"))?;
+        }
+        // The engine answers a command it refuses with `info string error: ...` (protocol.md); every
+        // such line before `readyok` is about the options just sent.
+        pipe.send("isready")?;
+        let mut errors = Vec::new();
+        pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
+            if let Some(e) = l.strip_prefix("info string error") {
+                errors.push(e.trim_start_matches(':').trim().to_string());
+            }
+            l == "readyok"
+        })?;
+        if !errors.is_empty() {
+            return Err(options_refused(options, &errors));
         }
         Ok(ProcessPlayer { pipe })
     }
@@ -545,15 +656,15 @@ pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player>, Fail
         EngineKind::Process {
             cmd,
             args,
+            options,
             proto: Proto::Nboard,
-            ..
-        } => Box::new(NboardPlayer::start(cmd, args, launch)?),
+        } => Box::new(NboardPlayer::start(cmd, args, options, launch)?),
         EngineKind::Process {
             cmd,
             args,
+            options,
             proto: Proto::Gtp,
-            ..
-        } => Box::new(GtpPlayer::start(cmd, args, launch)?),
+        } => Box::new(GtpPlayer::start(cmd, args, options, launch)?),
     })
 }
 
@@ -577,31 +688,55 @@ pub struct NboardPlayer {
 }
 
 impl NboardPlayer {
-    /// Starts the program, sends `nboard 2` and waits for the answer to a `ping`.
-    pub fn start(cmd: &str, args: &[String], launch: &Launch) -> Result<Self, Failure> {
+    /// Starts the program, sends `nboard 2` and waits for the answer to a `ping`, then sets the
+    /// options (`set option NAME VALUE`) and pings again: an `error ...` line before the `pong` is
+    /// a refusal.
+    pub fn start(
+        cmd: &str,
+        args: &[String],
+        options: &[(String, String)],
+        launch: &Launch,
+    ) -> Result<Self, Failure> {
         let mut p = NboardPlayer {
-            pipe: Pipe::spawn(cmd, args, launch.stop.clone())?,
+            pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
             ping: 0,
             depth: None,
         };
         p.pipe.send("nboard 2").map_err(handshake)?;
         p.sync(Instant::now() + HANDSHAKE_TIMEOUT)
             .map_err(handshake)?;
+        if !options.is_empty() {
+            for (name, value) in options {
+                p.pipe.send(&format!("set option {name} {value}"))?;
+            }
+            let errors = p.sync(Instant::now() + HANDSHAKE_TIMEOUT)?;
+            if !errors.is_empty() {
+                return Err(options_refused(options, &errors));
+            }
+        }
         Ok(p)
     }
 
-    fn sync(&mut self, deadline: Instant) -> Result<(), Failure> {
+    /// Pings and waits for the matching pong; returns the `error ...` lines read on the way.
+    fn sync(&mut self, deadline: Instant) -> Result<Vec<String>, Failure> {
         self.ping += 1;
         let n = self.ping;
         self.pipe.send(&format!("ping {n}"))?;
         let want = format!("pong {n}");
-        self.pipe.wait_for(|l| l == want, deadline).map(|_| ())
+        let mut errors = Vec::new();
+        self.pipe.wait(deadline, |l| {
+            if l.starts_with("error") {
+                errors.push(l.to_string());
+            }
+            l == want
+        })?;
+        Ok(errors)
     }
 }
 
 impl Player for NboardPlayer {
     fn new_game(&mut self) -> Result<(), Failure> {
-        self.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+        self.sync(Instant::now() + HANDSHAKE_TIMEOUT).map(|_| ())
     }
 
     fn choose(
@@ -658,10 +793,16 @@ pub struct GtpPlayer {
 }
 
 impl GtpPlayer {
-    /// Starts the program and checks it answers GTP.
-    pub fn start(cmd: &str, args: &[String], launch: &Launch) -> Result<Self, Failure> {
+    /// Starts the program, checks it answers GTP and sets the options (`set_option NAME VALUE`; a
+    /// `?` answer is a refusal).
+    pub fn start(
+        cmd: &str,
+        args: &[String],
+        options: &[(String, String)],
+        launch: &Launch,
+    ) -> Result<Self, Failure> {
         let mut p = GtpPlayer {
-            pipe: Pipe::spawn(cmd, args, launch.stop.clone())?,
+            pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
             next_id: 1,
             known: Vec::new(),
             start_known: false,
@@ -669,6 +810,13 @@ impl GtpPlayer {
         p.ask("protocol_version", Instant::now() + HANDSHAKE_TIMEOUT)
             .map_err(handshake)?;
         p.ask("boardsize 8", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        for (name, value) in options {
+            p.ask(
+                &format!("set_option {name} {value}"),
+                Instant::now() + HANDSHAKE_TIMEOUT,
+            )
+            .map_err(|Failure(e)| options_refused(&[(name.clone(), value.clone())], &[e]))?;
+        }
         Ok(p)
     }
 
