@@ -336,6 +336,57 @@ fn engine_stderr_is_kept_next_to_out() {
     );
 }
 
+/// A GTP engine in front of wedge's GTP front end that knows `set_depth` (logged, not passed on) and
+/// refuses `time_settings` and `time_left`; wedge itself is set to 10 ms a move before the session.
+fn gtp_wrapper(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let log = dir.join("gtp-commands.log");
+    let body = format!(
+        "d=$(mktemp -d)\nmkfifo \"$d/in\"\n{WEDGE} --protocol gtp < \"$d/in\" &\nexec 3> \"$d/in\"\nprintf '0 time_settings 0 0.01 1\\n' >&3\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> {log}\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1 $2\" in\n    'known_command set_depth') printf '=%s true\\n\\n' \"$id\" ;;\n    set_depth*) printf '=%s\\n\\n' \"$id\" ;;\n    time_settings*|time_left*) printf '?%s unknown command\\n\\n' \"$id\" ;;\n    *) printf '%s\\n' \"$line\" >&3 ;;\n  esac\ndone\nexec 3>&-\nwait\nrm -rf \"$d\"\n",
+        log = log.display()
+    );
+    (sh_script(dir, "gtp-wrapper.sh", &body), log)
+}
+
+#[test]
+fn gtp_fixed_depth_needs_set_depth() {
+    let dir = test_dir("gtp-depth-refused");
+    let gtp = sh_script(
+        &dir,
+        "gtp.sh",
+        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    known_command) printf '=%s false\\n\\n' \"$id\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+    );
+    let engine = format!("name=nodepth cmd={} proto=gtp", gtp.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "2",
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("nodepth") && err.contains("set_depth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gtp_engine_plays_fixed_depth_and_clock_without_time_commands() {
+    let dir = test_dir("gtp-depth");
+    let (wrapper, log) = gtp_wrapper(&dir);
+    let engine = format!("name=gtp cmd={} proto=gtp", wrapper.display());
+    for limit in [["--depth", "2"], ["--tc", "30+0.1"]] {
+        let mut args = vec!["--engine", &engine, "--engine", "greedy", "--games", "2"];
+        args.extend(limit);
+        let out = wedge_match(&args, 60);
+        let report = text(&out.stdout);
+        assert!(out.status.success(), "{limit:?}: {}", text(&out.stderr));
+        assert!(report.contains("failures: none"), "{limit:?}: {report}");
+    }
+    let commands = std::fs::read_to_string(&log).unwrap();
+    assert!(commands.contains("set_depth 2"), "{commands}");
+}
+
 /// The report's counts: `N games,` on the first line, then `total P; unpaired games: U` after the
 /// pentanomial list.
 fn report_counts(report: &str) -> (u32, u32, u32) {

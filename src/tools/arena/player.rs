@@ -697,6 +697,11 @@ impl NboardPlayer {
         options: &[(String, String)],
         launch: &Launch,
     ) -> Result<Self, Failure> {
+        if let TimeControl::Nodes(_) = launch.tc {
+            return Err(Failure(
+                "NBoard has no node limit: use --depth, --movetime or --tc".into(),
+            ));
+        }
         let mut p = NboardPlayer {
             pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
             ping: 0,
@@ -783,10 +788,20 @@ impl Player for NboardPlayer {
 /// engine's own board is kept in step; when it is not, it is rebuilt with `clear_board`. Every
 /// command carries a number and only the answer with that number is taken, so a stray or late
 /// answer is never read as the answer to a later command.
+///
+/// The time control goes as `time_settings` each game and `time_left` each move (a clock). Both are
+/// optional in GTP: an engine that refuses one is not sent it again and plays on its own timing,
+/// while the runner still enforces the clock. A fixed depth needs `set_depth`, which is checked at
+/// the start (`known_command`).
 pub struct GtpPlayer {
     pipe: Pipe,
     /// The number of the next command.
     next_id: u64,
+    tc: TimeControl,
+    /// Cleared when the engine refuses `time_settings`.
+    time_settings_ok: bool,
+    /// Cleared when the engine refuses `time_left`.
+    time_left_ok: bool,
     /// The moves the engine's board holds.
     known: Vec<Move>,
     start_known: bool,
@@ -804,6 +819,9 @@ impl GtpPlayer {
         let mut p = GtpPlayer {
             pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
             next_id: 1,
+            tc: launch.tc,
+            time_settings_ok: true,
+            time_left_ok: true,
             known: Vec::new(),
             start_known: false,
         };
@@ -817,24 +835,56 @@ impl GtpPlayer {
             )
             .map_err(|Failure(e)| options_refused(&[(name.clone(), value.clone())], &[e]))?;
         }
+        let setup = Instant::now() + HANDSHAKE_TIMEOUT;
+        match launch.tc {
+            TimeControl::Depth(d) => {
+                if p.ask("known_command set_depth", setup)? != "true" {
+                    return Err(Failure(
+                        "this GTP engine cannot play a fixed depth: it does not know 'set_depth' \
+                         (use --movetime or --tc)"
+                            .into(),
+                    ));
+                }
+                p.ask(&format!("set_depth {d}"), setup)?;
+            }
+            TimeControl::Nodes(_) => {
+                return Err(Failure(
+                    "GTP has no node limit: use --depth (with an engine that knows 'set_depth'), \
+                     --movetime or --tc"
+                        .into(),
+                ))
+            }
+            TimeControl::Clock { .. } | TimeControl::MoveTime(_) => {}
+        }
         Ok(p)
     }
 
     /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
     fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
+        self.try_ask(command, deadline)?.map_err(|refusal| {
+            Failure(format!(
+                "'{command}' was refused: {}",
+                crate::board::square::truncate(&refusal)
+            ))
+        })
+    }
+
+    /// Sends a command; its answer's text, `Ok` for `=` and `Err` for `?`.
+    fn try_ask(
+        &mut self,
+        command: &str,
+        deadline: Instant,
+    ) -> Result<Result<String, String>, Failure> {
         let id = self.next_id;
         self.next_id += 1;
         self.pipe.send(&format!("{id} {command}"))?;
         let line = self
             .pipe
             .wait_for(|l| gtp_answer(l, id).is_some(), deadline)?;
-        match gtp_answer(&line, id) {
+        Ok(match gtp_answer(&line, id) {
             Some((true, text)) => Ok(text.to_string()),
-            _ => Err(Failure(format!(
-                "'{command}' was refused: {}",
-                crate::board::square::truncate(&line)
-            ))),
-        }
+            _ => Err(line),
+        })
     }
 }
 
@@ -868,6 +918,20 @@ impl Player for GtpPlayer {
     fn new_game(&mut self) -> Result<(), Failure> {
         self.known.clear();
         self.start_known = false;
+        let settings = match self.tc {
+            // Absolute time: the increments show in `time_left`.
+            TimeControl::Clock { base, .. } => {
+                format!("time_settings {:.3} 0 0", base.as_secs_f64())
+            }
+            TimeControl::MoveTime(t) => format!("time_settings 0 {:.3} 1", t.as_secs_f64()),
+            // Byo-yomi time with no stones means "no time limit" in GTP: `set_depth` limits it.
+            TimeControl::Depth(_) => "time_settings 0 1 0".to_string(),
+            TimeControl::Nodes(_) => return Ok(()),
+        };
+        if self.time_settings_ok {
+            let answer = self.try_ask(&settings, Instant::now() + HANDSHAKE_TIMEOUT)?;
+            self.time_settings_ok = answer.is_ok();
+        }
         Ok(())
     }
 
@@ -899,30 +963,17 @@ impl Player for GtpPlayer {
             p = p.play(m).unwrap_or(p);
             self.known.push(m);
         }
-        match tc {
-            TimeControl::Clock { .. } => {
-                let left = match pos.side {
-                    crate::board::Color::Black => clocks.black,
-                    crate::board::Color::White => clocks.white,
-                };
-                self.ask(
-                    &format!(
-                        "time_left {} {:.3} 0",
-                        gtp_colour(pos.side),
-                        left.as_secs_f64()
-                    ),
-                    deadline,
-                )?;
-            }
-            TimeControl::MoveTime(t) => {
-                self.ask(
-                    &format!("time_settings 0 {:.3} 1", t.as_secs_f64()),
-                    deadline,
-                )?;
-            }
-            TimeControl::Depth(_) | TimeControl::Nodes(_) => {
-                self.ask("time_settings 0 1 1", deadline)?;
-            }
+        if let (TimeControl::Clock { .. }, true) = (tc, self.time_left_ok) {
+            let left = match pos.side {
+                crate::board::Color::Black => clocks.black,
+                crate::board::Color::White => clocks.white,
+            };
+            let command = format!(
+                "time_left {} {:.3} 0",
+                gtp_colour(pos.side),
+                left.as_secs_f64()
+            );
+            self.time_left_ok = self.try_ask(&command, deadline)?.is_ok();
         }
         let answer = self.ask(&format!("genmove {}", gtp_colour(pos.side)), deadline)?;
         let mv = answer.parse::<Move>().map_err(|_| {
