@@ -169,9 +169,13 @@ struct MatchArgs {
     /// Give it twice; the first is the one the statistics speak for.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
-    /// Openings file: transcripts, one a line (e.g. the XOT set). Default: the start position only.
+    /// Openings file, one a line: transcripts (e.g. the XOT set) or GGF games (as --out writes
+    /// them). Default: the start position only.
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Keep only the first N moves (passes count) of each opening, e.g. of games recorded by --out.
+    #[arg(long, requires = "openings")]
+    opening_plies: Option<usize>,
     /// Number of games, exactly: two per opening (colours swapped); an odd number plays the last
     /// opening once. Default: two per opening in the file, each round.
     #[arg(long)]
@@ -526,7 +530,7 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
     let a = player::EngineSpec::parse(&args.engines[0])?;
     let b = player::EngineSpec::parse(&args.engines[1])?;
     let all = match &args.openings {
-        Some(path) => read_openings_file(path).map_err(|e| e.to_string())?,
+        Some(path) => arena::read_openings(path, args.opening_plies).map_err(|e| e.to_string())?,
         None => vec![wedge::board::text::Game::new(Position::START)],
     };
     if all.is_empty() {

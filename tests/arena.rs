@@ -499,6 +499,87 @@ fn progress_and_report_agree_on_a_perfect_score() {
 }
 
 #[test]
+fn ggf_output_can_be_reused_as_openings() {
+    let dir = test_dir("ggf-openings");
+    let ggf = dir.join("games.ggf");
+    let ggf_arg = ggf.to_str().unwrap();
+    let out = wedge_match(
+        &[
+            "--engine", "greedy", "--engine", "random", "--games", "2", "--out", ggf_arg,
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The games are finished: as they are, they are refused; cut to their first 12 plies they are
+    // openings.
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            ggf_arg,
+        ],
+        30,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains(&format!("{ggf_arg}:1:")),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            ggf_arg,
+            "--opening-plies",
+            "12",
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(report_counts(&text(&out.stdout)).0, 4);
+}
+
+#[test]
+fn finished_game_is_not_an_opening() {
+    let dir = test_dir("finished-opening");
+    let mut pos = wedge::board::Position::START;
+    let mut game = Game::new(pos);
+    while !pos.board.is_game_over() {
+        let mv = pos.legal_move_list()[0];
+        game.moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, format!("f5d6c3\n{}\n", game.transcript())).unwrap();
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            file.to_str().unwrap(),
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "a finished game was played: {}",
+        text(&out.stdout)
+    );
+    assert!(err.contains(&format!("{}:2:", file.display())), "{err}");
+    assert!(err.contains("over"), "{err}");
+}
+
+#[test]
 fn stale_second_bestmove_is_not_read_as_the_next_answer() {
     let dir = test_dir("double-bestmove");
     // wedge with every `bestmove` line written twice.

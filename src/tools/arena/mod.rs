@@ -13,14 +13,15 @@
 pub mod player;
 pub mod stats;
 
-use crate::board::ggf::{now_unix, GgfGame};
-use crate::board::text::Game;
+use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
+use crate::board::text::{read_lines, FileError, Game};
 use crate::board::{Color, Move};
 use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
 use player::{start, Clocks, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::HashMap;
 use std::fmt;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
@@ -505,6 +506,38 @@ fn play_one(
     }
 }
 
+/// Reads an openings file: one opening a line, either a transcript from the standard start
+/// (`f5d6c3...`, the XOT format) or a GGF game (`(;GM[Othello]...;)`, as `--out` writes them, set-up
+/// boards included). With `plies`, each opening is cut to its first `plies` moves (passes count).
+/// An opening after which the game is over is an error naming the file and line: no move would be
+/// played, and the game would be scored as if it had been.
+pub fn read_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Game>, FileError> {
+    read_lines(path, |line| parse_opening(line, plies))
+}
+
+/// One line of an openings file (see [`read_openings`]).
+fn parse_opening(line: &str, plies: Option<usize>) -> Result<Game, String> {
+    let mut game = if line.starts_with("(;") {
+        parse_ggf(line).map_err(|e| e.to_string())?
+    } else {
+        line.parse::<Game>().map_err(|e| e.to_string())?
+    };
+    if let Some(n) = plies {
+        game.moves.truncate(n);
+    }
+    if game.position().board.is_game_over() {
+        return Err(match plies {
+            None => "the game is over: an opening must leave a move to play (--opening-plies N \
+                     keeps the first N moves of each game)"
+                .into(),
+            Some(n) => format!(
+                "the game is over within its first {n} moves: an opening must leave a move to play"
+            ),
+        });
+    }
+    Ok(game)
+}
+
 /// Picks `pairs` openings from `all`, shuffled reproducibly by `seed` (cycling if there are fewer),
 /// each repeated `rounds` times.
 pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> Vec<Game> {
@@ -646,6 +679,27 @@ mod tests {
             path,
             std::path::Path::new("out/games.ggf.my_engine_2.stderr.log")
         );
+    }
+
+    #[test]
+    fn openings_are_transcripts_or_ggf_and_leave_a_move() {
+        let opening = parse_opening("f5d6c3", None).unwrap();
+        assert_eq!(opening.moves.len(), 3);
+        let ggf = "(;GM[Othello]PC[x]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3];)";
+        assert_eq!(parse_opening(ggf, None).unwrap(), opening);
+        assert_eq!(parse_opening(ggf, Some(1)).unwrap().moves.len(), 1);
+        // A whole game: refused as it is, taken cut.
+        let mut pos = crate::board::Position::START;
+        let mut game = Game::new(pos);
+        while !pos.board.is_game_over() {
+            let mv = pos.legal_move_list()[0];
+            game.moves.push(mv);
+            pos = pos.play(mv).unwrap();
+        }
+        let err = parse_opening(&game.transcript(), None).unwrap_err();
+        assert!(err.contains("over"), "{err}");
+        assert!(parse_opening(&game.transcript(), Some(10)).is_ok());
+        assert!(parse_opening("f5f5", None).is_err());
     }
 
     #[test]
