@@ -208,6 +208,9 @@ struct MatchArgs {
     /// FILE.NAME.stderr.log beside it (without --out it is not kept).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also write the report as JSON to this file (replaced at the end of the match).
+    #[arg(long)]
+    json: Option<PathBuf>,
     /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
     #[arg(long, default_value_t = 60)]
     move_timeout: u64,
@@ -625,6 +628,15 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         );
     }
     print!("{}", arena::report(&config, &tally, &failures));
+    if let Some(path) = &args.json {
+        // Written beside the target and renamed over it, so a reader never sees half a report.
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        std::fs::write(&partial, arena::json_report(&config, &tally, &failures))
+            .and_then(|_| std::fs::rename(&partial, path))
+            .map_err(|e| format!("match: writing {}: {e}", path.display()))?;
+    }
     if let Some(e) = write_error {
         return Err(format!("writing the games failed: {e}"));
     }

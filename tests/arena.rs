@@ -499,6 +499,47 @@ fn progress_and_report_agree_on_a_perfect_score() {
 }
 
 #[test]
+fn json_report_has_the_figures() {
+    let dir = test_dir("json");
+    let json_file = dir.join("report.json");
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "5",
+            "--sprt",
+            "elo0=0 elo1=5",
+            "--json",
+            json_file.to_str().unwrap(),
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v} in {json}"));
+    assert_eq!(n(&json["games"]["played"]), 5);
+    assert_eq!(n(&json["games"]["planned"]), 5);
+    let wdl = n(&json["wins"]) + n(&json["draws"]) + n(&json["losses"]);
+    assert_eq!(wdl, 5);
+    let penta: u64 = json["pentanomial"].as_array().unwrap().iter().map(n).sum();
+    assert_eq!(penta, n(&json["pairs"]));
+    assert_eq!(2 * n(&json["pairs"]) + n(&json["unpaired_games"]), 5);
+    assert_eq!(json["engines"][0]["name"], "greedy");
+    assert_eq!(json["engines"][1]["name"], "random");
+    assert!(json["los"].is_number() && json["elo"].is_object(), "{json}");
+    assert!(
+        json["sprt"]["llr"].is_number() && json["sprt"]["state"].is_string(),
+        "{json}"
+    );
+    assert!(json["failures"].as_array().unwrap().is_empty());
+    assert_eq!(json["tc"]["kind"], "movetime");
+}
+
+#[test]
 fn ggf_output_can_be_reused_as_openings() {
     let dir = test_dir("ggf-openings");
     let ggf = dir.join("games.ggf");
