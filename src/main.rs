@@ -522,7 +522,7 @@ fn run_bench(depth: u32, hash: usize) {
 }
 
 fn run_match(args: MatchArgs) -> Result<(), String> {
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
     use wedge::tools::arena::{self, player, stats::Sprt};
     if args.engines.len() != 2 {
         return Err(format!(
@@ -585,12 +585,27 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
         stderr_logs: args.out.clone(),
     };
-    let total = config.games;
-    let tty = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    // On a terminal, a bar redrawn in place (indicatif hides it when stderr is not a terminal);
+    // otherwise a line every 10 games and one for the final tally, for logs.
+    let bar = indicatif::ProgressBar::new(config.games as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:20} {pos}/{len} games [{elapsed}]  {wide_msg}",
+    ) {
+        bar.set_style(style);
+    }
+    let log_line = |tally: &wedge::tools::arena::stats::Tally| {
+        eprintln!(
+            "games {}/{}  {}  {:.0} s",
+            tally.games(),
+            config.games,
+            arena::progress_text(tally),
+            start.elapsed().as_secs_f64()
+        );
+    };
     let mut failures = Vec::new();
     let mut write_error = None;
-    let mut printed = 0;
-    let start = Instant::now();
+    let mut logged = 0;
     let tally = arena::run(&config, |game, tally| {
         if let Some(f) = out.as_mut() {
             if let Err(e) = writeln!(f, "{}", game.record).and_then(|_| f.flush()) {
@@ -600,32 +615,17 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
         if let Some(failure) = &game.failure {
             failures.push(failure.clone());
         }
-        let line = format!(
-            "games {}/{}  {}  {:.0} s",
-            tally.games(),
-            total,
-            arena::progress_text(tally),
-            start.elapsed().as_secs_f64()
-        );
-        if tty {
-            eprint!("\r{line}   ");
-        } else if tally.games() % 10 == 0 || tally.games() as usize == total {
-            eprintln!("{line}");
-            printed = tally.games();
+        bar.set_position(u64::from(tally.games()));
+        bar.set_message(arena::progress_text(tally));
+        if bar.is_hidden() && tally.games() % 10 == 0 {
+            log_line(tally);
+            logged = tally.games();
         }
-    })
-    .map_err(|e| format!("match: {e}"))?;
-    if tty {
-        eprintln!();
-    } else if printed != tally.games() {
-        // The last line printed is the final tally (an SPRT stop rarely falls on a tenth game).
-        eprintln!(
-            "games {}/{}  {}  {:.0} s",
-            tally.games(),
-            total,
-            arena::progress_text(&tally),
-            start.elapsed().as_secs_f64()
-        );
+    });
+    bar.finish_and_clear();
+    let tally = tally.map_err(|e| format!("match: {e}"))?;
+    if bar.is_hidden() && logged != tally.games() {
+        log_line(&tally);
     }
     print!("{}", arena::report(&config, &tally, &failures));
     if let Some(path) = &args.json {
