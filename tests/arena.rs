@@ -1,6 +1,9 @@
 //! The match runner end to end: wedge processes against each other and against the built-in greedy
 //! player with consistent records, and deliberately broken engines (an illegal move, an exit, a
-//! hang) losing their games while the match goes on.
+//! hang) losing their games while the match goes on. Then `wedge match` run as a process: engines
+//! that cannot start or refuse their options, GTP and NBoard engines (small `sh` fakes, or `sh`
+//! wrappers around wedge), exact game counts, the JSON report, openings from recorded games, stale
+//! answers, and engines that must die with a killed runner.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -154,12 +157,29 @@ use std::time::Instant;
 
 const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
 
-/// A fresh folder for one test's files.
-fn test_dir(test: &str) -> PathBuf {
+/// A fresh folder for one test's files, removed when the test passes (kept for a look when it fails).
+struct TestDir(PathBuf);
+
+impl std::ops::Deref for TestDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn test_dir(test: &str) -> TestDir {
     let dir = std::env::temp_dir().join(format!("wedge-arena-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TestDir(dir)
 }
 
 /// Writes an executable `sh` script (globbing off, so GGF text with `*` stays as it is).
