@@ -1,10 +1,11 @@
 //! The match runner end to end: wedge processes against each other and against the built-in greedy
 //! player with consistent records, and deliberately broken engines (an illegal move, an exit, a
-//! hang) losing their games while the match goes on.
+//! hang) losing their games while the match goes on. Then `wedge match` run as a process: engines
+//! that cannot start or refuse their options, GTP and NBoard engines (small `sh` fakes, or `sh`
+//! wrappers around wedge), exact game counts, the JSON report, openings from recorded games, stale
+//! answers, and engines that must die with a killed runner.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 use wedge::board::text::Game;
 use wedge::tools::arena::player::{EngineSpec, TimeControl};
@@ -31,16 +32,16 @@ fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
         a,
         b,
         openings: openings(),
+        games: 6,
         tc,
         concurrency: 2,
         sprt: None,
         seed: 7,
         move_timeout: Duration::from_secs(20),
+        stderr_logs: None,
     };
     let mut games = Vec::new();
-    let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-        games.push(g.clone())
-    });
+    let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(tally.games() as usize, games.len());
     assert_eq!(games.len(), 6);
     assert_eq!(tally.pentanomial.iter().sum::<u32>(), 3);
@@ -127,16 +128,16 @@ fn broken_engines_lose_and_the_match_goes_on() {
             a: broken(name, on_go),
             b: EngineSpec::parse("greedy").unwrap(),
             openings: openings(),
+            games: 6,
             tc,
             concurrency: 1,
             sprt: None,
             seed: 1,
             move_timeout: Duration::from_secs(5),
+            stderr_logs: None,
         };
         let mut games = Vec::new();
-        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-            games.push(g.clone())
-        });
+        let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
         assert_eq!(tally.games(), 6, "{name}: the match must go on");
         assert_eq!(tally.losses, 6, "{name}");
         for g in &games {
@@ -147,4 +148,598 @@ fn broken_engines_lose_and_the_match_goes_on() {
             assert!(g.record.to_string().contains("C["));
         }
     }
+}
+
+// ---- The command line: `wedge match` run as a process ----------------------------------------------
+
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
+
+/// A fresh folder for one test's files, removed when the test passes (kept for a look when it fails).
+struct TestDir(PathBuf);
+
+impl std::ops::Deref for TestDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn test_dir(test: &str) -> TestDir {
+    let dir = std::env::temp_dir().join(format!("wedge-arena-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    TestDir(dir)
+}
+
+/// Writes an executable `sh` script (globbing off, so GGF text with `*` stays as it is).
+fn sh_script(dir: &std::path::Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\nset -f\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+/// Runs `wedge match ARGS`, killing it (and failing the test) after `limit_s` seconds.
+fn wedge_match(args: &[&str], limit_s: u64) -> Output {
+    let mut child = Command::new(WEDGE)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(limit_s);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "wedge match {args:?} ran past {limit_s} s\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A wedge-protocol engine that answers every `go` by running `on_go` in the shell.
+const FAKE_WEDGE: &str = "while read -r line; do\n  case \"$line\" in\n    uci) echo uciok ;;\n    isready) echo readyok ;;\n    go*) ON_GO ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+
+#[test]
+fn unstartable_engine_stops_the_run() {
+    let out = wedge_match(
+        &[
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+        ],
+        20,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("/nonexistent/engine") && err.contains("cannot start"),
+        "{err}"
+    );
+    assert!(
+        !text(&out.stdout).contains("games,"),
+        "no report after a failed start"
+    );
+
+    // A program that starts but never completes the handshake.
+    let dir = test_dir("unstartable");
+    let quitter = sh_script(&dir, "quitter.sh", "echo 'no handshake here' >&2\nexit 0\n");
+    let engine = format!("name=quitter cmd={}", quitter.display());
+    let out = wedge_match(
+        &["--engine", &engine, "--engine", "greedy", "--games", "2"],
+        20,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("quitter") && err.contains("handshake"),
+        "{err}"
+    );
+}
+
+#[test]
+fn misspelt_option_stops_the_run() {
+    let engine = format!("name=typo cmd={WEDGE} option.Hsh=3");
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(err.contains("typo") && err.contains("Hsh"), "{err}");
+}
+
+#[test]
+fn gtp_and_nboard_option_errors_stop_the_run() {
+    let dir = test_dir("option-errors");
+    let gtp = sh_script(
+        &dir,
+        "gtp.sh",
+        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    set_option) printf '?%s unknown option %s\\n\\n' \"$id\" \"$2\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+    );
+    let nboard = sh_script(
+        &dir,
+        "nboard.sh",
+        "while read -r line; do\n  set -- $line\n  case \"$1\" in\n    set) if [ \"$2\" = option ]; then echo \"error unknown option $3\"; fi ;;\n    ping) echo \"pong $2\" ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+    );
+    for (proto, path) in [("gtp", &gtp), ("nboard", &nboard)] {
+        let engine = format!(
+            "name=fake-{proto} cmd={} proto={proto} option.Hsh=3",
+            path.display()
+        );
+        let out = wedge_match(
+            &[
+                "--engine",
+                &engine,
+                "--engine",
+                "greedy",
+                "--games",
+                "2",
+                "--movetime",
+                "10",
+            ],
+            30,
+        );
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{proto}: exit status {}", out.status);
+        assert!(
+            err.contains(&format!("fake-{proto}")) && err.contains("Hsh"),
+            "{proto}: {err}"
+        );
+    }
+}
+
+#[test]
+fn engine_stderr_is_kept_next_to_out() {
+    let dir = test_dir("stderr-log");
+    let noisy = sh_script(
+        &dir,
+        "noisy.sh",
+        &format!("echo 'stderr-marker-1234' >&2\nexec {WEDGE} \"$@\"\n"),
+    );
+    let out_file = dir.join("games.ggf");
+    let engine = format!("name=noisy cmd={} option.Hash=4", noisy.display());
+    let out = wedge_match(
+        &[
+            "--engine",
+            &engine,
+            "--engine",
+            "greedy",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = dir.join("games.ggf.noisy.stderr.log");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        logged.contains("stderr-marker-1234"),
+        "{}: '{logged}'",
+        log.display()
+    );
+}
+
+/// A GTP engine in front of wedge's GTP front end that knows `set_depth` (logged, not passed on) and
+/// refuses `time_settings` and `time_left`; wedge itself is set to 10 ms a move before the session.
+fn gtp_wrapper(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let log = dir.join("gtp-commands.log");
+    let body = format!(
+        "d=$(mktemp -d)\nmkfifo \"$d/in\"\n{WEDGE} --protocol gtp < \"$d/in\" &\nexec 3> \"$d/in\"\nprintf '0 time_settings 0 0.01 1\\n' >&3\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> {log}\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1 $2\" in\n    'known_command set_depth') printf '=%s true\\n\\n' \"$id\" ;;\n    set_depth*) printf '=%s\\n\\n' \"$id\" ;;\n    time_settings*|time_left*) printf '?%s unknown command\\n\\n' \"$id\" ;;\n    *) printf '%s\\n' \"$line\" >&3 ;;\n  esac\ndone\nexec 3>&-\nwait\nrm -rf \"$d\"\n",
+        log = log.display()
+    );
+    (sh_script(dir, "gtp-wrapper.sh", &body), log)
+}
+
+#[test]
+fn gtp_fixed_depth_needs_set_depth() {
+    let dir = test_dir("gtp-depth-refused");
+    let gtp = sh_script(
+        &dir,
+        "gtp.sh",
+        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    known_command) printf '=%s false\\n\\n' \"$id\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+    );
+    let engine = format!("name=nodepth cmd={} proto=gtp", gtp.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "2",
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(
+        err.contains("nodepth") && err.contains("set_depth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gtp_engine_plays_fixed_depth_and_clock_without_time_commands() {
+    let dir = test_dir("gtp-depth");
+    let (wrapper, log) = gtp_wrapper(&dir);
+    let engine = format!("name=gtp cmd={} proto=gtp", wrapper.display());
+    for limit in [["--depth", "2"], ["--tc", "30+0.1"]] {
+        let mut args = vec!["--engine", &engine, "--engine", "greedy", "--games", "2"];
+        args.extend(limit);
+        let out = wedge_match(&args, 60);
+        let report = text(&out.stdout);
+        assert!(out.status.success(), "{limit:?}: {}", text(&out.stderr));
+        assert!(report.contains("failures: none"), "{limit:?}: {report}");
+    }
+    let commands = std::fs::read_to_string(&log).unwrap();
+    assert!(commands.contains("set_depth 2"), "{commands}");
+}
+
+/// The report's counts: `N games,` on the first line, then `total P; unpaired games: U` after the
+/// pentanomial list.
+fn report_counts(report: &str) -> (u32, u32, u32) {
+    let number_after = |word: &str| -> u32 {
+        let at = report
+            .find(word)
+            .unwrap_or_else(|| panic!("no '{word}' in {report}"))
+            + word.len();
+        let digits: String = report[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits
+            .parse()
+            .unwrap_or_else(|_| panic!("no number after '{word}' in {report}"))
+    };
+    let games_at = report
+        .find(" games,")
+        .unwrap_or_else(|| panic!("no ' games,' in {report}"));
+    let games = report[..games_at]
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (
+        games,
+        number_after("total "),
+        number_after("unpaired games: "),
+    )
+}
+
+#[test]
+fn games_flag_plays_exactly_that_many_games() {
+    for (n, pairs, unpaired) in [(3, 1, 1), (4, 2, 0), (1, 0, 1)] {
+        let out = wedge_match(
+            &[
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--games",
+                &n.to_string(),
+            ],
+            30,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(report_counts(&text(&out.stdout)), (n, pairs, unpaired));
+    }
+    let out = wedge_match(
+        &["--engine", "greedy", "--engine", "random", "--games", "0"],
+        30,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--games"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn sprt_stop_reports_counts_that_agree() {
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "400",
+            "--concurrency",
+            "3",
+            "--sprt",
+            "elo0=0 elo1=100 alpha=0.1 beta=0.1",
+        ],
+        60,
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (games, pairs, unpaired) = report_counts(&report);
+    assert!(games < 400, "the SPRT should decide early: {report}");
+    assert_eq!(games, 2 * pairs + unpaired, "{report}");
+    assert!(report.contains("accepted"), "{report}");
+}
+
+#[test]
+fn progress_and_report_agree_on_a_perfect_score() {
+    let dir = test_dir("perfect-score");
+    let illegal = sh_script(
+        &dir,
+        "illegal.sh",
+        &FAKE_WEDGE.replace("ON_GO", "echo bestmove a1"),
+    );
+    let engine = format!("name=illegal cmd={}", illegal.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let (report, progress) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{progress}");
+    assert!(report.contains("unbounded"), "{report}");
+    let last = progress.lines().rfind(|l| l.contains("Elo")).unwrap_or("");
+    assert!(
+        last.contains("unbounded") && !last.contains("2400"),
+        "{progress}"
+    );
+}
+
+#[test]
+fn json_report_has_the_figures() {
+    let dir = test_dir("json");
+    let json_file = dir.join("report.json");
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--games",
+            "5",
+            "--sprt",
+            "elo0=0 elo1=5",
+            "--json",
+            json_file.to_str().unwrap(),
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v} in {json}"));
+    assert_eq!(n(&json["games"]["played"]), 5);
+    assert_eq!(n(&json["games"]["planned"]), 5);
+    let wdl = n(&json["wins"]) + n(&json["draws"]) + n(&json["losses"]);
+    assert_eq!(wdl, 5);
+    let penta: u64 = json["pentanomial"].as_array().unwrap().iter().map(n).sum();
+    assert_eq!(penta, n(&json["pairs"]));
+    assert_eq!(2 * n(&json["pairs"]) + n(&json["unpaired_games"]), 5);
+    assert_eq!(json["engines"][0]["name"], "greedy");
+    assert_eq!(json["engines"][1]["name"], "random");
+    assert!(json["los"].is_number() && json["elo"].is_object(), "{json}");
+    assert!(
+        json["sprt"]["llr"].is_number() && json["sprt"]["state"].is_string(),
+        "{json}"
+    );
+    assert!(json["failures"].as_array().unwrap().is_empty());
+    assert_eq!(json["tc"]["kind"], "movetime");
+}
+
+#[test]
+fn ggf_output_can_be_reused_as_openings() {
+    let dir = test_dir("ggf-openings");
+    let ggf = dir.join("games.ggf");
+    let ggf_arg = ggf.to_str().unwrap();
+    let out = wedge_match(
+        &[
+            "--engine", "greedy", "--engine", "random", "--games", "2", "--out", ggf_arg,
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The games are finished: as they are, they are refused; cut to their first 12 plies they are
+    // openings.
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            ggf_arg,
+        ],
+        30,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains(&format!("{ggf_arg}:1:")),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            ggf_arg,
+            "--opening-plies",
+            "12",
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(report_counts(&text(&out.stdout)).0, 4);
+}
+
+#[test]
+fn finished_game_is_not_an_opening() {
+    let dir = test_dir("finished-opening");
+    let mut pos = wedge::board::Position::START;
+    let mut game = Game::new(pos);
+    while !pos.board.is_game_over() {
+        let mv = pos.legal_move_list()[0];
+        game.moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, format!("f5d6c3\n{}\n", game.transcript())).unwrap();
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            file.to_str().unwrap(),
+        ],
+        30,
+    );
+    let err = text(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "a finished game was played: {}",
+        text(&out.stdout)
+    );
+    assert!(err.contains(&format!("{}:2:", file.display())), "{err}");
+    assert!(err.contains("over"), "{err}");
+}
+
+#[test]
+fn stale_second_bestmove_is_not_read_as_the_next_answer() {
+    let dir = test_dir("double-bestmove");
+    // wedge with every `bestmove` line written twice.
+    let doubler = sh_script(
+        &dir,
+        "doubler.sh",
+        &format!(
+            "{WEDGE} \"$@\" | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in bestmove*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
+        ),
+    );
+    let engine = format!("name=doubler cmd={} option.Hash=4", doubler.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(report.contains("failures: none"), "{report}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_runner_takes_its_engines_with_it() {
+    let dir = test_dir("orphans");
+    // Engines that stop reading their input while they "think", so only a signal ends them.
+    let sleeper = sh_script(
+        &dir,
+        "sleeper.sh",
+        &FAKE_WEDGE.replace("ON_GO", "exec sleep 30"),
+    );
+    let engine = |name: &str| format!("name={name} cmd={}", sleeper.display());
+    let mut runner = Command::new(WEDGE)
+        .args([
+            "match",
+            "--engine",
+            &engine("s1"),
+            "--engine",
+            &engine("s2"),
+        ])
+        .args(["--games", "2", "--depth", "20", "--move-timeout", "60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let children_of = |parent: u32| -> Vec<u32> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid ...`: the command may hold spaces, so read after the ')'.
+            let fields: Vec<&str> = stat
+                .rsplit_once(')')
+                .unwrap()
+                .1
+                .split_whitespace()
+                .collect();
+            if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
+                found.push(pid);
+            }
+        }
+        found
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut children = Vec::new();
+    while children.len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        children = children_of(runner.id());
+    }
+    assert_eq!(
+        children.len(),
+        2,
+        "the runner did not start its two engines"
+    );
+    // Let the first `go` reach an engine, so one of them is deaf to its input.
+    std::thread::sleep(Duration::from_millis(300));
+    runner.kill().unwrap();
+    runner.wait().unwrap();
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while children.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors: Vec<u32> = children.iter().copied().filter(|&p| alive(p)).collect();
+    for &pid in &survivors {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(
+        survivors.is_empty(),
+        "engines outlived the runner: {survivors:?}"
+    );
 }

@@ -5,9 +5,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wedge::board::ggf::{parse_ggf, GgfGame};
 use wedge::board::{Move, Position};
@@ -281,16 +279,16 @@ fn match_between_nboard_and_gtp_front_ends() {
         ))
         .unwrap(),
         openings: vec!["f5d6c3d3c4f4f6f3".parse().unwrap()],
+        games: 2,
         tc: TimeControl::MoveTime(Duration::from_millis(20)),
         concurrency: 1,
         sprt: None,
         seed: 1,
         move_timeout: Duration::from_secs(20),
+        stderr_logs: None,
     };
     let mut games = Vec::new();
-    run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-        games.push(g.clone())
-    });
+    run(&config, |g, _| games.push(g.clone())).unwrap();
     assert_eq!(games.len(), 2);
     for g in games {
         assert!(g.failure.is_none(), "{:?}", g.failure);

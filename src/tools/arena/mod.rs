@@ -1,21 +1,29 @@
-//! `wedge match`: engine-vs-engine matches. Each opening is played twice with colours swapped, games
-//! run `concurrency` at a time (each worker with its own engine processes), every finished game is
-//! handed to the caller at once (to append to a file: nothing is lost on interruption), and the tally
-//! gives Elo, LOS, pentanomial counts and an optional SPRT stop. An engine that crashes, hangs, plays
+//! `wedge match`: engine-vs-engine matches. Each opening is played twice with colours swapped (an odd
+//! number of games plays the last opening once), games run `concurrency` at a time (each worker with
+//! its own engine processes), every counted game is handed to the caller at once (to append to a
+//! file: nothing is lost on interruption), and the tally gives Elo, LOS, pentanomial counts and an
+//! optional SPRT stop. When the SPRT decides, the match ends on that tally: games still being played
+//! are abandoned and not counted, so the report's figures are exactly the ones the test decided on.
+//!
+//! Every engine is started (handshake and options included) before the first game: one that cannot
+//! start stops the match with a [`MatchError`], since every game it would play is a forfeit that says
+//! nothing about its strength. An engine that crashes, hangs, plays
 //! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
 
 pub mod player;
 pub mod stats;
 
-use crate::board::ggf::{now_unix, GgfGame};
-use crate::board::text::Game;
+use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
+use crate::board::text::{read_lines, FileError, Game};
 use crate::board::{Color, Move};
-use crossbeam_channel::unbounded;
-use player::{start, Clocks, EngineSpec, Failure, Player, TimeControl};
+use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
+use player::{start, Clocks, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 /// Everything a match needs.
@@ -27,6 +35,9 @@ pub struct MatchConfig {
     pub b: EngineSpec,
     /// The openings, one pair of games each, in playing order.
     pub openings: Vec<Game>,
+    /// Games to play, at least 1 and at most two per opening: the openings in order, both colours
+    /// each (A black first); an odd count plays the last opening once, with A black.
+    pub games: usize,
     /// Time per game or per move.
     pub tc: TimeControl,
     /// Games played at once.
@@ -37,7 +48,55 @@ pub struct MatchConfig {
     pub seed: u64,
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
+    /// Where the engines' stderr is kept: appended to `<this>.<engine name>.stderr.log` (the name
+    /// with characters other than letters, digits, `-`, `_` and `.` as `_`); `None` keeps only
+    /// each engine's last lines, quoted when it fails.
+    pub stderr_logs: Option<std::path::PathBuf>,
 }
+
+/// The stderr log of engine `name` for the prefix `logs` (see [`MatchConfig::stderr_logs`]).
+pub fn stderr_log_path(logs: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut path = logs.as_os_str().to_owned();
+    path.push(format!(".{safe}.stderr.log"));
+    path.into()
+}
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// The configuration cannot be played (no games, too few openings, two engines of one name, ...).
+    Config(String),
+    /// An engine could not be started or set up before the first game.
+    Start {
+        /// The engine's name.
+        engine: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(text) => write!(f, "{text}"),
+            MatchError::Start { engine, reason } => {
+                write!(f, "engine '{engine}' could not be started: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// One finished game.
 #[derive(Clone, Debug)]
@@ -111,6 +170,13 @@ fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
+        if let Err(Failure(reason)) = player.sync() {
+            return Played {
+                moves,
+                black_score: forfeit_score(side),
+                forfeit: Some((side, reason)),
+            };
+        }
         let started = Instant::now();
         let answer = player.choose(opening.start, &moves, pos, tc, clocks, started + wait);
         let used = started.elapsed();
@@ -160,45 +226,149 @@ fn forfeit_score(loser: Color) -> i32 {
     }
 }
 
-/// A worker's players, started on first use and restarted after a failure.
+/// A worker's players, restarted after a failure (an empty seat is started before the next game).
 struct Seats {
     a: Option<Box<dyn Player>>,
     b: Option<Box<dyn Player>>,
 }
 
-/// Plays the match, calling `on_game` for each finished game with the tally so far (in the calling
-/// thread, in completion order). Returns the final tally. Stops early when the SPRT decides or when
-/// `interrupt` becomes true.
+/// What player `spec` of `config` is started with.
+fn launch(config: &MatchConfig, spec: &EngineSpec, seed: u64, stop: &Receiver<()>) -> Launch {
+    Launch {
+        tc: config.tc,
+        seed,
+        stderr_log: config
+            .stderr_logs
+            .as_deref()
+            .map(|logs| stderr_log_path(logs, &spec.name)),
+        stop: stop.clone(),
+    }
+}
+
+impl Seats {
+    /// Starts both players, naming the one that fails.
+    fn start(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Result<Seats, MatchError> {
+        let one = |spec: &EngineSpec| {
+            start(spec, &launch(config, spec, seed, stop)).map_err(|Failure(reason)| {
+                MatchError::Start {
+                    engine: spec.name.clone(),
+                    reason,
+                }
+            })
+        };
+        Ok(Seats {
+            a: Some(one(&config.a)?),
+            b: Some(one(&config.b)?),
+        })
+    }
+}
+
+/// Whether the match has been stopped (its stop channel's sender dropped).
+fn stopped(stop: &Receiver<()>) -> bool {
+    matches!(stop.try_recv(), Err(TryRecvError::Disconnected))
+}
+
+/// Refuses a configuration that cannot give a meaningful match.
+fn check(config: &MatchConfig) -> Result<(), MatchError> {
+    let bad = |text: String| Err(MatchError::Config(text));
+    if config.games == 0 {
+        return bad("no games to play (--games must be at least 1)".into());
+    }
+    if config.games > 2 * config.openings.len() {
+        return bad(format!(
+            "{} games need {} openings, {} given",
+            config.games,
+            config.games.div_ceil(2),
+            config.openings.len()
+        ));
+    }
+    if config.a.name == config.b.name {
+        return bad(format!(
+            "both engines are named '{}': give them different names (name=...) so that records \
+             and reports can tell them apart",
+            config.a.name
+        ));
+    }
+    for spec in [&config.a, &config.b] {
+        if let EngineKind::Process {
+            proto: Proto::Gtp, ..
+        } = spec.kind
+        {
+            if let Some(i) = config
+                .openings
+                .iter()
+                .position(|o| o.start != crate::board::Position::START)
+            {
+                return bad(format!(
+                    "engine '{}' speaks GTP, which starts from the standard position only, and \
+                     opening {} starts from a set-up board",
+                    spec.name,
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the match, calling `on_game` for each counted game with the tally so far (in the calling
+/// thread, in completion order), and returns the final tally. Every engine is started before the
+/// first game; one that cannot start ends the match with an error. Stops early when the SPRT
+/// decides; a game that ends after that is not counted.
 pub fn run(
     config: &MatchConfig,
-    interrupt: Arc<AtomicBool>,
     mut on_game: impl FnMut(&GameResult, &Tally),
-) -> Tally {
+) -> Result<Tally, MatchError> {
+    check(config)?;
+    let pairs = config.games.div_ceil(2);
+    let workers = config.concurrency.clamp(1, pairs);
     let next = AtomicUsize::new(0);
+    // Dropping `stop_tx` stops the match: workers see it between games, and waits for an engine's
+    // answer end at once.
+    let (stop_tx, stop_rx) = bounded::<()>(0);
+    let mut stop_tx = Some(stop_tx);
+    let started = Barrier::new(workers + 1);
+    let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
     let (tx, rx) = unbounded::<GameResult>();
     let mut tally = Tally::default();
     std::thread::scope(|scope| {
-        for worker in 0..config.concurrency.max(1) {
+        for worker in 0..workers {
             let tx = tx.clone();
-            let next = &next;
-            let interrupt = interrupt.clone();
+            let stop = stop_rx.clone();
+            let (next, started, start_error) = (&next, &started, &start_error);
             scope.spawn(move || {
-                let mut seats = Seats { a: None, b: None };
+                // The engines are started by the thread that uses them to the end (on Linux an
+                // engine is killed when the thread that started it ends, see player::Pipe).
+                let seats = Seats::start(config, config.seed ^ worker as u64, &stop);
+                let mut seats = match seats {
+                    Ok(seats) => Some(seats),
+                    Err(e) => {
+                        let mut first = start_error.lock().unwrap_or_else(|p| p.into_inner());
+                        first.get_or_insert(e);
+                        None
+                    }
+                };
+                started.wait();
+                let Some(seats) = seats.as_mut() else {
+                    return;
+                };
                 loop {
-                    if interrupt.load(Ordering::Relaxed) {
-                        break;
+                    if stopped(&stop) {
+                        return;
                     }
                     let pair = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(opening) = config.openings.get(pair) else {
-                        break;
-                    };
-                    for a_black in [true, false] {
-                        if interrupt.load(Ordering::Relaxed) {
-                            break;
+                    if pair >= pairs {
+                        return;
+                    }
+                    let opening = &config.openings[pair];
+                    let games_of_pair = if 2 * pair + 1 == config.games { 1 } else { 2 };
+                    for a_black in [true, false].into_iter().take(games_of_pair) {
+                        if stopped(&stop) {
+                            return;
                         }
                         let seed =
                             config.seed ^ ((pair as u64) << 1 | a_black as u64) ^ worker as u64;
-                        let r = play_one(config, &mut seats, opening, pair, a_black, seed);
+                        let r = play_one(config, seats, &stop, opening, pair, a_black, seed);
                         if tx.send(r).is_err() {
                             return;
                         }
@@ -207,8 +377,13 @@ pub fn run(
             });
         }
         drop(tx);
+        started.wait();
+        let failed = start_error.lock().map_or(true, |e| e.is_some());
+        if failed {
+            return;
+        }
         let mut halves: HashMap<usize, Outcome> = HashMap::new();
-        for r in rx {
+        for r in &rx {
             tally.add_game(r.outcome, r.a_discs);
             if let Some(first) = halves.remove(&r.pair) {
                 tally.add_pair(first, r.outcome);
@@ -218,12 +393,18 @@ pub fn run(
             on_game(&r, &tally);
             if let Some(sprt) = &config.sprt {
                 if sprt.state(&tally) != SprtState::Continue {
-                    interrupt.store(true, Ordering::Relaxed);
+                    break;
                 }
             }
         }
+        // Stops the workers still playing; their games are not counted.
+        stop_tx.take();
+        drop(rx);
     });
-    tally
+    match start_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(tally),
+    }
 }
 
 /// Plays one game with fresh or kept players; a failed player is dropped so the next game restarts
@@ -231,6 +412,7 @@ pub fn run(
 fn play_one(
     config: &MatchConfig,
     seats: &mut Seats,
+    stop: &Receiver<()>,
     opening: &Game,
     pair: usize,
     a_black: bool,
@@ -250,7 +432,7 @@ fn play_one(
         ),
     ] {
         if slot.is_none() {
-            match start(spec, seed) {
+            match start(spec, &launch(config, spec, seed, stop)) {
                 Ok(p) => *slot = Some(p),
                 Err(Failure(reason)) => {
                     failure.get_or_insert((colour, reason));
@@ -324,6 +506,38 @@ fn play_one(
     }
 }
 
+/// Reads an openings file: one opening a line, either a transcript from the standard start
+/// (`f5d6c3...`, the XOT format) or a GGF game (`(;GM[Othello]...;)`, as `--out` writes them, set-up
+/// boards included). With `plies`, each opening is cut to its first `plies` moves (passes count).
+/// An opening after which the game is over is an error naming the file and line: no move would be
+/// played, and the game would be scored as if it had been.
+pub fn read_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Game>, FileError> {
+    read_lines(path, |line| parse_opening(line, plies))
+}
+
+/// One line of an openings file (see [`read_openings`]).
+fn parse_opening(line: &str, plies: Option<usize>) -> Result<Game, String> {
+    let mut game = if line.starts_with("(;") {
+        parse_ggf(line).map_err(|e| e.to_string())?
+    } else {
+        line.parse::<Game>().map_err(|e| e.to_string())?
+    };
+    if let Some(n) = plies {
+        game.moves.truncate(n);
+    }
+    if game.position().board.is_game_over() {
+        return Err(match plies {
+            None => "the game is over: an opening must leave a move to play (--opening-plies N \
+                     keeps the first N moves of each game)"
+                .into(),
+            Some(n) => format!(
+                "the game is over within its first {n} moves: an opening must leave a move to play"
+            ),
+        });
+    }
+    Ok(game)
+}
+
 /// Picks `pairs` openings from `all`, shuffled reproducibly by `seed` (cycling if there are fewer),
 /// each repeated `rounds` times.
 pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> Vec<Game> {
@@ -346,9 +560,21 @@ pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> 
     out
 }
 
+/// The running figures, as the progress line shows them: W/D/L, score and Elo, with the same
+/// wording as the report.
+pub fn progress_text(tally: &Tally) -> String {
+    format!(
+        "+{} ={} -{}  score {:.1}%  Elo {}",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score(),
+        tally.elo_estimate()
+    )
+}
+
 /// The closing report.
 pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
-    let (elo, ci) = tally.elo();
     let mut s = format!(
         "{} vs {}: {} games, +{} ={} -{} (score {:.1}%), average discs {:+.2}\n",
         config.a.name,
@@ -360,22 +586,35 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         100.0 * tally.score(),
         tally.average_discs()
     );
+    if (tally.games() as usize) < config.games {
+        let why = match &config.sprt {
+            Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
+            _ => "the match was stopped",
+        };
+        s.push_str(&format!(
+            "stopped after {} of {} games: {why}\n",
+            tally.games(),
+            config.games
+        ));
+    }
     s.push_str(&format!(
-        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}\n",
-        tally.pentanomial
+        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}, total {}; unpaired games: {}\n",
+        tally.pentanomial,
+        tally.pairs(),
+        tally.unpaired_games()
     ));
-    if tally.games() > 0 && (tally.wins == tally.games() || tally.losses == tally.games()) {
-        // A perfect score has no finite Elo estimate and no spread to build an interval from.
-        s.push_str(&format!(
-            "Elo difference: unbounded (every game {}), LOS {:.1}%\n",
-            if tally.wins > 0 { "won" } else { "lost" },
+    let basis = tally
+        .basis()
+        .map_or(String::new(), |b| format!(", from {b}"));
+    match tally.elo_estimate() {
+        e @ stats::EloEstimate::Finite { .. } => s.push_str(&format!(
+            "Elo difference: {e} (95%{basis}), LOS {:.1}%\n",
             100.0 * tally.los()
-        ));
-    } else {
-        s.push_str(&format!(
-            "Elo difference: {elo:+.1} +/- {ci:.1} (95%), LOS {:.1}%\n",
+        )),
+        e => s.push_str(&format!(
+            "Elo difference: {e}{basis}, LOS {:.1}%\n",
             100.0 * tally.los()
-        ));
+        )),
     }
     if let Some(sprt) = &config.sprt {
         let (lo, hi) = sprt.bounds();
@@ -406,6 +645,189 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
     s
 }
 
+/// The report as a JSON document (see docs/match.md for its fields).
+pub fn json_report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
+    use serde::Serialize;
+
+    #[derive(Serialize)]
+    struct Report<'a> {
+        engines: [Engine<'a>; 2],
+        tc: Tc,
+        games: Games,
+        wins: u32,
+        draws: u32,
+        losses: u32,
+        score: f64,
+        average_discs: f64,
+        pentanomial: [u32; 5],
+        pairs: u32,
+        unpaired_games: u32,
+        elo: Elo,
+        los: f64,
+        sprt: Option<SprtReport>,
+        failures: Vec<FailureReport<'a>>,
+    }
+    #[derive(Serialize)]
+    struct Engine<'a> {
+        name: &'a str,
+        kind: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cmd: Option<&'a str>,
+        args: &'a [String],
+        options: Vec<[&'a str; 2]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        proto: Option<&'a str>,
+    }
+    #[derive(Serialize)]
+    #[serde(tag = "kind", rename_all = "lowercase")]
+    enum Tc {
+        Clock { base_ms: u128, increment_ms: u128 },
+        Movetime { ms: u128 },
+        Depth { depth: u32 },
+        Nodes { nodes: u64 },
+    }
+    #[derive(Serialize)]
+    struct Games {
+        planned: usize,
+        played: u32,
+        stopped_early: bool,
+    }
+    #[derive(Serialize)]
+    struct Elo {
+        /// "pairs", "games" or null (fewer than two samples).
+        basis: Option<&'static str>,
+        samples: u32,
+        /// Null when unknown or unbounded.
+        estimate: Option<f64>,
+        /// Half-width of the 95% interval; null when unknown or unbounded.
+        interval95: Option<f64>,
+        unbounded: bool,
+    }
+    #[derive(Serialize)]
+    struct SprtReport {
+        elo0: f64,
+        elo1: f64,
+        alpha: f64,
+        beta: f64,
+        llr: f64,
+        lower: f64,
+        upper: f64,
+        state: &'static str,
+    }
+    #[derive(Serialize)]
+    struct FailureReport<'a> {
+        engine: &'a str,
+        reason: &'a str,
+    }
+
+    fn engine(spec: &EngineSpec) -> Engine<'_> {
+        match &spec.kind {
+            EngineKind::Random | EngineKind::Greedy => Engine {
+                name: &spec.name,
+                kind: if spec.kind == EngineKind::Random {
+                    "random"
+                } else {
+                    "greedy"
+                },
+                cmd: None,
+                args: &[],
+                options: Vec::new(),
+                proto: None,
+            },
+            EngineKind::Process {
+                cmd,
+                args,
+                options,
+                proto,
+            } => Engine {
+                name: &spec.name,
+                kind: "process",
+                cmd: Some(cmd),
+                args,
+                options: options.iter().map(|(n, v)| [n.as_str(), v]).collect(),
+                proto: Some(match proto {
+                    Proto::Wedge => "wedge",
+                    Proto::Nboard => "nboard",
+                    Proto::Gtp => "gtp",
+                }),
+            },
+        }
+    }
+    let tc = match config.tc {
+        TimeControl::Clock { base, increment } => Tc::Clock {
+            base_ms: base.as_millis(),
+            increment_ms: increment.as_millis(),
+        },
+        TimeControl::MoveTime(t) => Tc::Movetime { ms: t.as_millis() },
+        TimeControl::Depth(depth) => Tc::Depth { depth },
+        TimeControl::Nodes(nodes) => Tc::Nodes { nodes },
+    };
+    let (basis, samples) = match tally.basis() {
+        Some(stats::Basis::Pairs(n)) => (Some("pairs"), n),
+        Some(stats::Basis::Games(n)) => (Some("games"), n),
+        None => (None, 0),
+    };
+    let elo = match tally.elo_estimate() {
+        stats::EloEstimate::Finite { elo, half_width } => Elo {
+            basis,
+            samples,
+            estimate: Some(elo),
+            interval95: Some(half_width),
+            unbounded: false,
+        },
+        e => Elo {
+            basis,
+            samples,
+            estimate: None,
+            interval95: None,
+            unbounded: matches!(e, stats::EloEstimate::Unbounded { .. }),
+        },
+    };
+    let sprt = config.sprt.map(|sprt| {
+        let (lower, upper) = sprt.bounds();
+        SprtReport {
+            elo0: sprt.elo0,
+            elo1: sprt.elo1,
+            alpha: sprt.alpha,
+            beta: sprt.beta,
+            llr: tally.llr(sprt.elo0, sprt.elo1),
+            lower,
+            upper,
+            state: match sprt.state(tally) {
+                SprtState::AcceptH1 => "H1 accepted",
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::Continue => "undecided",
+            },
+        }
+    });
+    let report = Report {
+        engines: [engine(&config.a), engine(&config.b)],
+        tc,
+        games: Games {
+            planned: config.games,
+            played: tally.games(),
+            stopped_early: (tally.games() as usize) < config.games,
+        },
+        wins: tally.wins,
+        draws: tally.draws,
+        losses: tally.losses,
+        score: tally.score(),
+        average_discs: tally.average_discs(),
+        pentanomial: tally.pentanomial,
+        pairs: tally.pairs(),
+        unpaired_games: tally.unpaired_games(),
+        elo,
+        los: tally.los(),
+        sprt,
+        failures: failures
+            .iter()
+            .map(|(engine, reason)| FailureReport { engine, reason })
+            .collect(),
+    };
+    // Serialising these plain structures cannot fail (no maps with non-string keys, no I/O).
+    serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+}
+
 /// Parses `60+0.5` (seconds + increment) into a clock time control.
 pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
@@ -434,6 +856,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stderr_logs_sit_next_to_the_games() {
+        let path = stderr_log_path(std::path::Path::new("out/games.ggf"), "my engine/2");
+        assert_eq!(
+            path,
+            std::path::Path::new("out/games.ggf.my_engine_2.stderr.log")
+        );
+    }
+
+    #[test]
+    fn openings_are_transcripts_or_ggf_and_leave_a_move() {
+        let opening = parse_opening("f5d6c3", None).unwrap();
+        assert_eq!(opening.moves.len(), 3);
+        let ggf = "(;GM[Othello]PC[x]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6]B[c3];)";
+        assert_eq!(parse_opening(ggf, None).unwrap(), opening);
+        assert_eq!(parse_opening(ggf, Some(1)).unwrap().moves.len(), 1);
+        // A whole game: refused as it is, taken cut.
+        let mut pos = crate::board::Position::START;
+        let mut game = Game::new(pos);
+        while !pos.board.is_game_over() {
+            let mv = pos.legal_move_list()[0];
+            game.moves.push(mv);
+            pos = pos.play(mv).unwrap();
+        }
+        let err = parse_opening(&game.transcript(), None).unwrap_err();
+        assert!(err.contains("over"), "{err}");
+        assert!(parse_opening(&game.transcript(), Some(10)).is_ok());
+        assert!(parse_opening("f5f5", None).is_err());
+    }
+
+    #[test]
     fn tc_parses() {
         assert_eq!(
             parse_tc("60+0.5"),
@@ -456,17 +908,17 @@ mod tests {
         let config = MatchConfig {
             a: EngineSpec::parse("greedy").unwrap(),
             b: EngineSpec::parse("random").unwrap(),
+            games: 4,
             openings,
             tc: TimeControl::Depth(1),
             concurrency: 2,
             sprt: None,
             seed: 1,
             move_timeout: Duration::from_secs(10),
+            stderr_logs: None,
         };
         let mut games = Vec::new();
-        let tally = run(&config, Arc::new(AtomicBool::new(false)), |g, _| {
-            games.push(g.clone())
-        });
+        let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
         assert_eq!(tally.games(), 4);
         assert_eq!(tally.pentanomial.iter().sum::<u32>(), 2);
         for g in games {
@@ -478,5 +930,9 @@ mod tests {
             assert_eq!(pos.black_final_score(), g.record.black_score);
             assert!(g.failure.is_none());
         }
+        // An odd count plays the last opening once: three games, one pair and one lone game.
+        let config = MatchConfig { games: 3, ..config };
+        let tally = run(&config, |_, _| {}).unwrap();
+        assert_eq!((tally.games(), tally.pairs()), (3, 1));
     }
 }

@@ -5,6 +5,8 @@
 //! the independent sample: its score (0, 1/4, 1/2, 3/4 or 1 after dividing by 2) is what the variance
 //! and the SPRT are computed from. This removes the opening's bias from the error estimate.
 
+use std::fmt;
+
 /// One game's result from engine A's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -64,6 +66,17 @@ impl Tally {
         self.wins + self.draws + self.losses
     }
 
+    /// Finished pairs (both games of an opening played).
+    pub fn pairs(&self) -> u32 {
+        self.pentanomial.iter().sum()
+    }
+
+    /// Games outside a finished pair: the lone game of an odd `--games`, or the first half of a pair
+    /// whose second game was not played because the match stopped.
+    pub fn unpaired_games(&self) -> u32 {
+        self.games().saturating_sub(2 * self.pairs())
+    }
+
     /// A's score fraction (0..1).
     pub fn score(&self) -> f64 {
         let n = self.games();
@@ -83,10 +96,21 @@ impl Tally {
         }
     }
 
-    /// Mean and variance of the per-pair score (divided by 2, so in 0..1), and the number of pairs.
-    /// Falls back to games as samples while no pair is complete.
+    /// What the Elo estimate, its interval and the SPRT are computed from: finished pairs once there
+    /// are two, else single games; `None` below two samples of either.
+    pub fn basis(&self) -> Option<Basis> {
+        if self.pairs() >= 2 {
+            Some(Basis::Pairs(self.pairs()))
+        } else if self.games() >= 2 {
+            Some(Basis::Games(self.games()))
+        } else {
+            None
+        }
+    }
+
+    /// Mean and variance of the sample scores (in 0..1) on [`Tally::basis`], and the sample count.
     fn sample_stats(&self) -> Option<(f64, f64, f64)> {
-        let pairs: u32 = self.pentanomial.iter().sum();
+        let pairs = self.pairs();
         if pairs >= 2 {
             let n = f64::from(pairs);
             let mean = self
@@ -117,7 +141,23 @@ impl Tally {
         Some((mean, var, n))
     }
 
-    /// Elo difference (A minus B) and the half-width of its 95% confidence interval.
+    /// The Elo difference as it should be shown: unknown below two samples, unbounded when every
+    /// sample scored all or nothing (the logistic curve has no finite point there, and no spread to
+    /// build an interval from), else the estimate with its 95% half-width.
+    pub fn elo_estimate(&self) -> EloEstimate {
+        match self.sample_stats() {
+            None => EloEstimate::Unknown,
+            Some((mean, _, _)) if mean >= 1.0 => EloEstimate::Unbounded { a_won: true },
+            Some((mean, _, _)) if mean <= 0.0 => EloEstimate::Unbounded { a_won: false },
+            Some(_) => {
+                let (elo, half_width) = self.elo();
+                EloEstimate::Finite { elo, half_width }
+            }
+        }
+    }
+
+    /// Elo difference (A minus B) and the half-width of its 95% confidence interval, as numbers
+    /// (a perfect score gives the clamped ±2400 and 0; [`Tally::elo_estimate`] says so instead).
     pub fn elo(&self) -> (f64, f64) {
         let Some((mean, var, n)) = self.sample_stats() else {
             return (0.0, f64::INFINITY);
@@ -140,7 +180,7 @@ impl Tally {
     /// The SPRT log-likelihood ratio for H1 (Elo = `elo1`) against H0 (Elo = `elo0`) on the pair
     /// scores (generalised SPRT with the normal approximation).
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let pairs: u32 = self.pentanomial.iter().sum();
+        let pairs = self.pairs();
         let Some((mean, var, n)) = self.sample_stats() else {
             return 0.0;
         };
@@ -149,6 +189,58 @@ impl Tally {
         }
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+}
+
+/// The samples behind the Elo figures, with their count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// Finished pairs (the normal case).
+    Pairs(u32),
+    /// Single games, while fewer than two pairs are finished.
+    Games(u32),
+}
+
+impl fmt::Display for Basis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Basis::Pairs(n) => write!(f, "{n} pairs"),
+            Basis::Games(n) => write!(f, "{n} games"),
+        }
+    }
+}
+
+/// The Elo difference of a tally, in the one form both the progress line and the report print.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EloEstimate {
+    /// Fewer than two samples.
+    Unknown,
+    /// Every sample was won by A (`a_won`) or every sample lost: no finite estimate.
+    Unbounded {
+        /// Whether A scored everything (else nothing).
+        a_won: bool,
+    },
+    /// An estimate and the half-width of its 95% interval.
+    Finite {
+        /// Elo difference, A minus B.
+        elo: f64,
+        /// Half-width of the 95% confidence interval.
+        half_width: f64,
+    },
+}
+
+impl fmt::Display for EloEstimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EloEstimate::Unknown => write!(f, "unknown (too few games)"),
+            EloEstimate::Unbounded { a_won: true } => write!(f, "unbounded (A scored every point)"),
+            EloEstimate::Unbounded { a_won: false } => write!(f, "unbounded (A scored no point)"),
+            EloEstimate::Finite { elo, half_width } => {
+                // Rounded first and 0.0 added, so a tiny negative estimate reads +0.0, not -0.0.
+                let shown = (elo * 10.0).round() / 10.0 + 0.0;
+                write!(f, "{shown:+.1} +/- {half_width:.1}")
+            }
+        }
     }
 }
 
@@ -300,6 +392,30 @@ mod tests {
         let (elo, ci) = t.elo();
         assert!((elo - elo_from_score(7.0 / 12.0)).abs() < 1e-9);
         assert!(ci > 0.0);
+    }
+
+    #[test]
+    fn counts_and_estimates_agree() {
+        let mut t = Tally::default();
+        assert_eq!(t.elo_estimate(), EloEstimate::Unknown);
+        // Two won pairs and a lone won game: every point to A.
+        for _ in 0..2 {
+            t.add_game(Outcome::Win, 64);
+            t.add_game(Outcome::Win, 64);
+            t.add_pair(Outcome::Win, Outcome::Win);
+        }
+        t.add_game(Outcome::Win, 64);
+        assert_eq!((t.games(), t.pairs(), t.unpaired_games()), (5, 2, 1));
+        assert_eq!(t.basis(), Some(Basis::Pairs(2)));
+        assert_eq!(t.elo_estimate(), EloEstimate::Unbounded { a_won: true });
+        assert!(t.elo_estimate().to_string().starts_with("unbounded"));
+        // One pair only: the figures come from the games.
+        let mut t = Tally::default();
+        t.add_game(Outcome::Loss, -2);
+        t.add_game(Outcome::Win, 2);
+        t.add_pair(Outcome::Loss, Outcome::Win);
+        assert_eq!(t.basis(), Some(Basis::Games(2)));
+        assert!(matches!(t.elo_estimate(), EloEstimate::Finite { elo, .. } if elo.abs() < 1e-9));
     }
 
     #[test]
