@@ -320,8 +320,9 @@ fn bounded_count(text: &str, min: usize, max: usize) -> Result<usize, String> {
 
 /// Makes a write to a closed pipe end the process quietly, as Unix tools do (`wedge perft 10 |
 /// head -1` exits with status 141 and no message), instead of Rust's default of ignoring SIGPIPE
-/// and panicking in `println!`. Only for the command-line tools: the engine process keeps
-/// SIGPIPE ignored and ends cleanly when its writer sees the closed pipe.
+/// and panicking in `println!`. Only for the command-line tools that write to nothing but their
+/// output: the engine process keeps SIGPIPE ignored and ends cleanly when its writer sees the
+/// closed pipe, and so does the match runner, which writes to its engines' pipes.
 fn die_quietly_on_closed_pipe() {
     #[cfg(unix)]
     {
@@ -340,7 +341,9 @@ fn die_quietly_on_closed_pipe() {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    // Not for `match`: it writes to its engines' pipes, and an engine that exits must be a failure
+    // the runner reports, not a signal that kills the runner.
+    if cli.command.is_some() && !matches!(cli.command, Some(Command::Match(_))) {
         die_quietly_on_closed_pipe();
     }
     let result = match cli.command {

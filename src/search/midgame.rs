@@ -253,7 +253,12 @@ impl Searcher {
         let mut prev_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let scores = self.search_root(p, o, depth, width, prev_score, &mut roots, report);
+            let iteration = Iteration {
+                depth,
+                multipv: width,
+                guess: prev_score,
+            };
+            let scores = self.search_root(p, o, iteration, &mut roots, report);
             if self.aborted && scores.is_none() {
                 break;
             }
@@ -483,9 +488,11 @@ impl Searcher {
         &mut self,
         p: u64,
         o: u64,
-        depth: u32,
-        multipv: usize,
-        guess: i32,
+        Iteration {
+            depth,
+            multipv,
+            guess,
+        }: Iteration,
         roots: &mut [RootMove],
         report: &mut dyn FnMut(Info),
     ) -> Option<()> {
@@ -766,6 +773,15 @@ impl Searcher {
         }
         list
     }
+}
+
+/// One iteration at the root: its depth, how many root moves get exact scores, and the score
+/// the aspiration window is centred on.
+#[derive(Clone, Copy)]
+struct Iteration {
+    depth: u32,
+    multipv: usize,
+    guess: i32,
 }
 
 /// A child position to search: its discs, pattern indices, remaining depth and ply.
