@@ -462,7 +462,16 @@ fn main() -> ExitCode {
 
 /// Runs the engine on stdin/stdout in the chosen protocol (`auto`: detected from the first line).
 fn run_engine(protocol: &str) -> i32 {
-    use std::io::{BufRead, Read};
+    use std::io::{BufRead, IsTerminal, Read};
+    // A person at a terminal sees at once that the engine runs and what to type; GUIs and scripts
+    // on pipes get nothing before their first command.
+    if std::io::stdin().is_terminal() {
+        println!(
+            "wedge {}, an Othello engine: type 'help' for the commands, 'quit' to leave \
+             ('wedge --help' lists the command-line tools)",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     use wedge::engine::{detect_protocol, run, Protocol};
     let mut stdin = std::io::BufReader::new(std::io::stdin());
     let (protocol, first) = match protocol {

@@ -77,3 +77,32 @@ fn a_closed_pipe_ends_a_tool_quietly() {
         );
     }
 }
+
+#[test]
+fn a_terminal_gets_one_line_of_greeting_and_a_pipe_none() {
+    // On a pipe: nothing before the first command's answer.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run wedge");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"isready\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stdout), "readyok\n");
+    // On a terminal (a pseudo-terminal made by util-linux `script`): one line naming the engine.
+    let script = format!("{} --protocol wedge", env!("CARGO_BIN_EXE_wedge"));
+    let mut child = Command::new("script")
+        .args(["-qec", &script, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("util-linux script");
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("an Othello engine: type 'help'") && shown.contains("wedge --help"),
+        "{shown}"
+    );
+}

@@ -220,8 +220,15 @@ impl<W: Write> Controller<W> {
                 true
             }
             Event::Resized(result) => {
-                if let Err(e) = self.core.hash_resized(result) {
-                    self.out.error(&e);
+                let size = result.as_ref().ok().copied();
+                match self.core.hash_resized(result) {
+                    Err(e) => self.out.error(&e),
+                    Ok(()) if self.debug => {
+                        let mb = size.unwrap_or_default();
+                        self.out
+                            .line(&format!("info string Hash: {mb} MB table in use"));
+                    }
+                    Ok(()) => {}
                 }
                 true
             }

@@ -60,6 +60,7 @@ pub fn read_lines(
     to_event: impl Fn(Result<&str, ParseError>) -> Event,
 ) {
     let mut line = Vec::new();
+    let mut first = true;
     loop {
         line.clear();
         let mut too_long = false;
@@ -100,6 +101,12 @@ pub fn read_lines(
         if line.last() == Some(&b'\r') {
             line.pop();
         }
+        // A UTF-8 byte-order mark (some editors and Windows tools write one) is not part of the
+        // first command.
+        if first && line.starts_with(b"\xEF\xBB\xBF") {
+            line.drain(..3);
+        }
+        first = false;
         let text = if too_long || line.len() > MAX_LINE_BYTES {
             Err(ParseError::new(format!(
                 "line too long (at most {MAX_LINE_BYTES} bytes)"

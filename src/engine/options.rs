@@ -59,7 +59,9 @@ const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
 
 /// The non-weight options, in advertised order.
 const ENGINE_OPTIONS: &[(&str, Kind)] = &[
-    ("Hash", spin_kind(DEFAULT_HASH_MB as i64, 1, 65536)),
+    // Up to 1 TB: whether the memory is there is found out when the table is made (an error line
+    // then, and the table in use stays).
+    ("Hash", spin_kind(DEFAULT_HASH_MB as i64, 1, 1 << 20)),
     ("Threads", spin_kind(1, 1, 256)),
     ("MultiPV", spin_kind(1, 1, 64)),
     ("Ponder", Kind::Check { default: false }),

@@ -1,0 +1,247 @@
+//! What real clients (GUIs, match runners, scripts) rely on, through the binary over pipes: `readyok`
+//! only once earlier commands have taken effect, memory that is not there reported as an error,
+//! pondering, `searchmoves`, one UCI score per `info` line, progress lines during long iterations,
+//! `perft` and `bench` that `stop` and `quit` interrupt, the end of input and a closed output, a
+//! byte-order mark, and positions with more than 32 legal moves. Timeouts only fail a hung test.
+
+mod common;
+
+use common::{legal_in, Engine, TIMEOUT};
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use wedge::board::Position;
+
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+/// A legal setup with 34 legal moves for black.
+const MANY_MOVES: &str = "------X--O-OOXO--OXXXXO--OX-O----XX-O-X--OXXXXO---O-OXO--------- X";
+
+#[test]
+fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
+    let mut e = Engine::start();
+    e.send("debug on");
+    e.send("setoption name Hash value 16");
+    let before = e.sync();
+    assert!(
+        before
+            .iter()
+            .any(|l| l == "info string Hash: 16 MB table in use"),
+        "{before:?}"
+    );
+    // More memory than any machine has: one error line before readyok, and the engine plays on.
+    e.send("setoption name Hash value 1048576");
+    let before = e.sync();
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0].starts_with("info string error: Hash: cannot allocate")
+            && before[0].contains("16 MB table in use is kept"),
+        "{before:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    // Commands sent right after isready are applied after readyok, in order.
+    e.send("isready\nuci");
+    let lines = e.until(|l| l == "uciok");
+    assert_eq!(lines[0], "readyok", "{lines:?}");
+}
+
+/// The `bestmove` line as tokens.
+fn bestmove_tokens(e: &mut Engine) -> (Vec<String>, Vec<String>) {
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let tokens = lines
+        .last()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    (lines, tokens)
+}
+
+#[test]
+fn pondering_as_uci_defines_it() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("setoption name OwnBook value false");
+    // The GUI ponders on the expected reply: nothing is answered until ponderhit.
+    e.send("position startpos moves f5 d6");
+    e.send("go ponder movetime 300");
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let so_far = e.sync();
+    assert!(
+        so_far.iter().all(|l| !l.starts_with("bestmove")),
+        "{so_far:?}"
+    );
+    e.send("ponderhit");
+    let (_, tokens) = bestmove_tokens(&mut e);
+    let pos = "f5d6"
+        .parse::<wedge::board::text::Game>()
+        .unwrap()
+        .position();
+    assert!(legal_in(&pos, &tokens[1]), "{tokens:?}");
+    // With Ponder on, the expected reply follows: legal after the move.
+    assert_eq!(tokens.len(), 4, "{tokens:?}");
+    assert_eq!(tokens[2], "ponder");
+    let after = pos.play(tokens[1].parse().unwrap()).unwrap();
+    assert!(legal_in(&after, &tokens[3]), "{tokens:?}");
+
+    // `stop` during pondering answers at once.
+    e.send("go ponder wtime 10000 btime 10000");
+    e.send("stop");
+    let (_, tokens) = bestmove_tokens(&mut e);
+    assert!(legal_in(&pos, &tokens[1]), "{tokens:?}");
+
+    // Off by default: bestmove alone.
+    e.send("setoption name Ponder value false");
+    e.send("go depth 3");
+    let (_, tokens) = bestmove_tokens(&mut e);
+    assert_eq!(tokens.len(), 2, "{tokens:?}");
+}
+
+#[test]
+fn searchmoves_and_mate_restrict_and_solve() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 5 searchmoves c4 e6");
+    let (_, mv) = e.bestmove();
+    assert!(mv == "c4" || mv == "e6", "{mv}");
+    // FFO #1: g8 wins by 18; restricted to another move, the solve proves that move's score.
+    let ffo1: Position = FFO1.parse().unwrap();
+    let other = ffo1
+        .legal_move_list()
+        .into_iter()
+        .map(|m| m.to_string())
+        .find(|m| m != "g8")
+        .unwrap();
+    e.send(&format!("position board {FFO1}"));
+    e.send(&format!("go exact searchmoves {other}"));
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, other);
+    let exact = lines.iter().find(|l| l.contains(" exact ")).unwrap();
+    assert!(!exact.contains(" exact +18 "), "{exact}");
+    e.send("go exact searchmoves g8");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "g8");
+    assert!(lines.iter().any(|l| l.contains(" exact +18 ")), "{lines:?}");
+    // Othello has no mate: `go mate` proves the win.
+    e.send("go mate 5");
+    let (lines, mv) = e.bestmove();
+    assert!(legal_in(&ffo1, &mv), "{mv}");
+    assert!(lines.iter().any(|l| l.contains(" wld win ")), "{lines:?}");
+    // No listed move is legal: an error, then all moves are searched.
+    e.send("position startpos");
+    e.send("go depth 2 searchmoves a1");
+    let (lines, mv) = e.bestmove();
+    assert!(lines[0].starts_with("info string error: go: searchmoves"));
+    assert!(legal_in(&Position::START, &mv));
+}
+
+#[test]
+fn long_iterations_report_progress_once_a_second() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go infinite");
+    let lines = e.until(|l| l.contains(" currmove "));
+    let progress = lines.last().unwrap();
+    let tokens: Vec<&str> = progress.split_whitespace().collect();
+    for key in ["currmove", "currmovenumber", "nodes", "time"] {
+        assert!(tokens.contains(&key), "{progress}");
+    }
+    assert!(!progress.contains(" score "), "{progress}");
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+}
+
+#[test]
+fn perft_and_bench_answer_stop_isready_and_quit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("perft 20");
+    // isready during the count is answered at once; stop ends it.
+    let during = e.sync();
+    assert!(during.iter().all(|l| !l.starts_with("perft")), "{during:?}");
+    e.send("stop");
+    e.until(|l| l == "info string perft 20 stopped");
+    e.send("perft 5");
+    let lines = e.until(|l| l.starts_with("perft 5:"));
+    assert!(lines.last().unwrap().starts_with("perft 5: 1396 leaves"));
+    e.send("bench 40");
+    e.send("stop");
+    let lines = e.until(|l| l.contains(" nodes "));
+    assert!(lines.last().unwrap().contains("stopped"), "{lines:?}");
+    e.send("perft 20");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn end_of_input_ends_a_long_search_with_its_move() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 60");
+    e.stdin = None; // the GUI is gone
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn a_closed_output_ends_the_engine() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    use std::io::Write;
+    stdin
+        .write_all(b"position startpos\ngo infinite\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut first = [0u8; 8];
+    let mut out = child.stdout.take().unwrap();
+    out.read_exact(&mut first).unwrap();
+    drop(out); // the GUI closed its end; the engine's input stays open
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the engine kept running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_ignored() {
+    let mut e = Engine::start();
+    e.send_bytes("\u{feff}uci\n".as_bytes());
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name wedge"), "{lines:?}");
+}
+
+#[test]
+fn multipv_ranks_all_34_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 64");
+    e.send(&format!("position board {MANY_MOVES}"));
+    e.send("go depth 2");
+    let (lines, mv) = e.bestmove();
+    let pos: Position = MANY_MOVES.parse().unwrap();
+    assert!(legal_in(&pos, &mv));
+    let mut firsts: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info multipv ") && l.contains(" depth 2 "))
+        .filter_map(|l| l.split(" pv ").nth(1))
+        .filter_map(|pv| pv.split_whitespace().next())
+        .collect();
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 34, "{lines:#?}");
+}
