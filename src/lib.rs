@@ -15,6 +15,7 @@ pub mod board;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -774,6 +774,12 @@ fn run_book(action: BookAction) -> Result<(), String> {
             leaf,
         } => {
             let games = read_openings_file(&openings).map_err(|e| e.to_string())?;
+            if games.is_empty() {
+                return Err(format!(
+                    "{}: no opening lines in it: a book built from it would be empty",
+                    openings.display()
+                ));
+            }
             let journal = journal_of(&out);
             let book = build(
                 &games,
@@ -919,13 +925,27 @@ fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
 }
 
 /// `wedge evaltest`: evaluation error against labelled data, by empty squares.
+/// The positions of every data file; a file with none is an error naming it (an empty file would
+/// otherwise train or measure nothing and still exit 0).
+fn read_all_samples(paths: &[PathBuf]) -> Result<Vec<wedge::tools::train::Sample>, String> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let these = wedge::tools::train::read_samples(path)?;
+        if these.is_empty() {
+            return Err(format!(
+                "{}: no positions in this data file",
+                path.display()
+            ));
+        }
+        samples.extend(these);
+    }
+    Ok(samples)
+}
+
 fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), String> {
     use wedge::eval::Evaluator;
-    use wedge::tools::train::{read_samples, EmptiesErrors};
-    let mut samples = Vec::new();
-    for path in data {
-        samples.extend(read_samples(path)?);
-    }
+    use wedge::tools::train::EmptiesErrors;
+    let samples = read_all_samples(data)?;
     let mut evaluators = vec![
         ("hand", Evaluator::new(Weights::default())),
         ("trained", Evaluator::default()),
@@ -965,14 +985,11 @@ fn run_train(
     init: Option<&Path>,
     mut options: wedge::tools::train::TrainOptions,
 ) -> Result<(), String> {
-    use wedge::tools::train::{read_samples, split, train, PhaseErrors};
+    use wedge::tools::train::{split, train, PhaseErrors};
     if let Some(path) = init {
         options.init = Some(wedge::eval::pattern::PatternWeights::load(path)?);
     }
-    let mut samples = Vec::new();
-    for path in data {
-        samples.extend(read_samples(path)?);
-    }
+    let samples = read_all_samples(data)?;
     let (training, test) = split(samples, held_out.min(900));
     println!(
         "{} training positions, {} held out",

@@ -245,3 +245,39 @@ fn multipv_ranks_all_34_moves() {
     firsts.dedup();
     assert_eq!(firsts.len(), 34, "{lines:#?}");
 }
+
+#[test]
+fn files_that_are_not_regular_or_are_empty_are_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("wedge-clients-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let mut e = Engine::start();
+    for (option, file) in [
+        ("BookFile", fifo.to_str().unwrap()),
+        ("EvalFile", fifo.to_str().unwrap()),
+        ("BookFile", "/dev/zero"),
+        ("EvalFile", "/dev/zero"),
+        ("EvalFile", "/dev/stdin"),
+        ("EvalFile", "/dev/null"),
+        ("EvalFile", empty.to_str().unwrap()),
+    ] {
+        e.send(&format!("setoption name {option} value {file}"));
+        let out = e.sync();
+        assert_eq!(out.len(), 1, "{option} {file}: {out:?}");
+        assert!(
+            out[0].starts_with(&format!("info string error: {option}: ")) && out[0].contains(file),
+            "{out:?}"
+        );
+    }
+    // The engine still plays with its own book and evaluation.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (lines, mv) = e.bestmove();
+    assert!(lines.iter().any(|l| l.starts_with("info string book move")));
+    assert!(legal_in(&Position::START, &mv));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

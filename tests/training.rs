@@ -194,3 +194,122 @@ fn train_init_file_must_exist() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-init.bin"));
 }
+
+/// Game `n` of a data file depends on the seed and `n` alone: 1 or 2 threads, one run or a run
+/// resumed after a write cut mid-line (as a `kill -9` leaves it) give the same file, game by game.
+#[test]
+fn datagen_games_are_reproducible_and_a_torn_tail_is_cut_on_resume() {
+    let options = DatagenOptions {
+        games: 4,
+        depth: 2,
+        exact_empties: 10,
+        randomness: 300,
+        seed: 9,
+        ..DatagenOptions::default()
+    };
+    let games_of = |path: &PathBuf| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut games: Vec<String> = Vec::new();
+        let mut current = String::new();
+        for line in text.lines() {
+            current.push_str(line);
+            current.push('\n');
+            if line.starts_with("# game ") {
+                games.push(std::mem::take(&mut current));
+            }
+        }
+        assert!(current.is_empty(), "a torn game at the end: {current:?}");
+        games.sort();
+        games
+    };
+    let (one, _) = generate("repro-1.txt", &options);
+    let two_threads = DatagenOptions {
+        threads: 2,
+        ..options
+    };
+    let (two, _) = generate("repro-2.txt", &two_threads);
+    assert_eq!(games_of(&one), games_of(&two));
+
+    // Two games, then a write cut in the middle of a third game's lines.
+    let resumed = temp_path("repro-resumed.txt");
+    let first = DatagenOptions {
+        games: 2,
+        ..options
+    };
+    datagen(&openings(), &first, &resumed, &|_, _| {}).unwrap();
+    let whole = std::fs::read(&one).unwrap();
+    let mut torn = std::fs::read(&resumed).unwrap();
+    torn.extend_from_slice(&whole[..40]); // part of some game's first line
+    std::fs::write(&resumed, &torn).unwrap();
+    assert_eq!(
+        datagen(&openings(), &options, &resumed, &|_, _| {}).unwrap(),
+        2
+    );
+    assert!(read_samples(&resumed).is_ok());
+    assert_eq!(games_of(&resumed), games_of(&one));
+    for p in [one, two, resumed] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+fn wedge(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
+        .output()
+        .expect("the wedge binary runs")
+}
+
+/// Empty inputs are errors that name the file, not an all-zero result with exit status 0.
+#[test]
+fn empty_data_openings_and_weights_are_errors() {
+    let empty = temp_path("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let e = empty.to_str().unwrap();
+    let out_file = temp_path("empty-out.bin");
+    let o = out_file.to_str().unwrap();
+    for args in [
+        vec!["train", "--data", e, "--out", o],
+        vec!["evaltest", "--data", e],
+        vec!["book", "build", "--openings", e, "--out", o],
+        vec!["weights", "dump", "--from", e],
+    ] {
+        let out = wedge(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} exited 0");
+        assert!(err.contains(e), "{args:?}: {err}");
+    }
+    assert!(!out_file.exists(), "nothing is written from nothing");
+    let _ = std::fs::remove_file(empty);
+}
+
+/// A book build's journal remembers the arguments that decide its scores: resuming with others is
+/// refused, naming both.
+#[test]
+fn a_book_journal_is_resumed_only_with_its_own_arguments() {
+    let openings = temp_path("journal-openings.txt");
+    std::fs::write(&openings, "f5d6c3d3c4\nf5f6e6f4\n").unwrap();
+    let book = temp_path("journal.book");
+    let journal = PathBuf::from(format!("{}.journal", book.display()));
+    let header = "# wedge book journal: depth 6 exact-empties 14\n";
+    std::fs::write(&journal, header).unwrap();
+    let (op, bk) = (openings.to_str().unwrap(), book.to_str().unwrap());
+    let args = ["book", "build", "--openings", op, "--out", bk];
+    let out = wedge(&[&args[..], &["--depth", "4"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("depth 6 exact-empties 14") && err.contains("depth 4 exact-empties"),
+        "{err}"
+    );
+    // The same arguments resume (and finish) the build.
+    let out = wedge(&[&args[..], &["--depth", "6", "--exact-empties", "14"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(book.exists());
+    for p in [openings, book, journal] {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -515,11 +515,12 @@ pub fn read_lines_with_comments<T, E: fmt::Display>(
     mut comment: impl FnMut(&str),
     mut parse: impl FnMut(&str) -> Result<T, E>,
 ) -> Result<Vec<T>, FileError> {
-    let text = std::fs::read(path).map_err(|e| FileError {
-        path: path.to_path_buf(),
-        line: 0,
-        message: e.to_string(),
-    })?;
+    let text =
+        crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| FileError {
+            path: path.to_path_buf(),
+            line: 0,
+            message: e.to_string(),
+        })?;
     let mut out = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = std::str::from_utf8(raw).map_err(|_| FileError {

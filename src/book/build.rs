@@ -65,14 +65,42 @@ fn score_leaf(
     (discs.clamp(-64, 64) as i8, options.depth.min(254) as u8)
 }
 
-/// Reads a journal of finished leaves: `<board> <side> <score> <depth>` per line. Unreadable lines
-/// (a line cut by an interruption) are skipped.
-fn read_journal(path: &Path) -> HashMap<Key, (i8, u8)> {
+/// The journal's first line: the arguments that decide a leaf's score. A journal is resumed only
+/// with the same ones (a depth-10 build resumed at depth 4 would mix depths silently).
+fn journal_header(options: &BuildOptions) -> String {
+    format!(
+        "# wedge book journal: depth {} exact-empties {}",
+        options.depth, options.exact_empties
+    )
+}
+
+/// Reads a journal of finished leaves: its header, then `<board> <side> <score> <depth>` per line.
+/// Unreadable lines (a line cut by an interruption) are skipped. A journal written with other
+/// arguments is an error that names them.
+fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8, u8)>, String> {
     let mut done = HashMap::new();
     let Ok(file) = std::fs::File::open(path) else {
-        return done;
+        return Ok(done);
     };
-    for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+    let want = journal_header(options);
+    for (i, line) in std::io::BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .enumerate()
+    {
+        if i == 0 && line.starts_with('#') {
+            if line.trim() != want {
+                return Err(format!(
+                    "{}:1: this journal was written by a build with other arguments ('{}', now \
+                     '{}'): resume with the same --depth and --exact-empties, or delete it to \
+                     start again",
+                    path.display(),
+                    line.trim_start_matches("# wedge book journal: "),
+                    want.trim_start_matches("# wedge book journal: ")
+                ));
+            }
+            continue;
+        }
         let parts: Vec<&str> = line.split_whitespace().collect();
         if parts.len() != 4 {
             continue;
@@ -86,7 +114,7 @@ fn read_journal(path: &Path) -> HashMap<Key, (i8, u8)> {
         };
         done.insert(key(pos.board), (score, depth));
     }
-    done
+    Ok(done)
 }
 
 /// Scores `leaves` (canonical keys), `threads` at a time, appending each result to `journal` and
@@ -106,13 +134,19 @@ fn score_leaves(
     let total = leaves.len();
     let already = total - todo.len();
     let journal = match journal {
-        Some(p) => Some(Mutex::new(
-            std::fs::OpenOptions::new()
+        Some(p) => {
+            let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
-        )),
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            let is_new = file.metadata().map(|m| m.len() == 0).unwrap_or(false);
+            if is_new {
+                writeln!(file, "{}", journal_header(options))
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+            Some(Mutex::new(file))
+        }
         None => None,
     };
     let results = Mutex::new(Vec::with_capacity(todo.len()));
@@ -249,7 +283,10 @@ pub fn build(
     let mut leaves: Vec<Key> = ends.into_iter().filter(|k| !inner.contains(k)).collect();
     leaves.sort_unstable();
     leaves.dedup();
-    let done = journal.map(read_journal).unwrap_or_default();
+    let done = match journal {
+        Some(j) => read_journal(j, options)?,
+        None => HashMap::new(),
+    };
     let scored = score_leaves(&leaves, done, options, journal, progress)?;
     let mut entries: HashMap<Key, Entry> = HashMap::new();
     for k in inner {
@@ -332,7 +369,10 @@ pub fn extend(
         }
     }
     new.truncate(max_new);
-    let done = journal.map(read_journal).unwrap_or_default();
+    let done = match journal {
+        Some(j) => read_journal(j, options)?,
+        None => HashMap::new(),
+    };
     let scored = score_leaves(&new, done, options, journal, progress)?;
     add_leaves(&mut entries, &new, &scored);
     // An inner node whose children were not all scored (max_new reached) keeps the ones that were.

@@ -173,10 +173,13 @@ impl Book {
 
     /// Reads a book file.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError {
-            source: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let bytes =
+            crate::files::read_regular(path, crate::files::MAX_BOOK_BYTES).map_err(|e| {
+                BookError {
+                    source: path.to_path_buf(),
+                    message: e.to_string(),
+                }
+            })?;
         Book::from_bytes(&bytes, path)
     }
 

@@ -15,6 +15,7 @@ use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -441,8 +442,10 @@ impl<W: Write> Gtp<W> {
             },
             _ => return Err("syntax error: loadggf <file> [move_number]".into()),
         };
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot load '{path}': {e}"))?;
+        let bytes = crate::files::read_regular(Path::new(path), crate::files::MAX_TEXT_BYTES)
+            .map_err(|e| format!("cannot load '{path}': {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("cannot load '{path}': the file is not UTF-8 text"))?;
         // Games are one to a line; the first line that opens one is read, to its end.
         let Some((index, first)) = text.lines().enumerate().find(|(_, l)| l.contains("(;")) else {
             return Err(format!("cannot load '{path}': no GGF game in it"));

@@ -221,13 +221,15 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     }
 }
 
-/// Whether `path` starts with the pattern weights file's magic bytes.
+/// Whether `path` is a regular file that starts with the pattern weights file's magic bytes (a
+/// FIFO or device is never opened: see [`crate::files`]).
 fn is_pattern_file(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
+    crate::files::check_regular(path, crate::files::MAX_TEXT_BYTES).is_ok()
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
         && &head == crate::eval::pattern::MAGIC
 }
 

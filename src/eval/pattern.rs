@@ -491,7 +491,8 @@ impl PatternWeights {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<PatternWeights, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         PatternWeights::from_bytes(&bytes, path)
     }
 }

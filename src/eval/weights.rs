@@ -161,7 +161,7 @@ impl Weights {
     /// their built-in values. Any unknown name or bad value fails the whole file, naming the line.
     pub fn load(path: &Path) -> Result<Weights, FileError> {
         let mut w = Weights::default();
-        read_lines(path, |line| {
+        let named = read_lines(path, |line| {
             let mut parts = line.split_whitespace();
             let name = parts.next().unwrap_or("");
             let value = parts
@@ -172,6 +172,14 @@ impl Weights {
             }
             w.set_by_name(name, value).map_err(|e| e.to_string())
         })?;
+        // An empty file (or one of comments only) is a mistake, not "all built-in values".
+        if named.is_empty() {
+            return Err(FileError {
+                path: path.to_path_buf(),
+                line: 0,
+                message: "the file names no weight (it is empty or all comments)".to_string(),
+            });
+        }
         Ok(w)
     }
 

@@ -73,6 +73,10 @@ fn play_game(
     searcher: &mut Searcher,
     solver: &mut Solver,
 ) -> Vec<(Position, i32)> {
+    // Game `index` is a function of (seed, index) alone: no table state carries over from the
+    // games this thread played before, so reruns, resumes and any thread count give the same games.
+    searcher.clear();
+    solver.clear();
     searcher.set_seed(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut pos = opening.position();
     let mut seen = vec![pos];
@@ -172,6 +176,49 @@ pub fn search_label(
     }
 }
 
+/// Cuts a data file back to its last complete game (the end of its last `# game <n>` line), so that
+/// a write cut by an interruption (a `kill -9`, a full disk) leaves no torn line or half game for
+/// the resumed run to append after. A file with no game marker near its end is cut back to its
+/// last complete line. Returns how many bytes were cut.
+pub fn repair_data_tail(path: &Path) -> Result<u64, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let Ok(mut f) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+    else {
+        return Ok(0); // nothing to resume
+    };
+    let len = f.metadata().map_err(err)?.len();
+    // A game is a few kilobytes: its marker is always within the last megabyte of a sound file.
+    let window = len.min(1 << 20);
+    f.seek(SeekFrom::Start(len - window)).map_err(err)?;
+    let mut tail = Vec::with_capacity(window as usize);
+    Read::by_ref(&mut f)
+        .take(window)
+        .read_to_end(&mut tail)
+        .map_err(err)?;
+    let keep_in_tail = tail
+        .windows(7)
+        .rposition(|w| w == b"# game ")
+        .filter(|&i| i == 0 || tail[i - 1] == b'\n')
+        .and_then(|i| {
+            tail[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|j| i + j + 1)
+        })
+        .or_else(|| tail.iter().rposition(|&b| b == b'\n').map(|i| i + 1))
+        .unwrap_or(0);
+    let keep = len - window + keep_in_tail as u64;
+    if keep < len {
+        f.set_len(keep).map_err(err)?;
+        f.sync_all().map_err(err)?;
+    }
+    Ok(len - keep)
+}
+
 /// The game numbers already in a data file (from its `# game <n>` lines).
 fn games_done(path: &Path) -> HashSet<usize> {
     let mut done = HashSet::new();
@@ -197,6 +244,13 @@ pub fn datagen(
 ) -> Result<usize, String> {
     if openings.is_empty() {
         return Err("no openings".into());
+    }
+    let cut = repair_data_tail(out)?;
+    if cut > 0 {
+        log::warn!(
+            "{}: cut {cut} bytes of an unfinished game from the end (an interrupted run)",
+            out.display()
+        );
     }
     let done = games_done(out);
     let todo: Vec<usize> = (0..options.games).filter(|i| !done.contains(i)).collect();

@@ -1,0 +1,87 @@
+//! Reading files that come from outside (option values, command-line arguments, protocol
+//! commands). Only a regular file of a sane size is read: a FIFO or `/dev/stdin` would block the
+//! engine's command loop until someone writes to it, and `/dev/zero` or a huge file would be read
+//! until memory runs out. The checks look at the file's metadata, which never blocks, before it is
+//! opened.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The largest text or weights file read whole (openings, OBF problems, weights, GGF games): far
+/// above any real one (the built-in pattern weights are 2 MB).
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
+/// The largest book file read whole (a book of 10 million positions is about 200 MB).
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+
+/// Checks that `path` names a regular file of at most `max_bytes` bytes, without opening it.
+pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, device or socket)"
+        };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{kind}: only regular files are read"),
+        ));
+    }
+    if meta.len() > max_bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} bytes, more than the {} MB this file may have",
+                meta.len(),
+                max_bytes >> 20
+            ),
+        ));
+    }
+    Ok(meta.len())
+}
+
+/// Reads a whole regular file of at most `max_bytes` bytes (checked before it is opened, and again
+/// while reading, in case it grows).
+pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    let len = check_regular(path, max_bytes)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    std::fs::File::open(path)?
+        .take(max_bytes + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("more than the {} MB this file may have", max_bytes >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_of_a_sane_size_are_read() {
+        let dir = std::env::temp_dir().join(format!("wedge-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("small.txt");
+        std::fs::write(&f, b"hello").unwrap();
+        assert_eq!(read_regular(&f, 100).unwrap(), b"hello");
+        assert!(read_regular(&f, 4)
+            .unwrap_err()
+            .to_string()
+            .contains("more than"));
+        assert!(read_regular(&dir, 100)
+            .unwrap_err()
+            .to_string()
+            .contains("directory"));
+        #[cfg(unix)]
+        for dev in ["/dev/zero", "/dev/null", "/dev/stdin"] {
+            let e = read_regular(Path::new(dev), 100).unwrap_err().to_string();
+            assert!(e.contains("regular"), "{dev}: {e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
