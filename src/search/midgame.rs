@@ -128,7 +128,12 @@ impl Searcher {
     /// `threads - 1` helpers; the midgame search itself runs on one thread.
     pub fn set_threads(&mut self, threads: usize) {
         if threads != self.solver.threads() {
+            let fewer = threads < self.solver.threads();
             self.solver.set_threads(threads);
+            if fewer {
+                // The helpers that ended have been joined: their memory can go back.
+                super::release_free_memory();
+            }
         }
     }
 

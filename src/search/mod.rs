@@ -95,6 +95,22 @@ fn advise_huge_pages(start: usize, bytes: usize) {
     }
 }
 
+/// Gives the memory that the allocator holds free back to the system. Helper threads allocate in
+/// arenas of their own; once they have ended (fewer `Threads`), glibc keeps those arenas' free
+/// pages unless asked: 64 helpers left about 30 MB behind after going back to one thread, measured
+/// with `setoption name Threads value 64`, a solve, then `Threads 1` and VmRSS. Elsewhere a no-op.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: `malloc_trim` is glibc's own, thread-safe (it takes each arena's lock), and only
+        // returns pages that hold no allocation to the system; no live Rust value is touched.
+        let _ = unsafe { malloc_trim(0) };
+    }
+}
+
 /// Other systems: no advice given.
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_start: usize, _bytes: usize) {}
