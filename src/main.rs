@@ -706,14 +706,30 @@ fn run_match(args: MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// A progress reporter for long jobs: a bar redrawn in place on a terminal, a log line every 10
-/// seconds otherwise.
+/// A progress reporter for long jobs (book build and extend, datagen): an indicatif bar with rate
+/// and ETA redrawn in place on a terminal; a log line every 10 seconds otherwise (indicatif draws
+/// nothing when stderr is not a terminal, so logs and CI output get the plain lines).
 fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
     use std::io::IsTerminal;
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal();
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta}",
+    ) {
+        bar.set_style(style.progress_chars("#>-"));
+    }
+    bar.set_prefix(what);
     let last_log = std::sync::Mutex::new(Instant::now());
     move |done: usize, total: usize| {
+        if tty {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            if done == total {
+                bar.finish();
+            }
+            return;
+        }
         let secs = start.elapsed().as_secs_f64();
         let rate = done as f64 / secs.max(1e-3);
         let eta = if rate > 0.0 {
@@ -721,25 +737,12 @@ fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
         } else {
             0.0
         };
-        let frac = done as f64 / total.max(1) as f64;
-        if tty {
-            let filled = (frac * 30.0) as usize;
-            eprint!(
-                "\r{what} [{}{}] {done}/{total} {:.1}/s ETA {:.0}s   ",
-                "#".repeat(filled),
-                "-".repeat(30 - filled.min(30)),
-                rate,
-                eta
-            );
-            if done == total {
-                eprintln!();
-            }
-        } else if let Ok(mut last) = last_log.lock() {
+        if let Ok(mut last) = last_log.lock() {
             if last.elapsed().as_secs() >= 10 || done == total {
                 *last = Instant::now();
                 eprintln!(
                     "{what}: {done}/{total} ({:.1}%), {rate:.1}/s, ETA {eta:.0}s",
-                    100.0 * frac
+                    100.0 * done as f64 / total.max(1) as f64
                 );
             }
         }

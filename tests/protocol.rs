@@ -487,3 +487,83 @@ fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("mobility")), "{lines:?}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// Any line is a command or an error: the parser never panics.
+    #[test]
+    fn the_parser_never_panics(line in "\\PC{0,200}") {
+        let _ = wedge::protocol::parser::parse_command(&line);
+    }
+}
+
+/// Words the engine knows, and near misses, for lines that look like commands.
+const WORDS: &[&str] = &[
+    "position",
+    "startpos",
+    "moves",
+    "board",
+    "fen",
+    "f5",
+    "d6",
+    "c3",
+    "z9",
+    "pass",
+    "0000",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "MultiPV",
+    "8",
+    "0",
+    "-1",
+    "x",
+    "query",
+    "result",
+    "debug",
+    "on",
+    "d",
+    "eval",
+    "uci",
+    "depth",
+    "go",
+    "perft",
+    "99",
+    "8/8/8",
+    "X",
+    "O",
+    "---------------------------OX------XO---------------------------",
+    "ucinewgame",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Through the binary: a batch of command-like lines; every line that gets an error line
+    /// leaves the position exactly as it was, and the engine keeps serving.
+    #[test]
+    fn errors_keep_the_state(lines in proptest::collection::vec(
+        (0..WORDS.len() - 3, proptest::collection::vec(0..WORDS.len(), 0..6)),
+        1..12,
+    )) {
+        let mut e = Engine::start();
+        e.send("position startpos moves f5 d6");
+        for (first, rest) in lines {
+            // Not a search or tool as the first word: those are tested elsewhere.
+            if matches!(WORDS[first], "go" | "perft") {
+                continue;
+            }
+            let line: Vec<&str> = std::iter::once(WORDS[first])
+                .chain(rest.iter().map(|&i| WORDS[i]))
+                .collect();
+            let before = e.board();
+            e.send(&line.join(" "));
+            let out = e.sync();
+            if out.iter().any(|l| l.starts_with("info string error")) {
+                proptest::prop_assert_eq!(e.board(), before, "{:?}", line);
+            }
+        }
+    }
+}
