@@ -244,6 +244,13 @@ fn multipv_ranks_all_34_moves() {
     firsts.sort();
     firsts.dedup();
     assert_eq!(firsts.len(), 34, "{lines:#?}");
+    // The solver's move lists take all 34 too: a bounded solve answers a legal move.
+    e.send("setoption name MultiPV value 1");
+    for kind in ["exact", "wld"] {
+        e.send(&format!("go {kind} nodes 300000"));
+        let (_, mv) = e.bestmove();
+        assert!(legal_in(&pos, &mv), "{kind}: {mv}");
+    }
 }
 
 #[test]

@@ -148,6 +148,11 @@ pub struct Solver {
     stop: Option<Arc<AtomicBool>>,
     /// Where the node count is published while solving (the midgame search's progress).
     progress: Option<Arc<super::Progress>>,
+    /// The solve ends (aborted) after about this many nodes, over all its windows (`u64::MAX`:
+    /// no limit).
+    node_budget: u64,
+    /// Nodes of this solve's finished windows, counted against `node_budget`.
+    budget_used: u64,
     /// The cut-off flags of the splits the current work lies under (helpers: and the stop flag).
     chain: AbortChain,
     aborted: bool,
@@ -225,7 +230,18 @@ impl Solver {
             nearby: NearbyTable::default(),
             next_all: false,
             progress: None,
+            node_budget: u64::MAX,
+            budget_used: 0,
         }
+    }
+
+    /// Ends the next solves (aborted, like a stop) after about `limit` nodes each, counting every
+    /// window and selective pass (`None`: no limit). This thread's nodes only; helpers' are not
+    /// counted.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_budget = limit.unwrap_or(u64::MAX);
+        self.budget_used = 0;
+        self.nodes = 0;
     }
 
     /// Publishes this solver's node count in `progress` while it solves (for progress lines).
@@ -430,6 +446,7 @@ impl Solver {
     /// Solves with the window `alpha..beta` (exclusive bounds, fail-soft): a score strictly inside it
     /// is exact, one at or below `alpha` is an upper bound and one at or above `beta` a lower bound.
     pub fn solve_window(&mut self, board: Board, alpha: i32, beta: i32) -> SolveResult {
+        self.budget_used = self.budget_used.saturating_add(self.nodes);
         self.nodes = 0;
         self.next_check = 0;
         self.aborted = false;
@@ -556,7 +573,8 @@ impl Solver {
             if let Some(p) = &self.progress {
                 p.set_solving_nodes(self.nodes);
             }
-            if self.must_abort() {
+            if self.must_abort() || self.budget_used.saturating_add(self.nodes) >= self.node_budget
+            {
                 self.aborted = true;
             }
         }

@@ -337,6 +337,9 @@ impl Searcher {
         report: &mut dyn FnMut(Info),
     ) -> (SearchResult, u8) {
         self.solver.set_stop_flag(self.stop.clone());
+        let budget =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_node_limit(budget);
         let (empties, base) = (board.empty_count(), self.nodes);
         // A probable score: the disc difference of a selective exact pass, or the smallest win or
         // loss (or a draw) for a selective WLD pass.
@@ -416,6 +419,9 @@ impl Searcher {
         report: &mut dyn FnMut(Info),
     ) -> SearchResult {
         self.solver.set_stop_flag(self.stop.clone());
+        let budget =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_node_limit(budget);
         let empties = board.empty_count();
         let mut best: Option<(i32, Move, Vec<Move>)> = None;
         for sq in Bitboard(moves) {
