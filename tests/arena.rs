@@ -220,6 +220,13 @@ fn wedge_match(args: &[&str], limit_s: u64) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The run stopped with a failure status and its error names every one of `needles`.
+fn assert_refused(out: &Output, needles: &[&str]) {
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "exit status {}", out.status);
+    assert!(needles.iter().all(|n| err.contains(n)), "{err}");
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -240,12 +247,7 @@ fn unstartable_engine_stops_the_run() {
         ],
         20,
     );
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "exit status {}", out.status);
-    assert!(
-        err.contains("/nonexistent/engine") && err.contains("cannot start"),
-        "{err}"
-    );
+    assert_refused(&out, &["/nonexistent/engine", "cannot start"]);
     assert!(
         !text(&out.stdout).contains("games,"),
         "no report after a failed start"
@@ -259,12 +261,7 @@ fn unstartable_engine_stops_the_run() {
         &["--engine", &engine, "--engine", "greedy", "--games", "2"],
         20,
     );
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "exit status {}", out.status);
-    assert!(
-        err.contains("quitter") && err.contains("handshake"),
-        "{err}"
-    );
+    assert_refused(&out, &["quitter", "handshake"]);
 }
 
 #[test]
@@ -276,9 +273,7 @@ fn misspelt_option_stops_the_run() {
         ],
         30,
     );
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "exit status {}", out.status);
-    assert!(err.contains("typo") && err.contains("Hsh"), "{err}");
+    assert_refused(&out, &["typo", "Hsh"]);
 }
 
 #[test]
@@ -382,12 +377,7 @@ fn gtp_fixed_depth_needs_set_depth() {
         ],
         30,
     );
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "exit status {}", out.status);
-    assert!(
-        err.contains("nodepth") && err.contains("set_depth"),
-        "{err}"
-    );
+    assert_refused(&out, &["nodepth", "set_depth"]);
 }
 
 #[test]

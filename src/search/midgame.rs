@@ -374,18 +374,7 @@ impl Searcher {
             SolveKind::Wld => Score::Wld(r.score.signum()),
         };
         if !r.aborted {
-            report(Info {
-                multipv: 1,
-                depth: empties,
-                seldepth: empties,
-                score,
-                bound: Bound::Exact,
-                nodes: self.nodes,
-                time: start.elapsed(),
-                // The solver's own table is the one this search filled.
-                hashfull: self.solver.hashfull(),
-                pv: r.pv.clone(),
-            });
+            self.report_proof(score, &r.pv, empties, start, report);
         }
         let best_move = r.best_move.or_else(|| {
             board
@@ -405,6 +394,29 @@ impl Searcher {
             },
             confidence,
         )
+    }
+
+    /// Reports a finished solve's proven score and line. The solver's own table is the one the
+    /// solve filled, so its fill is the `hashfull` reported.
+    fn report_proof(
+        &self,
+        score: Score,
+        pv: &[Move],
+        empties: u32,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) {
+        report(Info {
+            multipv: 1,
+            depth: empties,
+            seldepth: empties,
+            score,
+            bound: Bound::Exact,
+            nodes: self.nodes,
+            time: start.elapsed(),
+            hashfull: self.solver.hashfull(),
+            pv: pv.to_vec(),
+        });
     }
 
     /// Solves only the root moves in `moves` (`searchmoves` with `go exact` or `go wld`): each
@@ -461,17 +473,7 @@ impl Searcher {
             SolveKind::Wld => Score::Wld(score.signum()),
         };
         if !self.aborted {
-            report(Info {
-                multipv: 1,
-                depth: empties,
-                seldepth: empties,
-                score,
-                bound: Bound::Exact,
-                nodes: self.nodes,
-                time: start.elapsed(),
-                hashfull: self.solver.hashfull(),
-                pv: pv.clone(),
-            });
+            self.report_proof(score, &pv, empties, start, report);
         }
         SearchResult {
             best_move: Some(mv),
