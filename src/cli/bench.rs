@@ -1,0 +1,41 @@
+//! `wedge bench`: the fixed positions searched to a fixed depth; the node count is the search's
+//! fingerprint (`Bench:` in commits).
+
+use super::hash_mb;
+use wedge::tools::bench;
+
+/// The arguments of `wedge bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Search depth.
+    #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Hash table size in MB.
+    #[arg(long, value_parser = hash_mb, default_value_t = 64)]
+    pub hash: usize,
+}
+
+/// Searches every bench position, printing a line each, then the totals.
+pub fn run(args: BenchArgs) -> Result<(), String> {
+    let (depth, hash) = (args.depth, args.hash);
+    let mut i = 0;
+    let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let lines = bench::run(
+        depth.clamp(1, 60),
+        hash,
+        never,
+        |line: &bench::BenchLine| {
+            i += 1;
+            println!(
+                "position {:>2}: {:>11} nodes {:>8} ms  {}",
+                i,
+                line.nodes,
+                line.time.as_millis(),
+                line.position
+            );
+        },
+    )
+    .map_err(|e| format!("bench: {e}"))?;
+    print!("{}", bench::summary(&lines));
+    Ok(())
+}

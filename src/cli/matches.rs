@@ -1,0 +1,182 @@
+//! `wedge match`: engine-vs-engine matches ([docs/match.md](../../docs/match.md)).
+
+use std::path::PathBuf;
+use std::time::Instant;
+use wedge::board::Position;
+
+/// The arguments of `wedge match`.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// An engine: `random`, `greedy`, or "name=NAME cmd=PROGRAM [arg=ARG]... [option.NAME=VALUE]...".
+    /// Give it twice; the first is the one the statistics speak for.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Openings file, one a line: transcripts (e.g. the XOT set) or GGF games (as --out writes
+    /// them). Default: the start position only.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Keep only the first N moves (passes count) of each opening, e.g. of games recorded by --out.
+    #[arg(long, requires = "openings")]
+    pub opening_plies: Option<usize>,
+    /// Number of games, exactly: two per opening (colours swapped); an odd number plays the last
+    /// opening once. Default: two per opening in the file, each round.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Play each chosen opening this many times (the games are spread over the rounds).
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
+    /// Seed for sampling openings and for the random player.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    pub tc: Option<String>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Games played at once (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Stop when a sequential test decides, e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05".
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Append each game as a GGF line to this file; each engine's stderr is appended to
+    /// FILE.NAME.stderr.log beside it (without --out it is not kept).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write the report as JSON to this file (replaced at the end of the match).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60)]
+    pub move_timeout: u64,
+}
+
+/// Plays the match and prints its report.
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    use std::io::Write;
+    use wedge::tools::arena::{self, player, stats::Sprt};
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "match: give exactly two --engine, got {}",
+            args.engines.len()
+        ));
+    }
+    let a = player::EngineSpec::parse(&args.engines[0])?;
+    let b = player::EngineSpec::parse(&args.engines[1])?;
+    let all = match &args.openings {
+        Some(path) => arena::read_openings(path, args.opening_plies).map_err(|e| e.to_string())?,
+        None => vec![wedge::board::text::Game::new(Position::START)],
+    };
+    if all.is_empty() {
+        return Err("match: the openings file has no openings".into());
+    }
+    if args.rounds == 0 {
+        return Err("match: --rounds must be at least 1".into());
+    }
+    let games = match args.games {
+        Some(0) => return Err("match: --games must be at least 1".into()),
+        Some(n) => n,
+        None => 2 * all.len() * args.rounds,
+    };
+    let pairs = games.div_ceil(2);
+    let mut openings =
+        arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
+    openings.truncate(pairs);
+    let tc = if let Some(tc) = &args.tc {
+        arena::parse_tc(tc)?
+    } else if let Some(ms) = args.movetime {
+        player::TimeControl::MoveTime(std::time::Duration::from_millis(ms.max(1)))
+    } else if let Some(d) = args.depth {
+        player::TimeControl::Depth(d.clamp(1, 60))
+    } else if let Some(n) = args.nodes {
+        player::TimeControl::Nodes(n.max(1))
+    } else {
+        player::TimeControl::MoveTime(std::time::Duration::from_millis(100))
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut out = match &args.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let config = arena::MatchConfig {
+        a,
+        b,
+        openings,
+        games,
+        tc,
+        concurrency: args.concurrency.clamp(1, 256),
+        sprt,
+        seed: args.seed,
+        move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+        stderr_logs: args.out.clone(),
+    };
+    let start = Instant::now();
+    // On a terminal, a bar redrawn in place (indicatif hides it when stderr is not a terminal);
+    // otherwise a line every 10 games and one for the final tally, for logs.
+    let bar = indicatif::ProgressBar::new(config.games as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:20} {pos}/{len} games [{elapsed}]  {wide_msg}",
+    ) {
+        bar.set_style(style);
+    }
+    let log_line = |tally: &wedge::tools::arena::stats::Tally| {
+        eprintln!(
+            "games {}/{}  {}  {:.0} s",
+            tally.games(),
+            config.games,
+            arena::progress_text(tally),
+            start.elapsed().as_secs_f64()
+        );
+    };
+    let mut failures = Vec::new();
+    let mut write_error = None;
+    let mut logged = 0;
+    let tally = arena::run(&config, |game, tally| {
+        if let Some(f) = out.as_mut() {
+            if let Err(e) = writeln!(f, "{}", game.record).and_then(|_| f.flush()) {
+                write_error.get_or_insert(e.to_string());
+            }
+        }
+        if let Some(failure) = &game.failure {
+            failures.push(failure.clone());
+        }
+        bar.set_position(u64::from(tally.games()));
+        bar.set_message(arena::progress_text(tally));
+        if bar.is_hidden() && tally.games() % 10 == 0 {
+            log_line(tally);
+            logged = tally.games();
+        }
+    });
+    bar.finish_and_clear();
+    let tally = tally.map_err(|e| format!("match: {e}"))?;
+    if bar.is_hidden() && logged != tally.games() {
+        log_line(&tally);
+    }
+    print!("{}", arena::report(&config, &tally, &failures));
+    if let Some(path) = &args.json {
+        // Written beside the target and renamed over it, so a reader never sees half a report.
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        std::fs::write(&partial, arena::json_report(&config, &tally, &failures))
+            .and_then(|_| std::fs::rename(&partial, path))
+            .map_err(|e| format!("match: writing {}: {e}", path.display()))?;
+    }
+    if let Some(e) = write_error {
+        return Err(format!("writing the games failed: {e}"));
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! The command line's tools, one file each: a tool's arguments (clap), its handler and its output.
+//! `main.rs` parses the command line and dispatches; a handler prints its results on stdout and
+//! returns an error as text, which only `main` prints (library code returns typed errors; they
+//! become text here).
+
+pub mod bench;
+pub mod book;
+pub mod engine;
+pub mod matches;
+pub mod perft;
+pub mod solve;
+pub mod training;
+pub mod weights;
+
+use std::path::Path;
+use std::time::Instant;
+
+/// A number of threads (or games, or jobs) at once: 1 to 1024.
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 1024)
+}
+
+/// A table size in MB: 1 MB to 1 TB (whether the memory is there is checked when it is allocated).
+pub fn hash_mb(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 1 << 20)
+}
+
+pub fn bounded_count(text: &str, min: usize, max: usize) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < min || n > max {
+        return Err(format!("must be {min} to {max}, got {n}"));
+    }
+    Ok(n)
+}
+
+/// A progress reporter for long jobs (book build and extend, datagen): an indicatif bar with rate
+/// and ETA redrawn in place on a terminal; a log line every 10 seconds otherwise (indicatif draws
+/// nothing when stderr is not a terminal, so logs and CI output get the plain lines).
+pub fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
+    use std::io::IsTerminal;
+    let start = Instant::now();
+    let tty = std::io::stderr().is_terminal();
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta}",
+    ) {
+        bar.set_style(style.progress_chars("#>-"));
+    }
+    bar.set_prefix(what);
+    let last_log = std::sync::Mutex::new(Instant::now());
+    move |done: usize, total: usize| {
+        if tty {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            if done == total {
+                bar.finish();
+            }
+            return;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let rate = done as f64 / secs.max(1e-3);
+        let eta = if rate > 0.0 {
+            (total.saturating_sub(done)) as f64 / rate
+        } else {
+            0.0
+        };
+        if let Ok(mut last) = last_log.lock() {
+            if last.elapsed().as_secs() >= 10 || done == total {
+                *last = Instant::now();
+                eprintln!(
+                    "{what}: {done}/{total} ({:.1}%), {rate:.1}/s, ETA {eta:.0}s",
+                    100.0 * done as f64 / total.max(1) as f64
+                );
+            }
+        }
+    }
+}
+
+/// The evaluation a weights file gives (either kind), as `setoption name EvalFile` would load it.
+pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
+    let mut options = wedge::engine::options::Options::default();
+    options.set("EvalFile", Some(&path.to_string_lossy()))?;
+    Ok(wedge::eval::Evaluator::with_pattern(
+        options.weights.clone(),
+        options.pattern.clone(),
+    ))
+}

@@ -1,0 +1,49 @@
+//! `wedge perft`: counts move paths from a position (the move generator's test and speed).
+
+use std::time::Instant;
+use wedge::board::Position;
+use wedge::tools::perft;
+
+/// The arguments of `wedge perft`.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Number of plies.
+    pub depth: u32,
+    /// Start from this board: 64 squares a1..h8 (X, O, -) then the side to move (X or O).
+    /// It may start with `-` (an empty a1): `--board "---...--- X"` works as written.
+    #[arg(long, allow_hyphen_values = true)]
+    pub board: Option<String>,
+    /// Print the count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Counts and prints the leaves (below each root move with `--divide`), the time and the speed.
+pub fn run(args: PerftArgs) -> Result<(), String> {
+    let (depth, board, divide) = (args.depth, args.board.as_deref(), args.divide);
+    let pos = match board {
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| format!("--board: {e}"))?,
+        None => Position::START,
+    };
+    let start = Instant::now();
+    let total = if divide {
+        let mut total = 0;
+        for (mv, n) in perft::perft_divide(pos.board, depth) {
+            println!("{mv} {n}");
+            total += n;
+        }
+        total
+    } else {
+        perft::perft(pos.board, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth}: {total} leaves");
+    println!(
+        "time {:.3} s, {:.0} leaves/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

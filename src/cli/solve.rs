@@ -1,0 +1,76 @@
+//! `wedge solve`: solves every position of an OBF file exactly (or win/loss/draw) and checks the
+//! scores the file gives.
+
+use super::{hash_mb, load_evaluator, thread_count};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use wedge::board::text::read_obf_file;
+use wedge::tools::solve;
+
+/// The arguments of `wedge solve`.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The OBF file (one position a line, with `MOVE:score` items).
+    pub file: PathBuf,
+    /// Solve for win/loss/draw only.
+    #[arg(long)]
+    pub wld: bool,
+    /// Search threads per position (they share one table).
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    pub threads: usize,
+    /// Positions solved at once (each with its own threads and table).
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    pub jobs: usize,
+    /// Transposition table size per position being solved, in MB.
+    #[arg(long, value_parser = hash_mb, default_value_t = 256)]
+    pub hash: usize,
+    /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
+    #[arg(long, default_value_t = 1)]
+    pub first: usize,
+    /// Order moves with this weights file (pattern or hand weights) instead of the built-in
+    /// evaluation.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+/// Solves the file's positions, printing a row each and the totals; a score that disagrees with
+/// the file is an error.
+pub fn run(args: SolveArgs) -> Result<(), String> {
+    let options = |eval| solve::SolveOptions {
+        wld: args.wld,
+        threads: args.threads,
+        jobs: args.jobs,
+        hash_mb: args.hash,
+        eval,
+    };
+    solve_file(&args.file, args.first, args.eval_file.as_deref(), options)
+}
+
+fn solve_file(
+    file: &Path,
+    first: usize,
+    eval_file: Option<&Path>,
+    options: impl FnOnce(wedge::eval::Evaluator) -> solve::SolveOptions,
+) -> Result<(), String> {
+    let lines = read_obf_file(file).map_err(|e| e.to_string())?;
+    let eval = match eval_file {
+        Some(path) => load_evaluator(path)?,
+        None => wedge::eval::Evaluator::default(),
+    };
+    let options = options(eval);
+    let start = Instant::now();
+    println!("{}", solve::HEADER);
+    let results = solve::solve_all(&lines, &options, |i, r| {
+        println!("{}", solve::row(first + i, r));
+    })
+    .map_err(|e| format!("solve: {e}"))?;
+    println!("{}", solve::totals(&results, start.elapsed()));
+    let bad = results.iter().filter(|r| !r.ok).count();
+    if bad > 0 {
+        return Err(format!(
+            "{bad} position(s) disagree with {}",
+            file.display()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,288 @@
+//! `wedge datagen`, `wedge train` and `wedge evaltest`: self-play data, fitting the pattern
+//! evaluation, and measuring evaluations against labelled data ([docs/training.md](../../docs/training.md)).
+
+use super::{load_evaluator, progress_reporter, thread_count};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use wedge::board::text::read_openings_file;
+use wedge::eval::weights::Weights;
+
+/// The arguments of `wedge datagen`.
+#[derive(clap::Args)]
+pub struct DatagenArgs {
+    /// Openings (transcripts, one a line).
+    #[arg(long)]
+    pub openings: PathBuf,
+    /// The data file (appended to; games already in it are skipped).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games the file should hold when done.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Search depth of the moves.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Solve exactly from this many empties.
+    #[arg(long, default_value_t = 18)]
+    pub exact_empties: u32,
+    /// Root noise in centidiscs, for variety.
+    #[arg(long, default_value_t = 200)]
+    pub randomness: i32,
+    /// Games played at once.
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Label the positions above the exact-solve point with a search of this depth instead
+    /// of the game's result (deep-search labels).
+    #[arg(long)]
+    pub label_depth: Option<u32>,
+    /// Only write positions with this many empties, e.g. `30-40` (default: all).
+    #[arg(long, value_parser = parse_empties_range)]
+    pub keep_empties: Option<(u32, u32)>,
+    /// Also write every sibling of the solved part's positions (the position after each
+    /// legal move, not only the one played), each labelled by its own exact solve: data on
+    /// ranking the moves of a position, the endgame solver's ordering task.
+    #[arg(long)]
+    pub siblings: bool,
+}
+
+/// The arguments of `wedge evaltest`.
+#[derive(clap::Args)]
+pub struct EvalTestArgs {
+    /// Data files (the `wedge datagen` format).
+    #[arg(long = "data", required = true)]
+    pub data: Vec<PathBuf>,
+    /// Also measure this weights file (pattern or hand weights).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+}
+
+/// The arguments of `wedge train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Data files from `wedge datagen`.
+    #[arg(long = "data", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write (load it with `setoption name EvalFile value FILE`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 15)]
+    pub epochs: usize,
+    /// Adagrad base step size.
+    #[arg(long, default_value_t = 0.3)]
+    pub lr: f32,
+    /// L2 regularisation (towards 0, or towards the `--init` weights).
+    #[arg(long, default_value_t = 0.001)]
+    pub lambda: f32,
+    /// Per mille of positions held out for testing.
+    #[arg(long, default_value_t = 100)]
+    pub held_out: u64,
+    /// Fit mirror-image configurations separately (by default they share one value).
+    #[arg(long)]
+    pub untied: bool,
+    /// Start from this pattern weights file instead of zeros (continued training); phases
+    /// without training positions keep its weights.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Plays the games the data file lacks and appends them.
+pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+    let list = read_openings_file(&args.openings).map_err(|e| e.to_string())?;
+    let options = wedge::tools::train::DatagenOptions {
+        games: args.games,
+        depth: args.depth.clamp(1, 30),
+        exact_empties: args.exact_empties.min(26),
+        randomness: args.randomness.clamp(0, 2000),
+        threads: args.threads.clamp(1, 256),
+        seed: args.seed,
+        label_depth: args.label_depth.map(|d| d.clamp(1, 30)),
+        keep: args.keep_empties.unwrap_or((0, 60)),
+        siblings: args.siblings,
+    };
+    let played =
+        wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))?;
+    println!("played {played} games into {}", args.out.display());
+    Ok(())
+}
+
+/// Fits the pattern evaluation and writes it; prints the errors by phase.
+pub fn train(args: TrainArgs) -> Result<(), String> {
+    run_train(
+        &args.data,
+        &args.out,
+        args.held_out,
+        args.init.as_deref(),
+        wedge::tools::train::TrainOptions {
+            epochs: args.epochs.max(1),
+            learning_rate: args.lr,
+            lambda: args.lambda,
+            seed: args.seed,
+            tie_symmetric: !args.untied,
+            // Loaded from `init` by run_train, which returns a bad file as an error.
+            init: None,
+        },
+    )
+}
+
+/// Prints the evaluations' mean absolute error against the data's labels, by empty squares.
+pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
+    run_eval_test(&args.data, args.eval_file.as_deref())
+}
+
+/// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
+fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = text
+        .split_once('-')
+        .ok_or_else(|| format!("'{text}' is not a range like 30-40"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{t}' is not a number of empty squares"))
+    };
+    let (lo, hi) = (number(lo)?, number(hi)?);
+    if lo > hi || hi > 60 {
+        return Err(format!("'{text}': need LO <= HI <= 60"));
+    }
+    Ok((lo, hi))
+}
+
+/// The positions of every data file; a file with none is an error naming it (an empty file would
+/// otherwise train or measure nothing and still exit 0).
+fn read_all_samples(paths: &[PathBuf]) -> Result<Vec<wedge::tools::train::Sample>, String> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let these = wedge::tools::train::read_samples(path)?;
+        if these.is_empty() {
+            return Err(format!(
+                "{}: no positions in this data file",
+                path.display()
+            ));
+        }
+        samples.extend(these);
+    }
+    Ok(samples)
+}
+
+fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), String> {
+    use wedge::eval::Evaluator;
+    use wedge::tools::train::EmptiesErrors;
+    let samples = read_all_samples(data)?;
+    let mut evaluators = vec![
+        ("hand", Evaluator::new(Weights::default())),
+        ("trained", Evaluator::default()),
+    ];
+    if let Some(path) = eval_file {
+        evaluators.push(("file", load_evaluator(path)?));
+    }
+    let errors: Vec<EmptiesErrors> = evaluators
+        .iter()
+        .map(|(_, e)| EmptiesErrors::measure(&samples, |b| f64::from(e.evaluate(b)) / 100.0))
+        .collect();
+    println!("mean absolute error (discs) against the labels, by empty squares:");
+    let mut header = format!("{:>7} {:>9}", "empties", "positions");
+    for (name, _) in &evaluators {
+        header.push_str(&format!(" {name:>8}"));
+    }
+    println!("{header}");
+    let mut rows: Vec<(String, u32, u32)> = (0..=60)
+        .filter(|&n| errors[0].count(n, n) > 0)
+        .map(|n| (n.to_string(), n, n))
+        .collect();
+    rows.push(("all".to_string(), 0, 60));
+    for (label, lo, hi) in rows {
+        let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
+        for e in &errors {
+            line.push_str(&format!(" {:>8.2}", e.mae(lo, hi).unwrap_or(0.0)));
+        }
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn run_train(
+    data: &[PathBuf],
+    out: &Path,
+    held_out: u64,
+    init: Option<&Path>,
+    mut options: wedge::tools::train::TrainOptions,
+) -> Result<(), String> {
+    use wedge::tools::train::{split, train, PhaseErrors};
+    if let Some(path) = init {
+        options.init = Some(wedge::eval::pattern::PatternWeights::load(path)?);
+    }
+    let samples = read_all_samples(data)?;
+    let (training, test) = split(samples, held_out.min(900));
+    println!(
+        "{} training positions, {} held out",
+        training.len(),
+        test.len()
+    );
+    let start = Instant::now();
+    let weights = train(&training, &options, |epoch, mae| {
+        eprintln!("epoch {epoch}: training MAE {mae:.3} discs")
+    });
+    println!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    let hand = wedge::eval::Evaluator::new(Weights::default());
+    let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);
+    let init_err = options
+        .init
+        .as_ref()
+        .map(|init| PhaseErrors::measure(&test, |b| f64::from(init.evaluate(b)) / 100.0));
+    let train_err = PhaseErrors::measure(&training, |b| f64::from(weights.evaluate(b)) / 100.0);
+    let test_err = PhaseErrors::measure(&test, |b| f64::from(weights.evaluate(b)) / 100.0);
+    println!("mean absolute error (discs) by phase (empties):");
+    println!(
+        "phase        positions   hand(held-out)  trained(train)  trained(held-out){}",
+        if init_err.is_some() {
+            "  init(held-out)"
+        } else {
+            ""
+        }
+    );
+    let init_column = |mae: Option<f64>| mae.map_or(String::new(), |m| format!(" {m:>15.2}"));
+    for ph in 0..wedge::eval::pattern::PHASES {
+        println!(
+            "{:>2}-{:<2} {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
+            ph * 10,
+            ph * 10 + 9,
+            test_err.count[ph],
+            hand_err.mae[ph],
+            train_err.mae[ph],
+            test_err.mae[ph],
+            init_column(init_err.as_ref().map(|e| e.mae[ph]))
+        );
+    }
+    println!(
+        "all   {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
+        test_err.count.iter().sum::<usize>(),
+        hand_err.overall(),
+        train_err.overall(),
+        test_err.overall(),
+        init_column(init_err.as_ref().map(|e| e.overall()))
+    );
+    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_empties_range;
+
+    #[test]
+    fn empties_ranges() {
+        assert_eq!(parse_empties_range("30-40"), Ok((30, 40)));
+        assert_eq!(parse_empties_range(" 20 - 24 "), Ok((20, 24)));
+        assert!(parse_empties_range("40-30").is_err());
+        assert!(parse_empties_range("30-61").is_err());
+        assert!(parse_empties_range("30").is_err());
+        assert!(parse_empties_range("a-b").is_err());
+    }
+}
