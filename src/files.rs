@@ -58,6 +58,17 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// FNV-1a over `bytes`: the checksum of wedge's binary files (book, pattern weights), which detects
+/// truncation and corruption.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +94,12 @@ mod tests {
             assert!(e.contains("regular"), "{dev}: {e}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_checksum_is_fnv_1a() {
+        // The published FNV-1a 64-bit values.
+        assert_eq!(checksum(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(checksum(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

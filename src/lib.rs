@@ -1,15 +1,18 @@
 //! wedge: an Othello (Reversi) engine.
 //!
 //! - [`board`]: bitboards, squares, the rules of the game, symmetries, hashing and text formats.
-//! - [`engine`]: the engine process: reader, controller, search worker, options.
+//! - [`engine`]: the engine process: reader, controller, the NBoard and GTP front ends, search
+//!   worker, options.
 //! - [`book`]: the opening book: format, lookup, building.
 //! - [`eval`]: the static evaluation and its named, settable weights.
 //! - [`search`]: the midgame search, the endgame solver and their limits/report types.
 //! - [`protocol`]: the text protocol: command parser (and output formatting).
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
-//! - [`tools`]: drivers the command line runs directly (perft, solve, ...).
+//! - [`files`]: reading files from outside (only regular files of a sane size).
+//! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train).
 //!
-//! The binary (`src/main.rs`) is a thin command line over this library.
+//! The binary (`src/main.rs`, with one file per tool in `src/cli/`) parses the command line and
+//! calls this library; only it turns errors into text on stderr.
 
 pub mod board;
 pub mod book;

@@ -6,6 +6,7 @@
 pub mod build;
 
 use crate::board::{Board, Move, Position};
+use crate::files::checksum;
 use crate::rng::Rng;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -73,16 +74,6 @@ impl std::error::Error for BookError {}
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
     entries: Vec<Entry>,
-}
-
-/// FNV-1a over the entry bytes: detects truncation and corruption.
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {

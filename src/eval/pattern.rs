@@ -15,6 +15,7 @@
 
 use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
+use crate::files::checksum as fnv;
 use once_cell::sync::Lazy;
 use std::path::Path;
 
@@ -407,15 +408,6 @@ impl PatternTable {
 
 /// The first bytes of a pattern weights file.
 pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
-
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
-}
 
 impl PatternWeights {
     /// All zero.

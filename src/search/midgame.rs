@@ -484,7 +484,8 @@ impl Searcher {
         }
     }
 
-    /// Initial root order: fastest first.
+    /// Initial root order: by the static evaluation of each child, best for the side to move first
+    /// (the child's evaluation is the opponent's view, so the smallest comes first).
     fn order_root(&self, p: u64, o: u64, roots: &mut [RootMove]) {
         roots.sort_by_key(|rm| {
             let sq = rm.sq as usize;

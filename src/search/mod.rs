@@ -120,7 +120,7 @@ fn advise_huge_pages(_start: usize, _bytes: usize) {}
 /// evaluation searches.
 #[inline]
 fn reply_count(replies: u64) -> i32 {
-    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    const CORNERS: u64 = crate::board::Bitboard::CORNERS.0;
     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 

@@ -1,5 +1,6 @@
-//! Tools that drive the library directly (no protocol text): perft and, later, bench, solve, match
-//! and tuning. Each is a thin layer that the command line calls.
+//! Tools that drive the library directly (no protocol text): perft, bench, solve, the match runner
+//! (arena) with its baseline players, and the training pipeline (datagen, train). The command
+//! line (`src/cli/`) calls them and prints their results.
 
 pub mod arena;
 pub mod bench;

@@ -200,7 +200,7 @@ const _: () = assert!(EVAL_ORDER_MIN >= TT_MIN);
 
 /// Squares adjacent to a corner (C- and X-squares) get ordered after the others at equal parity.
 const NEAR_CORNERS: u64 = 0x42C3_0000_0000_C342;
-const CORNERS: u64 = 0x8100_0000_0000_0081;
+const CORNERS: u64 = crate::board::Bitboard::CORNERS.0;
 
 impl Solver {
     /// A solver with a transposition table of about `table_mb` megabytes (at least 1 MB). Panics
