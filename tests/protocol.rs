@@ -217,7 +217,9 @@ fn solves_with_helper_threads_and_stops_them() {
     // Long enough for the helpers to be deep in the solve (this is no timing assertion).
     std::thread::sleep(std::time::Duration::from_millis(300));
     e.send("stop");
-    let _ = e.bestmove();
+    let (_, mv) = e.bestmove();
+    let ffo45_pos: Position = format!("{ffo45} X").parse().unwrap();
+    assert!(legal_in(&ffo45_pos, &mv), "{mv}");
     solve_ffo1(&mut e);
     e.send("setoption name Threads value 1");
     e.send(&format!("position board {ffo1} X"));

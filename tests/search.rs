@@ -10,7 +10,7 @@ use wedge::eval::Evaluator;
 use wedge::search::{Limits, Score, Searcher};
 use wedge::tools::players::{greedy_move, random_move, Rng};
 
-const EVAL_LIMIT: i32 = 6300;
+use wedge::search::midgame::EVAL_LIMIT;
 
 /// Plain negamax to `depth`; a pass does not use depth; finished games score 100 per disc.
 fn minimax(ev: &Evaluator, b: Board, depth: u32, nodes: &mut u64) -> i32 {

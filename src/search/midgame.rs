@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 /// Above every score (centidiscs): final scores are at most 6,400.
 const INF: i32 = 30000;
-/// Evaluations are kept strictly inside the range of exact final scores' magnitude ceiling, so that a
-/// proven result always outranks a heuristic one of the same sign... within reason.
-const EVAL_LIMIT: i32 = 6300;
+/// The largest heuristic score (centidiscs): evaluations are clamped to +-63 discs, inside the
+/// range of final scores (+-64 discs), so that a proven win or loss by 64 outranks any evaluation.
+pub const EVAL_LIMIT: i32 = 6300;
 /// Nodes between two looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 256;
 /// Deepest iteration.
