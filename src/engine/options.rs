@@ -57,23 +57,138 @@ const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
     Kind::Spin { default, min, max }
 }
 
+/// One engine option, declared once: its name, its kind (default and range) and what setting it
+/// does. `set` has checked the value against the kind when it stores it.
+struct EngineOption {
+    name: &'static str,
+    kind: Kind,
+    set: fn(&mut Options, &EngineOption, Option<&str>) -> Result<Effect, String>,
+}
+
+impl EngineOption {
+    /// The value as an integer within the option's range.
+    fn spin(&self, value: Option<&str>) -> Result<i64, String> {
+        match self.kind {
+            Kind::Spin { min, max, .. } => spin(self.name, value, min, max),
+            _ => Err(format!("setoption: '{}' is not a number option", self.name)),
+        }
+    }
+
+    /// The value as `true` or `false`.
+    fn check(&self, value: Option<&str>) -> Result<bool, String> {
+        check(self.name, value)
+    }
+}
+
+/// The text of a string option's value (`<empty>` and nothing mean the empty string).
+fn text_value(value: Option<&str>) -> String {
+    let v = value.unwrap_or("").trim();
+    if v == "<empty>" {
+        String::new()
+    } else {
+        v.to_string()
+    }
+}
+
 /// The non-weight options, in advertised order.
-const ENGINE_OPTIONS: &[(&str, Kind)] = &[
-    // Up to 1 TB: whether the memory is there is found out when the table is made (an error line
-    // then, and the table in use stays).
-    ("Hash", spin_kind(DEFAULT_HASH_MB as i64, 1, 1 << 20)),
-    ("Threads", spin_kind(1, 1, 256)),
-    ("MultiPV", spin_kind(1, 1, 64)),
-    ("Ponder", Kind::Check { default: false }),
-    ("OwnBook", Kind::Check { default: true }),
-    ("BookFile", Kind::Text { default: "" }),
-    ("BookRandomness", spin_kind(0, 0, 64)),
-    ("EvalFile", Kind::Text { default: "" }),
-    ("Clear Hash", Kind::Button),
-    ("MoveOverhead", spin_kind(30, 0, 5000)),
-    ("Level", spin_kind(MAX_LEVEL as i64, 1, MAX_LEVEL as i64)),
-    ("Randomness", spin_kind(0, 0, 2000)),
-    ("Seed", spin_kind(0, 0, 2_147_483_647)),
+const ENGINE_OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        name: "Hash",
+        // Up to 1 TB: whether the memory is there is found out when the table is made (an error
+        // line then, and the table in use stays).
+        kind: spin_kind(DEFAULT_HASH_MB as i64, 1, 1 << 20),
+        set: |o, d, v| {
+            o.hash_mb = d.spin(v)? as usize;
+            Ok(Effect::ResizeHash(o.hash_mb))
+        },
+    },
+    EngineOption {
+        name: "Threads",
+        kind: spin_kind(1, 1, 256),
+        set: |o, d, v| {
+            o.threads = d.spin(v)? as usize;
+            Ok(Effect::Threads(o.threads))
+        },
+    },
+    EngineOption {
+        name: "MultiPV",
+        kind: spin_kind(1, 1, 64),
+        set: |o, d, v| {
+            o.multipv = d.spin(v)? as usize;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+        set: |o, d, v| {
+            o.ponder = d.check(v)?;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "OwnBook",
+        kind: Kind::Check { default: true },
+        set: |o, d, v| {
+            o.own_book = d.check(v)?;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "BookFile",
+        kind: Kind::Text { default: "" },
+        set: |_, _, v| Ok(Effect::BookFile(text_value(v))),
+    },
+    EngineOption {
+        name: "BookRandomness",
+        kind: spin_kind(0, 0, 64),
+        set: |o, d, v| {
+            o.book_randomness = d.spin(v)? as i32;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: Kind::Text { default: "" },
+        set: |o, _, v| o.load_eval_file(&text_value(v)),
+    },
+    EngineOption {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        set: |_, _, _| Ok(Effect::ClearHash),
+    },
+    EngineOption {
+        name: "MoveOverhead",
+        kind: spin_kind(30, 0, 5000),
+        set: |o, d, v| {
+            o.move_overhead_ms = d.spin(v)? as u64;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "Level",
+        kind: spin_kind(MAX_LEVEL as i64, 1, MAX_LEVEL as i64),
+        set: |o, d, v| {
+            o.level = d.spin(v)? as u32;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "Randomness",
+        kind: spin_kind(0, 0, 2000),
+        set: |o, d, v| {
+            o.randomness = d.spin(v)? as i32;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "Seed",
+        kind: spin_kind(0, 0, 2_147_483_647),
+        set: |o, d, v| {
+            o.seed = d.spin(v)? as u64;
+            Ok(Effect::Seed(o.seed))
+        },
+    },
 ];
 
 /// The strongest level (full strength, the default).
@@ -168,7 +283,7 @@ impl Default for Options {
 pub fn option_lines() -> Vec<String> {
     let mut lines: Vec<String> = ENGINE_OPTIONS
         .iter()
-        .map(|(name, kind)| match kind {
+        .map(|EngineOption { name, kind, .. }| match kind {
             Kind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
@@ -237,9 +352,9 @@ impl Options {
     /// Sets option `name` (case-insensitive) from `value`. On error nothing changes and the message
     /// says what was wrong and what is expected.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
-        let Some((canonical, kind)) = ENGINE_OPTIONS
+        let Some(option) = ENGINE_OPTIONS
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .find(|o| o.name.eq_ignore_ascii_case(name))
         else {
             let Some(id) = Weights::find(name) else {
                 return Err(format!("unknown option '{}'", truncate(name)));
@@ -256,78 +371,26 @@ impl Options {
             }
             return Ok(Effect::Weights);
         };
-        let range = |kind: &Kind| match kind {
-            Kind::Spin { min, max, .. } => (*min, *max),
-            _ => (0, 0),
-        };
-        let (min, max) = range(kind);
-        match *canonical {
-            "Hash" => {
-                self.hash_mb = spin(canonical, value, min, max)? as usize;
-                Ok(Effect::ResizeHash(self.hash_mb))
-            }
-            "Threads" => {
-                self.threads = spin(canonical, value, min, max)? as usize;
-                Ok(Effect::Threads(self.threads))
-            }
-            "MultiPV" => {
-                self.multipv = spin(canonical, value, min, max)? as usize;
-                Ok(Effect::None)
-            }
-            "BookRandomness" => {
-                self.book_randomness = spin(canonical, value, min, max)? as i32;
-                Ok(Effect::None)
-            }
-            "BookFile" => {
-                let path = value.unwrap_or("").trim();
-                let path = if path == "<empty>" { "" } else { path };
-                Ok(Effect::BookFile(path.to_string()))
-            }
-            "Level" => {
-                self.level = spin(canonical, value, min, max)? as u32;
-                Ok(Effect::None)
-            }
-            "Randomness" => {
-                self.randomness = spin(canonical, value, min, max)? as i32;
-                Ok(Effect::None)
-            }
-            "Seed" => {
-                self.seed = spin(canonical, value, min, max)? as u64;
-                Ok(Effect::Seed(self.seed))
-            }
-            "MoveOverhead" => {
-                self.move_overhead_ms = spin(canonical, value, min, max)? as u64;
-                Ok(Effect::None)
-            }
-            "OwnBook" => {
-                self.own_book = check(canonical, value)?;
-                Ok(Effect::None)
-            }
-            "Ponder" => {
-                self.ponder = check(canonical, value)?;
-                Ok(Effect::None)
-            }
-            "EvalFile" => {
-                let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" {
-                    self.weights = Weights::default();
-                    self.pattern = crate::eval::built_in_patterns();
-                    self.eval_file.clear();
-                } else if is_pattern_file(Path::new(path)) {
-                    let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
-                        .map_err(|e| format!("EvalFile: {e}"))?;
-                    self.pattern = Some(std::sync::Arc::new(p));
-                    self.eval_file = path.to_string();
-                } else {
-                    self.weights =
-                        Weights::load(Path::new(path)).map_err(|e| format!("EvalFile: {e}"))?;
-                    self.pattern = None;
-                    self.eval_file = path.to_string();
-                }
-                Ok(Effect::Weights)
-            }
-            _ => Ok(Effect::ClearHash), // "Clear Hash", the only button
+        (option.set)(self, option, value)
+    }
+
+    /// Loads `EvalFile` (empty: the built-in evaluation); on error nothing changes.
+    fn load_eval_file(&mut self, path: &str) -> Result<Effect, String> {
+        if path.is_empty() {
+            self.weights = Weights::default();
+            self.pattern = crate::eval::built_in_patterns();
+            self.eval_file.clear();
+        } else if is_pattern_file(Path::new(path)) {
+            let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
+                .map_err(|e| format!("EvalFile: {e}"))?;
+            self.pattern = Some(std::sync::Arc::new(p));
+            self.eval_file = path.to_string();
+        } else {
+            self.weights = Weights::load(Path::new(path)).map_err(|e| format!("EvalFile: {e}"))?;
+            self.pattern = None;
+            self.eval_file = path.to_string();
         }
+        Ok(Effect::Weights)
     }
 }
 
@@ -354,6 +417,24 @@ mod tests {
         assert_eq!(o.set("clear hash", None), Ok(Effect::ClearHash));
         assert!(o.set("EvalFile", Some("/nonexistent/w.txt")).is_err());
         assert_eq!(o.weights.get(weights::id::MOBILITY_MID), 3);
+    }
+
+    #[test]
+    fn every_option_takes_its_own_default() {
+        for option in ENGINE_OPTIONS {
+            let default = match option.kind {
+                Kind::Spin { default, .. } => Some(default.to_string()),
+                Kind::Check { default } => Some(default.to_string()),
+                Kind::Text { .. } => Some(String::new()),
+                Kind::Button => None,
+            };
+            let mut o = Options::default();
+            assert!(
+                o.set(&option.name.to_lowercase(), default.as_deref()).is_ok(),
+                "{} refuses its default",
+                option.name
+            );
+        }
     }
 
     #[test]
