@@ -328,3 +328,52 @@ fn fewer_threads_give_their_memory_back() {
         "base {base} kB, with 64 threads {peak} kB, back to 1 thread {after} kB"
     );
 }
+
+#[test]
+fn a_go_during_perft_gets_its_own_answer() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("perft 20");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: go: perft")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove none"));
+    e.send("stop");
+    e.until(|l| l == "info string perft 20 stopped");
+}
+
+#[test]
+fn end_of_input_after_ponderhit_still_answers_and_exits() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves f5");
+    e.send("go ponder infinite");
+    e.send("ponderhit");
+    e.stdin = None;
+    let (_, mv) = e.bestmove();
+    let pos = "f5".parse::<wedge::board::text::Game>().unwrap().position();
+    assert!(legal_in(&pos, &mv));
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn a_node_limit_ends_a_solve_with_helper_threads_honestly() {
+    // FFO #40: a2 wins by 38. A solve cut by its node limit must not claim a proven score.
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 4");
+    e.send(&format!("position board {ffo40}"));
+    for nodes in [20_000, 200_000, 2_000_000] {
+        e.send(&format!("go exact nodes {nodes}"));
+        let (lines, mv) = e.bestmove();
+        assert!(legal_in(&ffo40.parse().unwrap(), &mv), "{mv}");
+        for l in lines.iter().filter(|l| l.contains(" exact ")) {
+            assert!(l.contains(" exact +38 "), "a wrong proof: {l}");
+        }
+    }
+}

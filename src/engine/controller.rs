@@ -161,7 +161,7 @@ impl<W: Write> Controller<W> {
             Event::Line(Ok(None)) | Event::Text(_) => true,
             Event::Line(Err(e)) => {
                 self.out.error(&e.message);
-                if e.is_go && self.active.is_none() {
+                if e.is_go && !self.search_running() {
                     // Every `go` ends with `bestmove`: one that cannot search answers "no move".
                     self.out.line(&bestmove(None, self.mode));
                 }
@@ -219,12 +219,10 @@ impl<W: Write> Controller<W> {
                 }
                 true
             }
-            Event::Resized(result) => {
-                let size = result.as_ref().ok().copied();
-                match self.core.hash_resized(result) {
+            Event::Resized(mb, result) => {
+                match self.core.hash_resized(mb, result) {
                     Err(e) => self.out.error(&e),
                     Ok(()) if self.debug => {
-                        let mb = size.unwrap_or_default();
                         self.out
                             .line(&format!("info string Hash: {mb} MB table in use"));
                     }
@@ -233,6 +231,11 @@ impl<W: Write> Controller<W> {
                 true
             }
         }
+    }
+
+    /// Whether a search (not a tool) is running: it owes a `bestmove` of its own.
+    fn search_running(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| a.task != Task::Tool)
     }
 
     /// Applies one command; returns false to end the process.
@@ -277,12 +280,18 @@ impl<W: Write> Controller<W> {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Help => self.help(),
-            Command::Go(_) if busy => {
+            Command::Go(_) if self.search_running() => {
                 // The running search still owes its own `bestmove`; this `go` gets none.
                 self.out.error(
                     "go: a search is running: send 'stop' first (this go is ignored; the running \
                      search answers bestmove)",
                 );
+            }
+            Command::Go(_) if busy => {
+                // A `perft` or `bench` writes no `bestmove`: this `go` gets its own "no move".
+                self.out
+                    .error("go: perft or bench is running: send 'stop' first (no search started)");
+                self.out.line(&bestmove(None, self.mode));
             }
             _ if busy => {
                 self.out.error(
@@ -453,6 +462,11 @@ impl<W: Write> Controller<W> {
             return;
         };
         if let Some(params) = active.restart.take() {
+            if self.eof {
+                // The GUI is gone: answer with what pondering found rather than search again.
+                self.finish(result);
+                return;
+            }
             self.active = None;
             self.go(params);
             return;

@@ -113,14 +113,22 @@ impl Core {
 
     /// Takes the worker's answer to a `Hash` change: on failure the option goes back to the size
     /// in use and the message says what happened.
-    pub fn hash_resized(&mut self, result: Result<usize, TableAllocError>) -> Result<(), String> {
+    /// `mb` is the size that was asked for: the option goes back only if no other size was asked
+    /// for since.
+    pub fn hash_resized(
+        &mut self,
+        mb: usize,
+        result: Result<(), TableAllocError>,
+    ) -> Result<(), String> {
         match result {
-            Ok(mb) => {
+            Ok(()) => {
                 self.hash_in_use = mb;
                 Ok(())
             }
             Err(e) => {
-                self.options.hash_mb = self.hash_in_use;
+                if self.options.hash_mb == mb {
+                    self.options.hash_mb = self.hash_in_use;
+                }
                 Err(format!(
                     "Hash: {e}; the {} MB table in use is kept",
                     self.hash_in_use

@@ -206,8 +206,8 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
                 }
             }
             Event::Info(_) | Event::Line(_) => {}
-            Event::Resized(Err(e)) => log::error!("{e}"),
-            Event::Resized(Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
+            Event::Resized(_, Err(e)) => log::error!("{e}"),
+            Event::Resized(_, Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
         }
         if input_ended && g.pending.is_none() {
             return 0;

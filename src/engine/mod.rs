@@ -38,9 +38,9 @@ pub enum Event {
     Tool(worker::ToolReport),
     /// The worker has done every job sent before its `Ping`.
     Pong,
-    /// The worker's answer to a hash resize: the new size in MB, or why it failed (the old table
-    /// is kept).
-    Resized(Result<usize, TableAllocError>),
+    /// The worker's answer to a hash resize to this many MB: done, or why it failed (the old
+    /// table is kept).
+    Resized(usize, Result<(), TableAllocError>),
 }
 
 /// Reads lines from `input` and sends them, parsed as wedge protocol commands, as events, until the

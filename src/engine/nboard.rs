@@ -130,8 +130,8 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
             Event::Info(info) => nb.info(&info),
             Event::Done(result) => nb.done(result),
             Event::Line(_) => {}
-            Event::Resized(Err(e)) => log::error!("{e}"),
-            Event::Resized(Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
+            Event::Resized(_, Err(e)) => log::error!("{e}"),
+            Event::Resized(_, Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
         }
     }
     0

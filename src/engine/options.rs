@@ -430,7 +430,8 @@ mod tests {
             };
             let mut o = Options::default();
             assert!(
-                o.set(&option.name.to_lowercase(), default.as_deref()).is_ok(),
+                o.set(&option.name.to_lowercase(), default.as_deref())
+                    .is_ok(),
                 "{} refuses its default",
                 option.name
             );

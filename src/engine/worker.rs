@@ -125,40 +125,49 @@ pub fn spawn(
                         stop,
                         deadline,
                     } => {
-                        // The timer ends when `_done` is dropped at the end of the search.
-                        let (_done, done_rx) = bounded::<()>(0);
+                        // The timer ends when `done` is dropped at the end of the search.
+                        let (done, done_rx) = bounded::<()>(0);
                         let progress = searcher.progress();
                         let (stop2, events2) = (stop.clone(), events.clone());
-                        let _ = std::thread::Builder::new()
-                            .name("timer".into())
-                            .spawn(move || {
-                                let start = Instant::now();
-                                let mut next_report = start + PROGRESS_EVERY;
-                                loop {
-                                    let mut wake = next_report;
-                                    if let Some(d) = deadline {
-                                        wake = wake.min(d);
+                        let timer =
+                            std::thread::Builder::new()
+                                .name("timer".into())
+                                .spawn(move || {
+                                    let mut deadline = deadline;
+                                    let start = Instant::now();
+                                    let mut next_report = start + PROGRESS_EVERY;
+                                    loop {
+                                        let mut wake = next_report;
+                                        if let Some(d) = deadline {
+                                            wake = wake.min(d);
+                                        }
+                                        let wait = wake.saturating_duration_since(Instant::now());
+                                        match done_rx.recv_timeout(wait) {
+                                            Err(RecvTimeoutError::Timeout) => {}
+                                            _ => return,
+                                        }
+                                        let now = Instant::now();
+                                        if deadline.is_some_and(|d| now >= d) {
+                                            stop2.store(true, Ordering::Relaxed);
+                                            // Done: from now on it wakes for progress lines only.
+                                            deadline = None;
+                                        }
+                                        if now >= next_report {
+                                            let snapshot: ProgressSnapshot = progress.snapshot();
+                                            let _ = events2
+                                                .send(Event::Progress(snapshot, now - start));
+                                            next_report += PROGRESS_EVERY;
+                                        }
                                     }
-                                    let wait = wake.saturating_duration_since(Instant::now());
-                                    match done_rx.recv_timeout(wait) {
-                                        Err(RecvTimeoutError::Timeout) => {}
-                                        _ => return,
-                                    }
-                                    let now = Instant::now();
-                                    if deadline.is_some_and(|d| now >= d) {
-                                        stop2.store(true, Ordering::Relaxed);
-                                    }
-                                    if now >= next_report {
-                                        let snapshot: ProgressSnapshot = progress.snapshot();
-                                        let _ =
-                                            events2.send(Event::Progress(snapshot, now - start));
-                                        next_report += PROGRESS_EVERY;
-                                    }
-                                }
-                            });
+                                });
                         let result = searcher.search(board, &limits, stop, &mut |info| {
                             let _ = events.send(Event::Info(info));
                         });
+                        // The timer's last progress line comes before `Done`, never after it.
+                        drop(done);
+                        if let Ok(handle) = timer {
+                            let _ = handle.join();
+                        }
                         let _ = events.send(Event::Done(result));
                     }
                     Job::Perft { board, depth, stop } => {
@@ -192,8 +201,8 @@ pub fn spawn(
                     }
                     Job::SetEvaluator(e) => searcher.set_evaluator(e),
                     Job::ResizeHash(mb) => {
-                        let result = searcher.resize_hash(mb).map(|()| mb);
-                        let _ = events.send(Event::Resized(result));
+                        let result = searcher.resize_hash(mb);
+                        let _ = events.send(Event::Resized(mb, result));
                     }
                     Job::Clear => searcher.clear(),
                     Job::SetSeed(seed) => searcher.set_seed(seed),

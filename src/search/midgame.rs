@@ -173,14 +173,22 @@ impl Searcher {
                     depth: 0,
                 };
             }
-            // A forced pass: search the opponent's position and see it from this side.
+            // A forced pass: search the opponent's position and see it from this side (one line:
+            // the pass is the only move; no noise on the opponent's choice).
             let mut from_here = |mut info: Info| {
                 info.score = info.score.negated();
+                info.bound = match info.bound {
+                    Bound::Lower => Bound::Upper,
+                    Bound::Upper => Bound::Lower,
+                    Bound::Exact => Bound::Exact,
+                };
                 info.pv.insert(0, Move::PASS);
                 report(info);
             };
             let child_limits = Limits {
                 root_moves: None,
+                multipv: 1,
+                randomness: 0,
                 ..limits.clone()
             };
             let mut r = self.search(

@@ -178,8 +178,9 @@ pub fn search_label(
 
 /// Cuts a data file back to its last complete game (the end of its last `# game <n>` line), so that
 /// a write cut by an interruption (a `kill -9`, a full disk) leaves no torn line or half game for
-/// the resumed run to append after. A file with no game marker near its end is cut back to its
-/// last complete line. Returns how many bytes were cut.
+/// the resumed run to append after. A file with no complete game is cut to nothing; a large file
+/// with no game marker in its last megabyte (not this format) loses only a torn last line.
+/// Returns how many bytes were cut.
 pub fn repair_data_tail(path: &Path) -> Result<u64, String> {
     use std::io::{Read, Seek, SeekFrom};
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
@@ -199,18 +200,25 @@ pub fn repair_data_tail(path: &Path) -> Result<u64, String> {
         .take(window)
         .read_to_end(&mut tail)
         .map_err(err)?;
-    let keep_in_tail = tail
-        .windows(7)
-        .rposition(|w| w == b"# game ")
-        .filter(|&i| i == 0 || tail[i - 1] == b'\n')
-        .and_then(|i| {
-            tail[i..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map(|j| i + j + 1)
-        })
-        .or_else(|| tail.iter().rposition(|&b| b == b'\n').map(|i| i + 1))
-        .unwrap_or(0);
+    // The end of the last complete marker line: `# game <n>` at a line start, with its newline.
+    let mut end = tail.len();
+    let mut keep_in_tail = None;
+    while let Some(i) = tail[..end].windows(7).rposition(|w| w == b"# game ") {
+        if i == 0 || tail[i - 1] == b'\n' {
+            if let Some(j) = tail[i..].iter().position(|&b| b == b'\n') {
+                keep_in_tail = Some(i + j + 1);
+                break;
+            }
+        }
+        end = i;
+    }
+    let keep_in_tail = match keep_in_tail {
+        Some(k) => k,
+        // No complete game in the whole file: nothing in it is worth keeping.
+        None if window == len => 0,
+        // None in the last megabyte of a larger file: not this format's tail; cut only a torn line.
+        None => tail.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1),
+    };
     let keep = len - window + keep_in_tail as u64;
     if keep < len {
         f.set_len(keep).map_err(err)?;
@@ -562,6 +570,33 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_torn_tail_is_cut_back_to_the_last_complete_game() {
+        let path = std::env::temp_dir().join(format!("wedge-tail-{}.txt", std::process::id()));
+        let game0 =
+            "---------------------------OX------XO--------------------------- X 2\n# game 0\n";
+        for (tail, kept) in [
+            ("", game0.len()),
+            ("--------", game0.len()),
+            ("A X 3\n# game 1", game0.len()),
+            ("A X 3\n# game 1\n", game0.len() + 15),
+        ] {
+            std::fs::write(&path, format!("{game0}{tail}")).unwrap();
+            let len = game0.len() + tail.len();
+            assert_eq!(
+                repair_data_tail(&path).unwrap(),
+                (len - kept) as u64,
+                "{tail:?}"
+            );
+            assert_eq!(std::fs::metadata(&path).unwrap().len(), kept as u64);
+        }
+        // No complete game at all: nothing is kept.
+        std::fs::write(&path, "A X 3\nB O 1\n# gam").unwrap();
+        repair_data_tail(&path).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        std::fs::remove_file(&path).unwrap();
+    }
 
     /// A board after `plies` random moves from the start (fewer if a side cannot move).
     fn random_board(rng: &mut Rng, plies: u64) -> Board {

@@ -68,12 +68,25 @@ impl Solver {
             if let Some(p) = &self.progress {
                 p.set_solving_nodes(self.nodes);
             }
-            if self.must_abort() || self.budget_used.saturating_add(self.nodes) >= self.node_budget
-            {
+            if self.must_abort() {
                 self.aborted = true;
+            } else if self.over_budget() {
+                // A spent node budget ends the whole solve: through the stop flag, which the
+                // helpers watch too, so none of them searches on and no split's result is taken
+                // for complete.
+                self.aborted = true;
+                if let Some(stop) = &self.stop {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         self.aborted
+    }
+
+    /// Whether this solve has used up its node budget ([`Solver::set_node_limit`]).
+    #[inline]
+    pub(super) fn over_budget(&self) -> bool {
+        self.budget_used.saturating_add(self.nodes) >= self.node_budget
     }
 
     /// Whether the stop flag or the cut-off flag of a split above the current work is set.
@@ -146,7 +159,7 @@ impl Solver {
         // (a fail-high was found) ends its work early without harm. But when something above does,
         // a helper may have left its move unfinished while this thread has not looked at the flags
         // yet: the result is then incomplete, so it must count as aborted whatever this thread saw.
-        self.aborted = self.must_abort();
+        self.aborted = self.must_abort() || self.over_budget();
         split.result()
     }
 
