@@ -9,6 +9,10 @@ use std::str::FromStr;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
 
+/// A square index that is no square (the squares are 0..64): "no move" wherever a move is kept
+/// as a byte (the tables' best moves, the solver's move fields, the live progress figures).
+pub const NO_SQUARE: u8 = 64;
+
 impl Square {
     /// All 64 squares in index order.
     pub const ALL: [Square; 64] = {

@@ -12,6 +12,7 @@ use super::{
     reply_count, Bound, Info, Limits, Progress, Score, SearchResult, SolveKind, TableAllocError,
 };
 use crate::board::movegen::{flips, legal_moves};
+use crate::board::square::NO_SQUARE;
 use crate::board::{final_score, Bitboard, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
 use crate::rng::Rng;
@@ -20,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Above every score (centidiscs): final scores are at most 6,400.
-const INF: i32 = 30000;
+const INF_CENTIDISCS: i32 = 30000;
 /// The largest heuristic score (centidiscs): evaluations are clamped to +-63 discs, inside the
 /// range of final scores (+-64 discs), so that a proven win or loss by 64 outranks any evaluation.
 pub const EVAL_LIMIT: i32 = 6300;
@@ -251,7 +252,7 @@ impl Searcher {
         let mut roots: Vec<RootMove> = Bitboard(moves)
             .map(|sq| RootMove {
                 sq: sq.index() as u8,
-                score: -INF,
+                score: -INF_CENTIDISCS,
                 pv: Vec::new(),
             })
             .collect();
@@ -316,7 +317,7 @@ impl Searcher {
             for rm in &roots {
                 let noise = (self.rng.below(2 * r as u64 + 1) as i64) - r;
                 let v = i64::from(rm.score) + noise;
-                if v > best && rm.score > -INF {
+                if v > best && rm.score > -INF_CENTIDISCS {
                     best = v;
                     result.best_move = Square::new(rm.sq).map(Move::play);
                     result.pv = rm.pv.clone();
@@ -522,11 +523,11 @@ impl Searcher {
         let (mut alpha, mut beta) = if depth >= 4 && multipv == 1 {
             (guess - ASPIRATION, guess + ASPIRATION)
         } else {
-            (-INF, INF)
+            (-INF_CENTIDISCS, INF_CENTIDISCS)
         };
         let idx = PatternIndices::new(p, o);
         loop {
-            let mut best = -INF;
+            let mut best = -INF_CENTIDISCS;
             for i in 0..roots.len() {
                 let sq = roots[i].sq as usize;
                 self.progress.set_current(depth, sq as u8, i + 1);
@@ -536,9 +537,9 @@ impl Searcher {
                 // The bound a move must beat to enter the reported set.
                 let floor = if multipv > 1 {
                     if i < multipv {
-                        -INF
+                        -INF_CENTIDISCS
                     } else {
-                        roots[multipv - 1].score.max(-INF)
+                        roots[multipv - 1].score.max(-INF_CENTIDISCS)
                     }
                 } else {
                     alpha.max(best)
@@ -579,9 +580,9 @@ impl Searcher {
                 }
             }
             // Aspiration: report the bound, widen and search again on a fail.
-            let failed = if best <= alpha && alpha > -INF {
+            let failed = if best <= alpha && alpha > -INF_CENTIDISCS {
                 Some(Bound::Upper)
-            } else if best >= beta && beta < INF {
+            } else if best >= beta && beta < INF_CENTIDISCS {
                 Some(Bound::Lower)
             } else {
                 None
@@ -599,17 +600,17 @@ impl Searcher {
                     pv: roots[0].pv.clone(),
                 });
             }
-            if best <= alpha && alpha > -INF {
-                alpha = (alpha - 4 * ASPIRATION).max(-INF);
+            if best <= alpha && alpha > -INF_CENTIDISCS {
+                alpha = (alpha - 4 * ASPIRATION).max(-INF_CENTIDISCS);
                 if best <= -EVAL_LIMIT {
-                    alpha = -INF;
+                    alpha = -INF_CENTIDISCS;
                 }
                 continue;
             }
-            if best >= beta && beta < INF {
-                beta = (beta + 4 * ASPIRATION).min(INF);
+            if best >= beta && beta < INF_CENTIDISCS {
+                beta = (beta + 4 * ASPIRATION).min(INF_CENTIDISCS);
                 if best >= EVAL_LIMIT {
-                    beta = INF;
+                    beta = INF_CENTIDISCS;
                 }
                 continue;
             }
@@ -676,7 +677,7 @@ impl Searcher {
                 .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let is_pv = beta - alpha > 1;
-        let mut hash_move = 255u8;
+        let mut hash_move = NO_SQUARE;
         if let Some(e) = self.use_tt.then(|| self.tt.probe(p, o)).flatten() {
             hash_move = e.best;
             if u32::from(e.depth) >= depth && !is_pv {
@@ -694,7 +695,7 @@ impl Searcher {
         }
         let alpha0 = alpha;
         let list = self.order_moves(p, o, idx, moves, depth, hash_move);
-        let mut best = -INF;
+        let mut best = -INF_CENTIDISCS;
         let mut best_sq = None;
         let mut child_pv = Vec::new();
         for (i, &sq) in list.squares().iter().enumerate() {

@@ -6,6 +6,7 @@
 //! moments (a node count a few hundred nodes older than the move number), which is all a progress
 //! line needs. Nothing here decides anything in the search.
 
+use crate::board::square::NO_SQUARE;
 use crate::board::{Move, Square};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
@@ -18,7 +19,7 @@ pub struct Progress {
     solving_nodes: AtomicU64,
     /// The iteration in progress (0: none yet).
     depth: AtomicU32,
-    /// The root move being searched: its square in the low 8 bits (255: none) and its number,
+    /// The root move being searched: its square in the low 8 bits ([`NO_SQUARE`]: none) and its number,
     /// counted from 1, above them.
     current: AtomicU32,
 }
@@ -40,7 +41,7 @@ impl Progress {
         self.nodes.store(0, Relaxed);
         self.solving_nodes.store(0, Relaxed);
         self.depth.store(0, Relaxed);
-        self.current.store(255, Relaxed);
+        self.current.store(u32::from(NO_SQUARE), Relaxed);
     }
 
     /// The midgame search's node count.

@@ -7,6 +7,7 @@
 //! (they are the expensive ones), while stale entries never block the table.
 
 use crate::board::hash;
+use crate::board::square::NO_SQUARE;
 
 /// One stored position.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -19,7 +20,7 @@ pub struct Entry {
     pub upper: i16,
     /// Depth searched.
     pub depth: u8,
-    /// Best move's square index, or 255 for none.
+    /// Best move's square index, or [`NO_SQUARE`] for none.
     pub best: u8,
     /// Search generation that wrote it.
     pub generation: u8,
@@ -127,8 +128,8 @@ impl TranspositionTable {
             }
             if e.depth > depth && e.generation == generation {
                 // A deeper result from this search is worth more; only refresh the move if none.
-                if e.best == 255 {
-                    e.best = best.unwrap_or(255);
+                if e.best == NO_SQUARE {
+                    e.best = best.unwrap_or(NO_SQUARE);
                 }
                 return;
             }
@@ -146,7 +147,7 @@ impl TranspositionTable {
             lower,
             upper,
             depth,
-            best: best.unwrap_or(255),
+            best: best.unwrap_or(NO_SQUARE),
             generation,
         };
     }

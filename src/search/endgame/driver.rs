@@ -220,9 +220,19 @@ impl Solver {
         }
         let mut ordered = self.order_moves(p, o, moves, n, None, None, 0, false);
         let first = ordered.peek().unwrap_or(64);
-        let (best, best_sq) =
-            self.search_moves(p, o, alpha, beta, n, false, &mut ordered, (-INF, 64), None);
-        let best_move = Square::new(if best_sq < 64 { best_sq } else { first }).map(Move::play);
+        let (best, best_sq) = self.search_moves(
+            p,
+            o,
+            alpha,
+            beta,
+            n,
+            false,
+            &mut ordered,
+            (-INF_DISCS, NO_SQUARE),
+            None,
+        );
+        let best_move =
+            Square::new(if best_sq != NO_SQUARE { best_sq } else { first }).map(Move::play);
         (best, best_move)
     }
 

@@ -87,7 +87,7 @@ impl Solver {
         // The small table: its bounds may end the node at once; its best move goes first.
         let original_alpha = alpha;
         let mut beta = beta;
-        let mut hash_move = 64u8;
+        let mut hash_move = NO_SQUARE;
         if n >= NEARBY_MIN {
             if let Some(k) = self.nearby.probe(p, o) {
                 if k.lower >= beta {
@@ -132,8 +132,8 @@ impl Solver {
             (squares[count], flipped[count], answers[count]) = (sq as u8, f, replies);
             count += 1;
         }
-        let mut best = -INF;
-        let mut best_sq = 64u8;
+        let mut best = -INF_DISCS;
+        let mut best_sq = NO_SQUARE;
         for _ in 0..count {
             let packed = keys.iter().fold(u32::MAX, |a, &k| a.min(k));
             // The place is below `count`; the modulo only lets the compiler drop bounds checks.

@@ -35,6 +35,7 @@ use super::nearbytable::NearbyTable;
 use super::parallel::{AbortChain, Member, Pool, Split};
 use super::reply_count;
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
+use crate::board::square::NO_SQUARE;
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
@@ -42,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Above any score: scores lie in -64..=64.
-const INF: i32 = 65;
+const INF_DISCS: i32 = 65;
 /// Largest number of empties handled by the parity-ordered list search.
 const SHALLOW_MAX: u32 = 5;
 /// Smallest number of empties at which the (shared) transposition table is used. It was 9 before

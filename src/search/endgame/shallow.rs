@@ -60,7 +60,7 @@ impl Solver {
         count: u32,
     ) -> i32 {
         self.nodes += 1;
-        let mut best = -INF;
+        let mut best = -INF_DISCS;
         for i in 0..count {
             let s = (list >> (8 * i)) as usize & 63;
             // A square with no opponent disc beside it cannot flip anything.
@@ -84,7 +84,7 @@ impl Solver {
                 }
             }
         }
-        if best == -INF {
+        if best == -INF_DISCS {
             return self.shallow_pass(p, o, alpha, beta, list, count);
         }
         best
@@ -139,7 +139,7 @@ impl Solver {
         b: usize,
     ) -> i32 {
         self.nodes += 1;
-        let mut best = -INF;
+        let mut best = -INF_DISCS;
         let fa = if NEIGHBOURS[a] & o != 0 {
             flips(a, p, o)
         } else {
@@ -160,7 +160,7 @@ impl Solver {
             let v = -self.last1(o ^ fb, p | fb | (1 << b), -beta, a);
             best = best.max(v);
         }
-        if best == -INF {
+        if best == -INF_DISCS {
             return self.last2_pass(p, o, alpha, beta, a, b);
         }
         best

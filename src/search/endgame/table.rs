@@ -37,7 +37,7 @@ impl Solver {
         }
 
         let place = self.table.place(p, o);
-        let mut hash_move = 64u8;
+        let mut hash_move = NO_SQUARE;
         if let Some(entry) = self.table.probe(place) {
             if entry.selectivity >= self.selectivity {
                 let (lo, hi) = (entry.lower as i32, entry.upper as i32);
@@ -88,7 +88,7 @@ impl Solver {
         let mut likely_cuts = 0u64;
         // The foretold cut whose search cost the least (the entry's cost: the bit length of its
         // node count), and the hash move's cost if it is one of them.
-        let (mut cheapest, mut cheapest_cost, mut hash_cost) = (64u8, u8::MAX, u8::MAX);
+        let (mut cheapest, mut cheapest_cost, mut hash_cost) = (NO_SQUARE, u8::MAX, u8::MAX);
         let all_node = expect_all && self.selectivity == EXACT;
         let known_flips = if let Some(known) = requested {
             let mut m = if all_node { 0 } else { moves };
@@ -143,8 +143,8 @@ impl Solver {
         if cheapest_cost < hash_cost {
             hash_move = cheapest;
         }
-        let mut best = -INF;
-        let mut best_sq = 64u8;
+        let mut best = -INF_DISCS;
+        let mut best_sq = NO_SQUARE;
         let mut rest = moves;
         // The hash move goes first, before the others are even scored: a cut-off there saves the
         // ordering work.

@@ -24,13 +24,13 @@ impl Solver {
         indices: Option<&PatternIndices>,
     ) -> (i32, u8) {
         loop {
-            if best_sq != 64 && self.should_split(n, moves.len()) {
+            if best_sq != NO_SQUARE && self.should_split(n, moves.len()) {
                 let mut rest = [0u8; MAX_MOVES];
                 let count = moves.drain_sorted(&mut rest);
                 return self.search_split(p, o, alpha, beta, n, &rest[..count], (best, best_sq));
             }
             let Some(sq) = moves.pop() else { break };
-            let first = best_sq == 64;
+            let first = best_sq == NO_SQUARE;
             let v = self.search_move(
                 p,
                 o,
