@@ -682,14 +682,8 @@ impl Searcher {
             hash_move = e.best;
             if u32::from(e.depth) >= depth && !is_pv {
                 let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
+                if let Some(v) = super::bound_cutoff(lo, hi, alpha, beta) {
+                    return v;
                 }
             }
         }

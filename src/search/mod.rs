@@ -115,6 +115,23 @@ pub fn release_free_memory() {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
+/// What stored bounds `lower..=upper` on a node's value decide when it is searched with the
+/// window `alpha..beta`: the value to return at once (a lower bound at or above `beta`, an upper
+/// bound at or below `alpha`, or equal bounds: the exact value), or `None` when it must be
+/// searched. Shared by the midgame table, the solver's table and its small per-thread table.
+#[inline(always)]
+fn bound_cutoff(lower: i32, upper: i32, alpha: i32, beta: i32) -> Option<i32> {
+    if lower >= beta {
+        Some(lower)
+    } else if upper <= alpha {
+        Some(upper)
+    } else if lower == upper {
+        Some(lower)
+    } else {
+        None
+    }
+}
+
 /// The fastest-first measure of a move, from the opponent's `replies` after it: their number, with
 /// corners counted twice (fewer is better). Shared by the midgame ordering, the solver's and its
 /// evaluation searches.

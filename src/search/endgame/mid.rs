@@ -90,14 +90,8 @@ impl Solver {
         let mut hash_move = NO_SQUARE;
         if n >= NEARBY_MIN {
             if let Some(k) = self.nearby.probe(p, o) {
-                if k.lower >= beta {
-                    return k.lower;
-                }
-                if k.upper <= alpha {
-                    return k.upper;
-                }
-                if k.lower == k.upper {
-                    return k.lower;
+                if let Some(v) = bound_cutoff(k.lower, k.upper, alpha, beta) {
+                    return v;
                 }
                 alpha = alpha.max(k.lower);
                 beta = beta.min(k.upper);

@@ -33,7 +33,7 @@ use super::endtable::{EndTable, Entry};
 use super::movelist::{MovePicker, MAX_MOVES};
 use super::nearbytable::NearbyTable;
 use super::parallel::{AbortChain, Member, Pool, Split};
-use super::reply_count;
+use super::{bound_cutoff, reply_count};
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
 use crate::board::square::NO_SQUARE;
 use crate::board::stability::stable_discs;

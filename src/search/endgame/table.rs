@@ -41,14 +41,8 @@ impl Solver {
         if let Some(entry) = self.table.probe(place) {
             if entry.selectivity >= self.selectivity {
                 let (lo, hi) = (entry.lower as i32, entry.upper as i32);
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
+                if let Some(v) = bound_cutoff(lo, hi, alpha, beta) {
+                    return v;
                 }
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
