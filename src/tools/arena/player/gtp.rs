@@ -1,0 +1,228 @@
+//! Engines that speak GTP: numbered commands, `play` and `genmove`, `time_settings`/`time_left`
+//! when the engine takes them, `set_depth` for fixed depth.
+
+use super::*;
+
+/// An engine process speaking GTP: moves are sent with `play`, the engine's with `genmove`. The
+/// engine's own board is kept in step; when it is not, it is rebuilt with `clear_board`. Every
+/// command carries a number and only the answer with that number is taken, so a stray or late
+/// answer is never read as the answer to a later command.
+///
+/// The time control goes as `time_settings` each game and `time_left` each move (a clock). Both are
+/// optional in GTP: an engine that refuses one is not sent it again and plays on its own timing,
+/// while the runner still enforces the clock. A fixed depth needs `set_depth`, which is checked at
+/// the start (`known_command`).
+pub struct GtpPlayer {
+    pipe: Pipe,
+    /// The number of the next command.
+    next_id: u64,
+    tc: TimeControl,
+    /// Cleared when the engine refuses `time_settings`.
+    time_settings_ok: bool,
+    /// Cleared when the engine refuses `time_left`.
+    time_left_ok: bool,
+    /// The moves the engine's board holds.
+    known: Vec<Move>,
+    start_known: bool,
+}
+
+impl GtpPlayer {
+    /// Starts the program, checks it answers GTP and sets the options (`set_option NAME VALUE`; a
+    /// `?` answer is a refusal).
+    pub fn start(
+        cmd: &str,
+        args: &[String],
+        options: &[(String, String)],
+        launch: &Launch,
+    ) -> Result<Self, Failure> {
+        let mut p = GtpPlayer {
+            pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
+            next_id: 1,
+            tc: launch.tc,
+            time_settings_ok: true,
+            time_left_ok: true,
+            known: Vec::new(),
+            start_known: false,
+        };
+        p.ask("protocol_version", Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(handshake)?;
+        p.ask("boardsize 8", Instant::now() + HANDSHAKE_TIMEOUT)?;
+        for (name, value) in options {
+            p.ask(
+                &format!("set_option {name} {value}"),
+                Instant::now() + HANDSHAKE_TIMEOUT,
+            )
+            .map_err(|Failure(e)| options_refused(&[(name.clone(), value.clone())], &[e]))?;
+        }
+        let setup = Instant::now() + HANDSHAKE_TIMEOUT;
+        match launch.tc {
+            TimeControl::Depth(d) => {
+                if p.ask("known_command set_depth", setup)? != "true" {
+                    return Err(Failure(
+                        "this GTP engine cannot play a fixed depth: it does not know 'set_depth' \
+                         (use --movetime or --tc)"
+                            .into(),
+                    ));
+                }
+                p.ask(&format!("set_depth {d}"), setup)?;
+            }
+            TimeControl::Nodes(_) => {
+                return Err(Failure(
+                    "GTP has no node limit: use --depth (with an engine that knows 'set_depth'), \
+                     --movetime or --tc"
+                        .into(),
+                ))
+            }
+            TimeControl::Clock { .. } | TimeControl::MoveTime(_) => {}
+        }
+        Ok(p)
+    }
+
+    /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
+    fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
+        self.try_ask(command, deadline)?.map_err(|refusal| {
+            Failure(format!(
+                "'{command}' was refused: {}",
+                crate::board::square::truncate(&refusal)
+            ))
+        })
+    }
+
+    /// Sends a command; its answer's text, `Ok` for `=` and `Err` for `?`.
+    fn try_ask(
+        &mut self,
+        command: &str,
+        deadline: Instant,
+    ) -> Result<Result<String, String>, Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pipe.send(&format!("{id} {command}"))?;
+        let line = self
+            .pipe
+            .wait_for(|l| gtp_answer(l, id).is_some(), deadline)?;
+        Ok(match gtp_answer(&line, id) {
+            Some((true, text)) => Ok(text.to_string()),
+            _ => Err(line),
+        })
+    }
+}
+
+/// Reads `line` as the answer to command `id`: whether it succeeded (`=`, not `?`) and its text.
+fn gtp_answer(line: &str, id: u64) -> Option<(bool, &str)> {
+    let ok = match line.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => return None,
+    };
+    let rest = &line[1..];
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || rest[..digits].parse::<u64>().ok() != Some(id) {
+        return None;
+    }
+    let text = &rest[digits..];
+    if !text.is_empty() && !text.starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some((ok, text.trim()))
+}
+
+fn gtp_colour(c: crate::board::Color) -> &'static str {
+    match c {
+        crate::board::Color::Black => "b",
+        crate::board::Color::White => "w",
+    }
+}
+
+impl Player for GtpPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        self.known.clear();
+        self.start_known = false;
+        let settings = match self.tc {
+            // Absolute time: the increments show in `time_left`.
+            TimeControl::Clock { base, .. } => {
+                format!("time_settings {:.3} 0 0", base.as_secs_f64())
+            }
+            TimeControl::MoveTime(t) => format!("time_settings 0 {:.3} 1", t.as_secs_f64()),
+            // Byo-yomi time with no stones means "no time limit" in GTP: `set_depth` limits it.
+            TimeControl::Depth(_) => "time_settings 0 1 0".to_string(),
+            TimeControl::Nodes(_) => return Ok(()),
+        };
+        if self.time_settings_ok {
+            let answer = self.try_ask(&settings, Instant::now() + HANDSHAKE_TIMEOUT)?;
+            self.time_settings_ok = answer.is_ok();
+        }
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        pos: Position,
+        tc: TimeControl,
+        clocks: Clocks,
+        deadline: Instant,
+    ) -> Result<Move, Failure> {
+        if start != Position::START {
+            return Err(Failure(
+                "GTP engines can only start from the standard position".into(),
+            ));
+        }
+        if !self.start_known || !moves.starts_with(&self.known) {
+            self.ask("clear_board", deadline)?;
+            self.known.clear();
+            self.start_known = true;
+        }
+        let mut p = start;
+        for m in &moves[..self.known.len()] {
+            p = p.play(*m).unwrap_or(p);
+        }
+        for &m in &moves[self.known.len()..] {
+            self.ask(&format!("play {} {}", gtp_colour(p.side), m), deadline)?;
+            p = p.play(m).unwrap_or(p);
+            self.known.push(m);
+        }
+        if let (TimeControl::Clock { .. }, true) = (tc, self.time_left_ok) {
+            let left = match pos.side {
+                crate::board::Color::Black => clocks.black,
+                crate::board::Color::White => clocks.white,
+            };
+            let command = format!(
+                "time_left {} {:.3} 0",
+                gtp_colour(pos.side),
+                left.as_secs_f64()
+            );
+            self.time_left_ok = self.try_ask(&command, deadline)?.is_ok();
+        }
+        let answer = self.ask(&format!("genmove {}", gtp_colour(pos.side)), deadline)?;
+        let mv = answer.parse::<Move>().map_err(|_| {
+            Failure(format!(
+                "malformed answer '{}'",
+                crate::board::square::truncate(&answer)
+            ))
+        })?;
+        // The engine has played its move on its own board.
+        self.known.push(mv);
+        Ok(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtp_answers_are_matched_by_number() {
+        assert_eq!(gtp_answer("=12 f5", 12), Some((true, "f5")));
+        assert_eq!(gtp_answer("=12", 12), Some((true, "")));
+        assert_eq!(
+            gtp_answer("?3 unknown command", 3),
+            Some((false, "unknown command"))
+        );
+        assert_eq!(gtp_answer("=1 f5", 12), None);
+        assert_eq!(gtp_answer("=123 f5", 12), None);
+        assert_eq!(gtp_answer("= f5", 12), None);
+        assert_eq!(gtp_answer("=12f5", 12), None);
+        assert_eq!(gtp_answer("", 12), None);
+    }
+}

@@ -1,0 +1,334 @@
+//! Players for the match runner: the built-in `random` and `greedy` players, and engines run as
+//! processes that speak wedge's protocol (any UCI/UGI-style engine for Othello), NBoard or GTP. Each
+//! process is set up at its start (handshake, options, limits its protocol needs), and an engine that
+//! refuses any of it fails to start; then it must answer each move in time. Everything it does wrong
+//! (crash, hang, refusal, malformed answer) is a [`Failure`] with a reason, never a panic. An
+//! engine's stderr goes to a log file when the match has one; its last lines are quoted when it fails.
+
+use crate::board::ggf::GgfGame;
+use crate::board::{Move, Position};
+use crate::tools::players::{greedy_move, random_move, Rng};
+use crossbeam_channel::{select, unbounded, Receiver};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+mod gtp;
+mod nboard;
+mod pipe;
+mod wedge;
+
+pub use gtp::GtpPlayer;
+pub use nboard::NboardPlayer;
+pub use pipe::Pipe;
+pub use wedge::ProcessPlayer;
+
+/// How an engine is started: a built-in player or a command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Uniformly random legal moves (seeded).
+    Random,
+    /// Most discs flipped.
+    Greedy,
+    /// A program speaking one of the supported protocols.
+    Process {
+        /// The program.
+        cmd: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Options set after the handshake, in the engine's protocol (`setoption name N value V`,
+        /// GTP `set_option N V`, NBoard `set option N V`); a refused one stops the engine's start.
+        options: Vec<(String, String)>,
+        /// The protocol it speaks.
+        proto: Proto,
+    },
+}
+
+/// The protocols the runner can drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// wedge's protocol (UCI/UGI-style).
+    Wedge,
+    /// NBoard, version 2.
+    Nboard,
+    /// GTP.
+    Gtp,
+}
+
+/// A named engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in records and reports.
+    pub name: String,
+    /// How to start it.
+    pub kind: EngineKind,
+}
+
+impl EngineSpec {
+    /// Reads `random`, `greedy`, or whitespace-separated `key=value` items: `name=NAME`, `cmd=PROGRAM`
+    /// (required for a process), `arg=ARG` (repeatable), `option.NAME=VALUE` (repeatable; set in the
+    /// engine's protocol after the handshake), `proto=wedge|uci|ugi|nboard|gtp` (default wedge).
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let t = text.trim();
+        match t {
+            "random" => {
+                return Ok(EngineSpec {
+                    name: "random".into(),
+                    kind: EngineKind::Random,
+                })
+            }
+            "greedy" => {
+                return Ok(EngineSpec {
+                    name: "greedy".into(),
+                    kind: EngineKind::Greedy,
+                })
+            }
+            _ => {}
+        }
+        let (mut name, mut cmd, mut args, mut options) = (None, None, Vec::new(), Vec::new());
+        let mut proto = Proto::Wedge;
+        for item in t.split_whitespace() {
+            let (k, v) = item.split_once('=').ok_or_else(|| {
+                format!(
+                    "--engine: '{item}' is not key=value (name=, cmd=, arg=, option.NAME=, proto=)"
+                )
+            })?;
+            match k {
+                "name" => name = Some(v.to_string()),
+                "cmd" => cmd = Some(v.to_string()),
+                "arg" => args.push(v.to_string()),
+                "proto" => {
+                    proto = match v {
+                        "wedge" | "uci" | "ugi" => Proto::Wedge,
+                        "nboard" => Proto::Nboard,
+                        "gtp" => Proto::Gtp,
+                        _ => {
+                            return Err(format!(
+                            "--engine: proto '{v}' is not supported (wedge, uci, ugi, nboard, gtp)"
+                        ))
+                        }
+                    }
+                }
+                _ => match k.strip_prefix("option.") {
+                    Some(opt) if !opt.is_empty() => options.push((opt.to_string(), v.to_string())),
+                    _ => return Err(format!("--engine: unknown key '{k}'")),
+                },
+            }
+        }
+        let cmd = cmd.ok_or_else(|| "--engine: cmd=PROGRAM is required".to_string())?;
+        Ok(EngineSpec {
+            name: name.unwrap_or_else(|| cmd.clone()),
+            kind: EngineKind::Process {
+                cmd,
+                args,
+                options,
+                proto,
+            },
+        })
+    }
+}
+
+/// How long a move may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A game clock: base time and increment per move.
+    Clock {
+        /// Time at the start of the game.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// Fixed time per move.
+    MoveTime(Duration),
+    /// Fixed depth per move.
+    Depth(u32),
+    /// Fixed nodes per move.
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// The GGF `TI` text.
+    pub fn describe(&self) -> String {
+        match self {
+            TimeControl::Clock { base, increment } => {
+                format!("{}//{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+            TimeControl::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
+            TimeControl::Depth(d) => format!("depth {d}"),
+            TimeControl::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// What starting a player needs besides its spec.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The match's time control (engines whose protocol needs it are set up for it at the start).
+    pub tc: TimeControl,
+    /// Seeds the random player.
+    pub seed: u64,
+    /// The file the engine's stderr is appended to; `None` keeps only its last lines, for messages.
+    pub stderr_log: Option<PathBuf>,
+    /// Disconnected when the match stops: a wait for an engine's answer then ends at once. A
+    /// receiver that never disconnects ([`crossbeam_channel::never`]) means "never stopped".
+    pub stop: Receiver<()>,
+}
+
+/// Why a player failed to produce a legal move in time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure(pub String);
+
+/// The clocks when a move is asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Clocks {
+    /// Black's remaining time.
+    pub black: Duration,
+    /// White's remaining time.
+    pub white: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+}
+
+/// Something that plays moves.
+pub trait Player: Send {
+    /// Prepares for a new game; also drains whatever the engine still had to say about the last one.
+    fn new_game(&mut self) -> Result<(), Failure>;
+    /// Makes sure nothing the engine said before is still on its way, so that the next answer read
+    /// is the answer to the next question (an engine that wrote a stray second `bestmove` must not
+    /// have it taken for its next move). Called before each move, off the clock.
+    fn sync(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
+    /// Chooses a move in `pos`, reached from `start` by `moves`; `deadline` is when to give up.
+    fn choose(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        pos: Position,
+        tc: TimeControl,
+        clocks: Clocks,
+        deadline: Instant,
+    ) -> Result<Move, Failure>;
+}
+
+/// The random player.
+pub struct RandomPlayer(pub Rng);
+
+impl Player for RandomPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn choose(
+        &mut self,
+        _: Position,
+        _: &[Move],
+        pos: Position,
+        _: TimeControl,
+        _: Clocks,
+        _: Instant,
+    ) -> Result<Move, Failure> {
+        random_move(pos.board, &mut self.0).ok_or_else(|| Failure("game is over".into()))
+    }
+}
+
+/// The greedy player.
+pub struct GreedyPlayer;
+
+impl Player for GreedyPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn choose(
+        &mut self,
+        _: Position,
+        _: &[Move],
+        pos: Position,
+        _: TimeControl,
+        _: Clocks,
+        _: Instant,
+    ) -> Result<Move, Failure> {
+        greedy_move(pos.board).ok_or_else(|| Failure("game is over".into()))
+    }
+}
+
+/// How long the handshake and `isready` may take.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The failure for options the engine refused: its error replies, and the options sent.
+fn options_refused(options: &[(String, String)], errors: &[String]) -> Failure {
+    let sent: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    Failure(format!(
+        "refused its options ({}): {}",
+        sent.join(" "),
+        errors.join("; ")
+    ))
+}
+
+/// Rewords a failure during the handshake as one.
+fn handshake(Failure(reason): Failure) -> Failure {
+    Failure(format!("handshake failed: {reason}"))
+}
+
+/// Starts a player from its spec.
+pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player>, Failure> {
+    Ok(match &spec.kind {
+        EngineKind::Random => Box::new(RandomPlayer(Rng::new(launch.seed))),
+        EngineKind::Greedy => Box::new(GreedyPlayer),
+        EngineKind::Process {
+            cmd,
+            args,
+            options,
+            proto: Proto::Wedge,
+        } => Box::new(ProcessPlayer::start(cmd, args, options, launch)?),
+        EngineKind::Process {
+            cmd,
+            args,
+            options,
+            proto: Proto::Nboard,
+        } => Box::new(NboardPlayer::start(cmd, args, options, launch)?),
+        EngineKind::Process {
+            cmd,
+            args,
+            options,
+            proto: Proto::Gtp,
+        } => Box::new(GtpPlayer::start(cmd, args, options, launch)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(
+            EngineSpec::parse("random").unwrap().kind,
+            EngineKind::Random
+        );
+        let s = EngineSpec::parse("name=A cmd=./wedge option.Hash=16 arg=-v proto=ugi").unwrap();
+        assert_eq!(s.name, "A");
+        assert_eq!(
+            s.kind,
+            EngineKind::Process {
+                cmd: "./wedge".into(),
+                args: vec!["-v".into()],
+                options: vec![("Hash".into(), "16".into())],
+                proto: Proto::Wedge,
+            }
+        );
+        assert!(EngineSpec::parse("name=A").is_err());
+        assert!(EngineSpec::parse("cmd=x bogus").is_err());
+        assert!(EngineSpec::parse("cmd=x proto=xboard").is_err());
+        assert!(matches!(
+            EngineSpec::parse("cmd=x proto=nboard").unwrap().kind,
+            EngineKind::Process {
+                proto: Proto::Nboard,
+                ..
+            }
+        ));
+        assert!(EngineSpec::parse("cmd=x option.=3").is_err());
+    }
+}

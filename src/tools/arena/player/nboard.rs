@@ -1,0 +1,120 @@
+//! Engines that speak NBoard: `nboard 2`, `set game` with the game so far, `set depth`, `go`,
+//! answered by `=== <move>`.
+
+use super::*;
+
+/// The depth asked of an NBoard engine (a protocol without clocks) for a time control: the depth
+/// itself, or a depth that suits the time per move.
+fn nboard_depth(tc: TimeControl) -> u32 {
+    match tc {
+        TimeControl::Depth(d) => d,
+        TimeControl::MoveTime(t) if t < Duration::from_millis(100) => 4,
+        TimeControl::MoveTime(t) if t < Duration::from_secs(1) => 8,
+        _ => 12,
+    }
+}
+
+/// An engine process speaking NBoard: the game goes as GGF with `set game`, the move comes back as
+/// `=== <move>[/eval/time]`. NBoard has no clock, so timed matches ask for a fixed depth.
+pub struct NboardPlayer {
+    pipe: Pipe,
+    ping: u64,
+    depth: Option<u32>,
+}
+
+impl NboardPlayer {
+    /// Starts the program, sends `nboard 2` and waits for the answer to a `ping`, then sets the
+    /// options (`set option NAME VALUE`) and pings again: an `error ...` line before the `pong` is
+    /// a refusal.
+    pub fn start(
+        cmd: &str,
+        args: &[String],
+        options: &[(String, String)],
+        launch: &Launch,
+    ) -> Result<Self, Failure> {
+        if let TimeControl::Nodes(_) = launch.tc {
+            return Err(Failure(
+                "NBoard has no node limit: use --depth, --movetime or --tc".into(),
+            ));
+        }
+        let mut p = NboardPlayer {
+            pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
+            ping: 0,
+            depth: None,
+        };
+        p.pipe.send("nboard 2").map_err(handshake)?;
+        p.sync(Instant::now() + HANDSHAKE_TIMEOUT)
+            .map_err(handshake)?;
+        if !options.is_empty() {
+            for (name, value) in options {
+                p.pipe.send(&format!("set option {name} {value}"))?;
+            }
+            let errors = p.sync(Instant::now() + HANDSHAKE_TIMEOUT)?;
+            if !errors.is_empty() {
+                return Err(options_refused(options, &errors));
+            }
+        }
+        Ok(p)
+    }
+
+    /// Pings and waits for the matching pong; returns the `error ...` lines read on the way.
+    fn sync(&mut self, deadline: Instant) -> Result<Vec<String>, Failure> {
+        self.ping += 1;
+        let n = self.ping;
+        self.pipe.send(&format!("ping {n}"))?;
+        let want = format!("pong {n}");
+        let mut errors = Vec::new();
+        self.pipe.wait(deadline, |l| {
+            if l.starts_with("error") {
+                errors.push(l.to_string());
+            }
+            l == want
+        })?;
+        Ok(errors)
+    }
+}
+
+impl Player for NboardPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        self.sync(Instant::now() + HANDSHAKE_TIMEOUT).map(|_| ())
+    }
+
+    fn choose(
+        &mut self,
+        start: Position,
+        moves: &[Move],
+        _pos: Position,
+        tc: TimeControl,
+        _clocks: Clocks,
+        deadline: Instant,
+    ) -> Result<Move, Failure> {
+        let depth = nboard_depth(tc);
+        if self.depth != Some(depth) {
+            self.pipe.send(&format!("set depth {depth}"))?;
+            self.depth = Some(depth);
+        }
+        let game = GgfGame {
+            place: "wedge match".into(),
+            unix_time: crate::board::ggf::now_unix(),
+            black: "black".into(),
+            white: "white".into(),
+            time_control: tc.describe(),
+            start,
+            moves: moves.to_vec(),
+            black_score: 0,
+            forfeit: None,
+        };
+        self.pipe.send(&format!("set game {game}"))?;
+        self.sync(deadline)?;
+        self.pipe.send("go")?;
+        let line = self.pipe.wait_for(|l| l.starts_with("==="), deadline)?;
+        let word = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = word.split('/').next().unwrap_or("");
+        mv.parse::<Move>().map_err(|_| {
+            Failure(format!(
+                "malformed answer '{}'",
+                crate::board::square::truncate(&line)
+            ))
+        })
+    }
+}

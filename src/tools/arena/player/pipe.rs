@@ -1,0 +1,261 @@
+//! An engine process: its input, a channel of its output lines, its stderr kept in a log and
+//! its last lines quoted on failure, and its death with the runner.
+
+use super::*;
+
+/// A running program with its input and a channel of its output lines.
+pub struct Pipe {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stop: Receiver<()>,
+    /// The last lines of its stderr.
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Disconnected when its stderr closes (the program ended).
+    stderr_closed: Receiver<()>,
+}
+
+/// How many of an engine's last stderr lines are kept for messages.
+const STDERR_TAIL_LINES: usize = 3;
+
+impl Pipe {
+    /// Starts `cmd` with `args`, stdin and stdout piped, stderr appended to `stderr_log` (if any);
+    /// waits end early when `stop` disconnects.
+    pub fn spawn(
+        cmd: &str,
+        args: &[String],
+        stderr_log: Option<&Path>,
+        stop: Receiver<()>,
+    ) -> Result<Pipe, Failure> {
+        let mut log = match stderr_log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| {
+                        Failure(format!(
+                            "cannot open the stderr log {}: {e}",
+                            path.display()
+                        ))
+                    })?,
+            ),
+            None => None,
+        };
+        // A program file that was just written can be briefly "busy" (ETXTBSY) while another thread
+        // forks; that clears within milliseconds, so it is retried a few times.
+        let mut attempt = 0;
+        let mut command = Command::new(cmd);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        die_with_parent(&mut command);
+        let mut child = loop {
+            let spawned = command.spawn();
+            match spawned {
+                Ok(c) => break c,
+                Err(e) if e.raw_os_error() == Some(26) && attempt < 20 => {
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(Failure(format!("cannot start '{cmd}': {e}"))),
+            }
+        };
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            return Err(Failure("no pipes to the engine".into()));
+        };
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (closed_tx, stderr_closed) = crossbeam_channel::bounded::<()>(0);
+        let tail = stderr_tail.clone();
+        std::thread::spawn(move || {
+            // Bytes, not text: an engine's stderr need not be UTF-8, and the log keeps it as written.
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                if let Some(f) = log.as_mut() {
+                    if !line.ends_with(b"\n") {
+                        line.push(b'\n');
+                    }
+                    // A log that cannot be written must not stop the engine: the line is dropped.
+                    let _ = f.write_all(&line);
+                }
+                let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                if !text.is_empty() {
+                    let mut tail = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    if tail.len() == STDERR_TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back(text);
+                }
+                line.clear();
+            }
+            drop(closed_tx);
+        });
+        let (tx, lines) = unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Pipe {
+            child,
+            stdin,
+            lines,
+            stop,
+            stderr_tail,
+            stderr_closed,
+        })
+    }
+
+    /// Writes one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        if writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .is_err()
+        {
+            return Err(self.exited("closed its input"));
+        }
+        Ok(())
+    }
+
+    /// Reads lines until one satisfies `done`; returns it.
+    pub fn wait_for(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        deadline: Instant,
+    ) -> Result<String, Failure> {
+        let mut found = None;
+        self.wait(deadline, |l| {
+            let last = done(l);
+            if last {
+                found = Some(l.to_string());
+            }
+            last
+        })?;
+        Ok(found.unwrap_or_default())
+    }
+
+    /// Hands each line read to `each` until it returns true, the deadline passes, the program
+    /// exits or the match stops.
+    pub fn wait(
+        &mut self,
+        deadline: Instant,
+        mut each: impl FnMut(&str) -> bool,
+    ) -> Result<(), Failure> {
+        let timeout = crossbeam_channel::at(deadline);
+        loop {
+            select! {
+                recv(self.lines) -> line => match line {
+                    Ok(l) => {
+                        if each(&l) {
+                            return Ok(());
+                        }
+                    }
+                    Err(_) => return Err(self.exited("exited")),
+                },
+                recv(self.stop) -> _ => return Err(Failure("the match was stopped".into())),
+                recv(timeout) -> _ => return Err(Failure("no answer in time (hung?)".into())),
+            }
+        }
+    }
+
+    /// The failure for a program that went away: `what` it did, and its exit status once known.
+    fn exited(&mut self, what: &str) -> Failure {
+        // The output closes a moment before the process can be reaped; wait a little for its status.
+        let mut status = None;
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Its last words on stderr, once the reader has seen them to the end.
+        let _ = self.stderr_closed.recv_timeout(Duration::from_millis(200));
+        let tail = self.stderr_tail();
+        let said = if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; its stderr ended: {tail}")
+        };
+        match status {
+            Some(s) => Failure(format!("the engine {what} ({s}){said}")),
+            None => Failure(format!("the engine {what} (crashed?){said}")),
+        }
+    }
+
+    /// The last lines the program wrote to stderr, joined with ` | ` and cut to a readable length.
+    pub fn stderr_tail(&self) -> String {
+        const MAX: usize = 300;
+        let tail = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
+        let text = tail.iter().cloned().collect::<Vec<_>>().join(" | ");
+        if text.chars().count() > MAX {
+            let cut: String = text.chars().take(MAX).collect();
+            format!("{cut}...")
+        } else {
+            text
+        }
+    }
+}
+
+/// Makes the program die with the runner, even a runner killed by SIGKILL (which runs no `Drop`):
+/// the kernel sends it SIGKILL when the thread that started it ends. The match starts each engine in
+/// the worker thread that uses it to the end of the match, so that is the runner's end.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let runner = std::process::id() as libc::pid_t;
+    // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe work
+    // is allowed (another thread of the runner may have held a lock at the fork). It calls only
+    // prctl and getppid, which are plain system calls that take no lock and allocate nothing, reads
+    // the captured integer, and on error builds an io::Error from a raw errno, which does not
+    // allocate either. No memory is shared with the parent's threads.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+                0 as libc::c_ulong,
+            ) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The runner may have died before the prctl took effect; then nobody would send the
+            // signal, so the child must not go on.
+            if libc::getppid() != runner {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the engines are only killed when their [`Pipe`] is dropped.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
