@@ -1,0 +1,165 @@
+//! The hand-over to the endgame solver: exact and WLD solves for the midgame search, all root
+//! moves or only those of `searchmoves`, and the report of a proof.
+
+use super::*;
+
+impl Searcher {
+    /// Runs the endgame solver on the root, reporting each selective pass (a probable score) and
+    /// the result. Also returns the result's confidence in percent: 100 when solved, 73, 87, 95 or
+    /// 98 when stopped after a selective pass (its move is returned), 0 when stopped before any
+    /// finished.
+    pub(super) fn solve(
+        &mut self,
+        board: Board,
+        kind: SolveKind,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) -> (SearchResult, u8) {
+        self.solver.set_stop_flag(self.stop.clone());
+        let budget =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_node_limit(budget);
+        let (empties, base) = (board.empty_count(), self.nodes);
+        // A probable score: the disc difference of a selective exact pass, or the smallest win or
+        // loss (or a draw) for a selective WLD pass.
+        let probable = |score: i32| match kind {
+            SolveKind::Exact => Score::Eval(100 * score),
+            SolveKind::Wld => Score::Eval(200 * score.signum()),
+        };
+        let mut on_pass = |r: &SolveResult, hashfull: u32| {
+            report(Info {
+                multipv: 1,
+                depth: empties,
+                seldepth: empties,
+                score: probable(r.score),
+                bound: Bound::Exact,
+                nodes: base + r.nodes,
+                time: start.elapsed(),
+                hashfull,
+                pv: r.pv.clone(),
+            })
+        };
+        let r = match kind {
+            SolveKind::Exact => self.solver.solve_exact_reporting(board, &mut on_pass),
+            SolveKind::Wld => self.solver.solve_wld_reporting(board, &mut on_pass),
+        };
+        self.aborted = r.aborted;
+        self.nodes += r.nodes;
+        self.progress.set_nodes(self.nodes);
+        self.progress.set_solving_nodes(0);
+        let score = match kind {
+            _ if r.aborted => probable(r.score),
+            SolveKind::Exact => Score::Exact(r.score),
+            SolveKind::Wld => Score::Wld(r.score.signum()),
+        };
+        if !r.aborted {
+            self.report_proof(score, &r.pv, empties, start, report);
+        }
+        let best_move = r.best_move.or_else(|| {
+            board
+                .legal_moves()
+                .first()
+                .map(Move::play)
+                .or(Some(Move::PASS))
+        });
+        let confidence = r.confidence;
+        (
+            SearchResult {
+                best_move,
+                score,
+                pv: r.pv,
+                nodes: self.nodes,
+                depth: empties,
+            },
+            confidence,
+        )
+    }
+
+    /// Reports a finished solve's proven score and line. The solver's own table is the one the
+    /// solve filled, so its fill is the `hashfull` reported.
+    pub(super) fn report_proof(
+        &self,
+        score: Score,
+        pv: &[Move],
+        empties: u32,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) {
+        report(Info {
+            multipv: 1,
+            depth: empties,
+            seldepth: empties,
+            score,
+            bound: Bound::Exact,
+            nodes: self.nodes,
+            time: start.elapsed(),
+            hashfull: self.solver.hashfull(),
+            pv: pv.to_vec(),
+        });
+    }
+
+    /// Solves only the root moves in `moves` (`searchmoves` with `go exact` or `go wld`): each
+    /// child is solved on its own and the best is kept. Ends early, with the best so far, when
+    /// stopped.
+    pub(super) fn solve_moves(
+        &mut self,
+        board: Board,
+        moves: u64,
+        kind: SolveKind,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) -> SearchResult {
+        self.solver.set_stop_flag(self.stop.clone());
+        let budget =
+            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_node_limit(budget);
+        let empties = board.empty_count();
+        let mut best: Option<(i32, Move, Vec<Move>)> = None;
+        for sq in Bitboard(moves) {
+            let mv = Move::play(sq);
+            let Some(child) = board.play_move(mv) else {
+                continue;
+            };
+            let r = match kind {
+                SolveKind::Exact => self.solver.solve_exact(child),
+                SolveKind::Wld => self.solver.solve_wld(child),
+            };
+            self.nodes += r.nodes;
+            self.progress.set_nodes(self.nodes);
+            if r.aborted {
+                self.aborted = true;
+                break;
+            }
+            let score = -r.score;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                let pv = std::iter::once(mv).chain(r.pv).collect();
+                best = Some((score, mv, pv));
+            }
+        }
+        let first = Bitboard(moves).next().map(Move::play);
+        let Some((score, mv, pv)) = best else {
+            return SearchResult {
+                best_move: first,
+                score: Score::Eval(0),
+                pv: first.into_iter().collect(),
+                nodes: self.nodes,
+                depth: 0,
+            };
+        };
+        let score = match kind {
+            _ if self.aborted => Score::Eval(100 * score),
+            SolveKind::Exact => Score::Exact(score),
+            SolveKind::Wld => Score::Wld(score.signum()),
+        };
+        if !self.aborted {
+            self.report_proof(score, &pv, empties, start, report);
+        }
+        SearchResult {
+            best_move: Some(mv),
+            score,
+            pv,
+            nodes: self.nodes,
+            depth: empties,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The tree below the root: principal variation search with the transposition table, the
+//! stop and node-limit checks, and move ordering.
+
+use super::*;
+
+/// A child position to search: its discs, pattern indices, remaining depth and ply.
+pub(super) struct Child<'a> {
+    p: u64,
+    o: u64,
+    idx: &'a PatternIndices,
+    depth: u32,
+    ply: u32,
+}
+
+impl Searcher {
+    /// Looks at the stop flag and the node limit.
+    #[inline]
+    pub(super) fn check_stop(&mut self) {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.progress.set_nodes(self.nodes);
+            if self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Principal variation search (negamax, fail-soft) to `depth` plies; a pass does not use depth.
+    /// Scores are centidiscs; finished games score 100 per disc. `pv` receives the line found.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: u32,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_stop();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return 100 * final_score(p, o);
+            }
+            let mut child_pv = Vec::new();
+            let v = -self.pvs(
+                o,
+                p,
+                &idx.pass(),
+                -beta,
+                -alpha,
+                depth,
+                ply + 1,
+                &mut child_pv,
+            );
+            pv.clear();
+            pv.push(Move::PASS);
+            pv.extend(child_pv);
+            return v;
+        }
+        if depth == 0 {
+            return self
+                .eval
+                .evaluate_indexed_moves(p, o, idx, moves)
+                .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        let is_pv = beta - alpha > 1;
+        let mut hash_move = NO_SQUARE;
+        if let Some(e) = self.use_tt.then(|| self.tt.probe(p, o)).flatten() {
+            hash_move = e.best;
+            if u32::from(e.depth) >= depth && !is_pv {
+                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                if let Some(v) = crate::search::bound_cutoff(lo, hi, alpha, beta) {
+                    return v;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let list = self.order_moves(p, o, idx, moves, depth, hash_move);
+        let mut best = -INF_CENTIDISCS;
+        let mut best_sq = None;
+        let mut child_pv = Vec::new();
+        for (i, &sq) in list.squares().iter().enumerate() {
+            let s = sq as usize;
+            let f = flips(s, p, o);
+            let (cp, co) = (o ^ f, p | f | (1 << s));
+            let cidx = idx.play(s, f);
+            let child = Child {
+                p: cp,
+                o: co,
+                idx: &cidx,
+                depth: depth - 1,
+                ply: ply + 1,
+            };
+            let v = self.search_child(&child, alpha, beta, i == 0, &mut child_pv);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    if is_pv {
+                        pv.clear();
+                        pv.push(Move::play(Square::ALL[s]));
+                        pv.extend_from_slice(&child_pv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.use_tt {
+            self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
+        }
+        best
+    }
+
+    /// The score of a child for its parent, principal variation search style: the first child with
+    /// the full window, the others with a null window and a re-search when they land inside it.
+    /// `pv` receives the child's line.
+    pub(super) fn search_child(
+        &mut self,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        pv.clear();
+        if first {
+            return -self.pvs(c.p, c.o, c.idx, -beta, -alpha, c.depth, c.ply, pv);
+        }
+        let v = -self.pvs(c.p, c.o, c.idx, -alpha - 1, -alpha, c.depth, c.ply, pv);
+        if v > alpha && v < beta && !self.aborted {
+            pv.clear();
+            -self.pvs(c.p, c.o, c.idx, -beta, -alpha, c.depth, c.ply, pv)
+        } else {
+            v
+        }
+    }
+
+    /// Move ordering: the hash move first, then by a cheap score: at depth >= 3 the static evaluation
+    /// of the child (a 1-ply look-ahead), always the opponent's mobility after the move (fastest
+    /// first), with corners counted twice.
+    pub(super) fn order_moves(
+        &self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        mut moves: u64,
+        depth: u32,
+        hash_move: u8,
+    ) -> MoveList {
+        let mut list = MoveList::default();
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let key = if sq as u8 == hash_move {
+                i32::MIN
+            } else {
+                let f = flips(sq, p, o);
+                let (cp, co) = (o ^ f, p | f | (1 << sq));
+                if depth >= 2 && self.use_tt {
+                    // The child will probe the table: start loading its bucket now.
+                    self.tt.prefetch(cp, co);
+                }
+                let replies = legal_moves(cp, co);
+                let mut key = reply_count(replies) * 100;
+                if depth >= 3 {
+                    key += self.eval.evaluate_indexed(cp, co, &idx.play(sq, f)) / 2;
+                }
+                key
+            };
+            list.insert(key, sq as u8);
+        }
+        list
+    }
+}
