@@ -82,7 +82,9 @@ pub fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
 /// The evaluation a weights file gives (either kind), as `setoption name EvalFile` would load it.
 pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
     let mut options = wedge::engine::options::Options::default();
-    options.set("EvalFile", Some(&path.to_string_lossy()))?;
+    options
+        .set("EvalFile", Some(&path.to_string_lossy()))
+        .map_err(|e| e.to_string())?;
     Ok(wedge::eval::Evaluator::with_pattern(
         options.weights.clone(),
         options.pattern.clone(),

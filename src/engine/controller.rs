@@ -346,7 +346,7 @@ impl<W: Write> Controller<W> {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         if let Err(e) = self.core.set_option(name, value) {
-            self.out.error(&e);
+            self.out.error(&e.to_string());
         }
     }
 

@@ -3,7 +3,7 @@
 //! search plan. Front ends own their game state and their text; the core owns everything else, so
 //! search, book and options are never duplicated.
 
-use super::options::{level_limits, Effect, Options};
+use super::options::{level_limits, Effect, OptionError, Options};
 use super::worker::{self, Job};
 use super::Event;
 use crate::board::{Color, Position};
@@ -80,7 +80,7 @@ impl Core {
     }
 
     /// Sets an option by name; on error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match self.options.set(name, value)? {
             Effect::None => {}
             Effect::ResizeHash(mb) => self.send(Job::ResizeHash(mb)),
@@ -97,7 +97,10 @@ impl Core {
                     Book::load(std::path::Path::new(&path))
                 };
                 // On failure the book in use stays.
-                let book = loaded.map_err(|e| format!("BookFile: {e}"))?;
+                let book = loaded.map_err(|e| OptionError::File {
+                    option: "BookFile",
+                    message: e.to_string(),
+                })?;
                 self.book = (!book.is_empty()).then_some(book);
             }
             Effect::Weights => {
@@ -297,7 +300,7 @@ impl Core {
     /// is the longest run of leading words that names an option (case-insensitive, so `Clear
     /// Hash` works), the value the rest of the text with outer whitespace removed (a path may
     /// contain spaces). On error nothing changes and the message says why.
-    pub fn set_option_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn set_option_text(&mut self, text: &str) -> Result<(), OptionError> {
         let text = text.trim();
         let names: Vec<String> = super::options::option_lines()
             .iter()
@@ -325,7 +328,9 @@ impl Core {
         });
         let end = known.or_else(|| ends.first().copied()).unwrap_or(0);
         if end == 0 {
-            return Err("an option name is needed".to_string());
+            return Err(OptionError::BadValue(
+                "an option name is needed".to_string(),
+            ));
         }
         let name = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
         let value = text[end..].trim();

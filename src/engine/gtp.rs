@@ -347,7 +347,10 @@ impl<W: Write> Gtp<W> {
             "loadggf" => self.load_ggf(&args),
             "set_option" => {
                 let text = args.join(" ");
-                self.core.set_option_text(&text).map(|()| String::new())
+                self.core
+                    .set_option_text(&text)
+                    .map(|()| String::new())
+                    .map_err(|e| e.to_string())
             }
             "set_depth" => match args.first().and_then(|d| d.parse::<u32>().ok()) {
                 Some(0) if args.len() == 1 => {

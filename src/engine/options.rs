@@ -53,6 +53,37 @@ pub enum Effect {
     BookFile(String),
 }
 
+/// Why an option could not be set; nothing changed. The messages are what `info string error:`
+/// lines show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name (shortened if long).
+    Unknown(String),
+    /// The value is missing, malformed or out of range: the message names the option and what it
+    /// takes.
+    BadValue(String),
+    /// The file an option names cannot be used (the message names the file, and the line for text
+    /// files).
+    File {
+        /// `EvalFile` or `BookFile`.
+        option: &'static str,
+        /// What was wrong with it.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
+            OptionError::BadValue(message) => f.write_str(message),
+            OptionError::File { option, message } => write!(f, "{option}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
 const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
     Kind::Spin { default, min, max }
 }
@@ -62,20 +93,23 @@ const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
 struct EngineOption {
     name: &'static str,
     kind: Kind,
-    set: fn(&mut Options, &EngineOption, Option<&str>) -> Result<Effect, String>,
+    set: fn(&mut Options, &EngineOption, Option<&str>) -> Result<Effect, OptionError>,
 }
 
 impl EngineOption {
     /// The value as an integer within the option's range.
-    fn spin(&self, value: Option<&str>) -> Result<i64, String> {
+    fn spin(&self, value: Option<&str>) -> Result<i64, OptionError> {
         match self.kind {
             Kind::Spin { min, max, .. } => spin(self.name, value, min, max),
-            _ => Err(format!("setoption: '{}' is not a number option", self.name)),
+            _ => Err(OptionError::BadValue(format!(
+                "setoption: '{}' is not a number option",
+                self.name
+            ))),
         }
     }
 
     /// The value as `true` or `false`.
-    fn check(&self, value: Option<&str>) -> Result<bool, String> {
+    fn check(&self, value: Option<&str>) -> Result<bool, OptionError> {
         check(self.name, value)
     }
 }
@@ -309,30 +343,33 @@ pub fn option_lines() -> Vec<String> {
 }
 
 /// Reads a spin value and checks its range.
-fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
-    let v = value.ok_or_else(|| format!("setoption: '{name}' needs a value {min}..{max}"))?;
+fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
+    let bad = |m: String| OptionError::BadValue(m);
+    let v = value.ok_or_else(|| bad(format!("setoption: '{name}' needs a value {min}..{max}")))?;
     let n: i64 = v.trim().parse().map_err(|_| {
-        format!(
+        bad(format!(
             "setoption: '{name}' needs an integer {min}..{max}, got '{}'",
             truncate(v)
-        )
+        ))
     })?;
     if n < min || n > max {
-        return Err(format!("setoption: '{name}' must be {min}..{max}, got {n}"));
+        return Err(bad(format!(
+            "setoption: '{name}' must be {min}..{max}, got {n}"
+        )));
     }
     Ok(n)
 }
 
 /// Reads a check value: `true` or `false` (any case).
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     let v = value.unwrap_or("").trim();
     match v.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(format!(
+        _ => Err(OptionError::BadValue(format!(
             "setoption: '{name}' needs true or false, got '{}'",
             truncate(v)
-        )),
+        ))),
     }
 }
 
@@ -351,19 +388,19 @@ fn is_pattern_file(path: &Path) -> bool {
 impl Options {
     /// Sets option `name` (case-insensitive) from `value`. On error nothing changes and the message
     /// says what was wrong and what is expected.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
         let Some(option) = ENGINE_OPTIONS
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
         else {
             let Some(id) = Weights::find(name) else {
-                return Err(format!("unknown option '{}'", truncate(name)));
+                return Err(OptionError::Unknown(truncate(name)));
             };
             let spec = &weights::SPECS[id];
             let v = spin(spec.name, value, i64::from(spec.min), i64::from(spec.max))?;
             self.weights
                 .set_by_name(spec.name, &v.to_string())
-                .map_err(|e| format!("setoption: {e}"))?;
+                .map_err(|e| OptionError::BadValue(format!("setoption: {e}")))?;
             // Board-shape weights belong to the hand evaluation: setting one selects it. Global
             // terms (mobility, discs, parity) also adjust the trained evaluation, which stays.
             if !crate::eval::GLOBAL_TERMS.contains(&id) {
@@ -375,18 +412,21 @@ impl Options {
     }
 
     /// Loads `EvalFile` (empty: the built-in evaluation); on error nothing changes.
-    fn load_eval_file(&mut self, path: &str) -> Result<Effect, String> {
+    fn load_eval_file(&mut self, path: &str) -> Result<Effect, OptionError> {
+        let file = |message: String| OptionError::File {
+            option: "EvalFile",
+            message,
+        };
         if path.is_empty() {
             self.weights = Weights::default();
             self.pattern = crate::eval::built_in_patterns();
             self.eval_file.clear();
         } else if is_pattern_file(Path::new(path)) {
-            let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
-                .map_err(|e| format!("EvalFile: {e}"))?;
+            let p = crate::eval::pattern::PatternWeights::load(Path::new(path)).map_err(file)?;
             self.pattern = Some(std::sync::Arc::new(p));
             self.eval_file = path.to_string();
         } else {
-            self.weights = Weights::load(Path::new(path)).map_err(|e| format!("EvalFile: {e}"))?;
+            self.weights = Weights::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
             self.pattern = None;
             self.eval_file = path.to_string();
         }
@@ -407,7 +447,29 @@ mod tests {
         assert!(o.set("Hash", Some("x")).is_err());
         assert!(o.set("Hash", None).is_err());
         assert_eq!(o.hash_mb, 32);
-        assert!(o.set("Contempt", Some("1")).is_err());
+        assert_eq!(
+            o.set("Contempt", Some("1")),
+            Err(OptionError::Unknown("Contempt".into()))
+        );
+        assert!(matches!(
+            o.set("Hash", Some("0")),
+            Err(OptionError::BadValue(_))
+        ));
+        let err = o.set("EvalFile", Some("/nonexistent/w.txt")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                OptionError::File {
+                    option: "EvalFile",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("EvalFile: /nonexistent/w.txt"),
+            "{err}"
+        );
         assert_eq!(o.set("ownbook", Some("FALSE")), Ok(Effect::None));
         assert!(!o.own_book);
         assert!(o.set("OwnBook", Some("maybe")).is_err());
