@@ -56,7 +56,7 @@ const TT_MIN: u32 = 10;
 const ETC_MIN: u32 = 11;
 /// Fewest empties at which the move-generating layer uses its small per-thread table. Against none
 /// (with the shared table from 9 empties, as before it): FFO #20-#39 81.2 M -> 71.9 M nodes, #40-#45
-/// 296.6 M -> 252.9 M, 4.5 -> 4.1 s and 14.1 -> 12.6 s (docs/benchmarks.md, thirteenth session).
+/// 296.6 M -> 252.9 M, 4.5 -> 4.1 s and 14.1 -> 12.6 s (docs/benchmarks.md, changelog of 2026-11-25).
 const NEARBY_MIN: u32 = 6;
 /// From this many empties, the opponent's evaluation after the move joins the ordering key.
 const EVAL_ORDER_MIN: u32 = 12;
