@@ -38,12 +38,6 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
     } else {
         perft::perft(pos.board, depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    println!("perft {depth}: {total} leaves");
-    println!(
-        "time {:.3} s, {:.0} leaves/s",
-        secs,
-        total as f64 / secs.max(1e-9)
-    );
+    println!("{}", perft::summary(depth, total, start.elapsed()));
     Ok(())
 }

@@ -13,7 +13,7 @@ use crate::protocol::output::{
 };
 use crate::protocol::parser::{Command, GoParams, PositionSpec, QueryKind};
 use crate::search::SearchResult;
-use crate::tools::bench;
+use crate::tools::{bench, perft};
 use crossbeam_channel::unbounded;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -596,11 +596,7 @@ impl<W: Write> Controller<W> {
                     self.out.line(&format!("info string perft {depth} stopped"));
                     return;
                 }
-                let secs = time.as_secs_f64();
-                self.out.line(&format!(
-                    "perft {depth}: {total} leaves, {secs:.3} s, {:.0} leaves/s",
-                    total as f64 / secs.max(1e-9)
-                ));
+                self.out.line(&perft::summary(depth, total, time));
             }
             ToolReport::BenchDone(figures) => {
                 self.active = None;

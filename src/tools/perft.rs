@@ -24,20 +24,21 @@ pub fn perft(board: Board, depth: u32) -> u64 {
 /// The count below each legal move of `board` (`depth >= 1`): the `--divide` breakdown. A forced
 /// pass appears as a single `Move::PASS` entry; a finished game gives an empty list.
 pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
-    let depth = depth.max(1);
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        if board.must_pass() {
-            return vec![(Move::PASS, perft(board.pass(), depth - 1))];
-        }
-        return Vec::new();
-    }
-    moves
-        .map(|sq| {
-            let child = board.play(sq).unwrap_or(board);
-            (Move::play(sq), perft(child, depth - 1))
-        })
-        .collect()
+    let mut out = Vec::new();
+    // Never stopped, so the count is always complete.
+    let _ = perft_divide_stoppable(board, depth, &AtomicBool::new(false), |m, n| {
+        out.push((m, n))
+    });
+    out
+}
+
+/// The closing line of a count: `perft <depth>: <total> leaves, <s> s, <rate> leaves/s`.
+pub fn summary(depth: u32, total: u64, time: std::time::Duration) -> String {
+    let secs = time.as_secs_f64();
+    format!(
+        "perft {depth}: {total} leaves, {secs:.3} s, {:.0} leaves/s",
+        total as f64 / secs.max(1e-9)
+    )
 }
 
 /// [`perft_divide`] that can be stopped: `on_move` gets each root move's count as soon as it is
