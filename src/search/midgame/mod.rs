@@ -208,11 +208,10 @@ impl Searcher {
         }
 
         // `searchmoves`: only these root moves (all of them when none of the set is legal).
-        let moves = match limits.root_moves {
-            Some(set) if set & moves != 0 => set & moves,
-            _ => moves,
+        let (moves, restricted) = match limits.root_moves {
+            Some(set) if set & moves != 0 => (set & moves, set & moves != moves),
+            _ => (moves, false),
         };
-        let restricted = moves != legal_moves(p, o);
         let empties = board.empty_count();
         if let Some(kind) = limits.solve {
             if restricted {
