@@ -276,13 +276,22 @@ fn misspelt_option_stops_the_run() {
     assert_refused(&out, &["typo", "Hsh"]);
 }
 
+/// A GTP engine in `sh` (`gtp.sh` in `dir`) that answers every numbered command with an empty
+/// success, except `quit` (which ends it) and what the extra `case` arm `special` answers (the
+/// command's number is in `$id`, its arguments in `$2`...).
+fn fake_gtp(dir: &std::path::Path, special: &str) -> PathBuf {
+    let body = format!(
+        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    {special}\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n"
+    );
+    sh_script(dir, "gtp.sh", &body)
+}
+
 #[test]
 fn gtp_and_nboard_option_errors_stop_the_run() {
     let dir = test_dir("option-errors");
-    let gtp = sh_script(
+    let gtp = fake_gtp(
         &dir,
-        "gtp.sh",
-        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    set_option) printf '?%s unknown option %s\\n\\n' \"$id\" \"$2\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+        "set_option) printf '?%s unknown option %s\\n\\n' \"$id\" \"$2\" ;;",
     );
     let nboard = sh_script(
         &dir,
@@ -365,11 +374,7 @@ fn gtp_wrapper(dir: &std::path::Path) -> (PathBuf, PathBuf) {
 #[test]
 fn gtp_fixed_depth_needs_set_depth() {
     let dir = test_dir("gtp-depth-refused");
-    let gtp = sh_script(
-        &dir,
-        "gtp.sh",
-        "while read -r line; do\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1\" in\n    known_command) printf '=%s false\\n\\n' \"$id\" ;;\n    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
-    );
+    let gtp = fake_gtp(&dir, "known_command) printf '=%s false\\n\\n' \"$id\" ;;");
     let engine = format!("name=nodepth cmd={} proto=gtp", gtp.display());
     let out = wedge_match(
         &[
