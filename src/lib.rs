@@ -1,12 +1,13 @@
 //! wedge: an Othello (Reversi) engine.
 //!
 //! - [`board`]: bitboards, squares, the rules of the game, symmetries, hashing and text formats.
-//! - [`engine`]: the engine process: reader, controller, the NBoard and GTP front ends, search
-//!   worker, options.
+//! - [`engine`]: the engine process: the session loop and its reader, the shared core, one front
+//!   end (state machine) per protocol behind one trait, the search worker, options.
 //! - [`book`]: the opening book: format, lookup, building.
 //! - [`eval`]: the static evaluation and its named, settable weights.
 //! - [`search`]: the midgame search, the endgame solver and their limits/report types.
-//! - [`protocol`]: the text protocol: command parser (and output formatting).
+//! - [`protocol`]: the protocols' text, one module each (wedge's own: parser and output; NBoard;
+//!   GTP): lines to typed commands, values to answer lines.
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`files`]: reading files from outside (only regular files of a sane size).
 //! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train).

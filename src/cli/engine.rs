@@ -13,7 +13,8 @@ pub fn run_engine(protocol: &str) -> i32 {
             env!("CARGO_PKG_VERSION")
         );
     }
-    use wedge::engine::{detect_protocol, run, Protocol};
+    use wedge::engine::run;
+    use wedge::protocol::{detect_protocol, Protocol};
     let mut stdin = std::io::BufReader::new(std::io::stdin());
     let (protocol, first) = match protocol {
         "wedge" => (Protocol::Wedge, Vec::new()),
@@ -25,7 +26,7 @@ pub fn run_engine(protocol: &str) -> i32 {
             let mut first = Vec::new();
             loop {
                 let start = first.len();
-                let limit = (wedge::protocol::parser::MAX_LINE_BYTES + 2) as u64;
+                let limit = (wedge::protocol::MAX_LINE_BYTES + 2) as u64;
                 match (&mut stdin).take(limit).read_until(b'\n', &mut first) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {

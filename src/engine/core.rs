@@ -7,12 +7,13 @@ use super::options::{level_limits, Effect, OptionError, Options};
 use super::worker::{self, Job};
 use super::Event;
 use crate::board::{Color, Position};
-use crate::book::{Book, BookMove};
+use crate::book::{Book, BookError, BookMove};
 use crate::eval::Evaluator;
 use crate::protocol::parser::GoParams;
 use crate::rng::Rng;
 use crate::search::{time_budget, Limits, SolveKind, TableAllocError};
 use crossbeam_channel::{unbounded, Sender};
+use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,6 +40,39 @@ impl Plan {
     }
 }
 
+/// What the core could not do; the front end says it in its protocol's form.
+#[derive(Debug)]
+pub enum CoreError {
+    /// The search thread could not be started.
+    NoWorker(std::io::Error),
+    /// The built-in book could not be read (the engine plays without one).
+    NoBook(BookError),
+    /// The search thread has stopped (only while the process exits).
+    WorkerStopped,
+    /// A hash resize failed; the table of `in_use` MB is kept.
+    HashKept {
+        /// Why the new table could not be had.
+        error: TableAllocError,
+        /// The size of the table in use, MB.
+        in_use: usize,
+    },
+}
+
+impl fmt::Display for CoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoreError::NoWorker(e) => write!(f, "cannot start the search thread: {e}"),
+            CoreError::NoBook(e) => write!(f, "{e}; playing without a book"),
+            CoreError::WorkerStopped => f.write_str("the search thread has stopped"),
+            CoreError::HashKept { error, in_use } => {
+                write!(f, "Hash: {error}; the {in_use} MB table in use is kept")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CoreError {}
+
 /// The shared core.
 pub struct Core {
     /// Current option values.
@@ -54,17 +88,16 @@ pub struct Core {
 
 impl Core {
     /// Starts the search worker, which reports to `events`. Returns the core and, if the built-in
-    /// book could not be read, a message saying so (the engine then plays without a book).
-    pub fn start(events: Sender<Event>) -> Result<(Core, Option<String>), String> {
+    /// book could not be read, [`CoreError::NoBook`] (the engine then plays without a book).
+    pub fn start(events: Sender<Event>) -> Result<(Core, Option<CoreError>), CoreError> {
         let options = Options::default();
         let hash_mb = options.hash_mb;
         let evaluator = Evaluator::with_pattern(options.weights.clone(), options.pattern.clone());
         let (jobs, jobs_rx) = unbounded::<Job>();
-        worker::spawn(jobs_rx, events, hash_mb, evaluator.clone())
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        worker::spawn(jobs_rx, events, hash_mb, evaluator.clone()).map_err(CoreError::NoWorker)?;
         let (book, warning) = match Book::embedded() {
             Ok(b) => ((!b.is_empty()).then_some(b), None),
-            Err(e) => (None, Some(format!("{e}; playing without a book"))),
+            Err(e) => (None, Some(CoreError::NoBook(e))),
         };
         Ok((
             Core {
@@ -115,14 +148,14 @@ impl Core {
     }
 
     /// Takes the worker's answer to a `Hash` change: on failure the option goes back to the size
-    /// in use and the message says what happened.
+    /// in use and the error says what happened.
     /// `mb` is the size that was asked for: the option goes back only if no other size was asked
     /// for since.
     pub fn hash_resized(
         &mut self,
         mb: usize,
         result: Result<(), TableAllocError>,
-    ) -> Result<(), String> {
+    ) -> Result<(), CoreError> {
         match result {
             Ok(()) => {
                 self.hash_in_use = mb;
@@ -132,15 +165,15 @@ impl Core {
                 if self.options.hash_mb == mb {
                     self.options.hash_mb = self.hash_in_use;
                 }
-                Err(format!(
-                    "Hash: {e}; the {} MB table in use is kept",
-                    self.hash_in_use
-                ))
+                Err(CoreError::HashKept {
+                    error: e,
+                    in_use: self.hash_in_use,
+                })
             }
         }
     }
 
-    /// Asks the worker to answer [`Event::Pong`] once every job sent before is done.
+    /// Asks the worker to answer [`Report::Pong`](super::worker::Report::Pong) once every job sent before is done.
     pub fn ping(&self) {
         self.send(Job::Ping);
     }
@@ -278,7 +311,7 @@ impl Core {
         &self,
         board: crate::board::Board,
         plan: Plan,
-    ) -> Result<Arc<AtomicBool>, String> {
+    ) -> Result<Arc<AtomicBool>, CoreError> {
         let stop = Arc::new(AtomicBool::new(false));
         let job = Job::Search {
             board,
@@ -286,9 +319,7 @@ impl Core {
             stop: stop.clone(),
             deadline: plan.hard.map(|h| Instant::now() + h),
         };
-        self.jobs
-            .send(job)
-            .map_err(|_| "the search thread has stopped".to_string())?;
+        self.jobs.send(job).map_err(|_| CoreError::WorkerStopped)?;
         Ok(stop)
     }
 }

@@ -1,66 +1,32 @@
 //! The GTP front end (the Go Text Protocol, version 2, as Othello programs and their match scripts
-//! use it): `[id] command args`, answered `=[id] result` or `?[id] error` and a blank line. Colours are
-//! `b`/`w` (or `black`/`white`), moves are squares (`f5`) or `pass`. `genmove` searches on the shared
-//! core, plays the move on its board and answers it; `pass` when forced. GTP has no `stop`, so every
-//! search is bounded: by the clock from `time_settings` and `time_left`, else by a default time a
-//! move. Commands that arrive during a search are answered after it, in order: GTP answers every
-//! command in the order it came.
+//! use it). `genmove` searches on the shared core, plays the move on its board and answers it;
+//! `pass` when forced. GTP has no `stop`, so every search is bounded: by the clock from
+//! `time_settings` and `time_left`, else by a default time a move. Commands that arrive during a
+//! search are answered after it, in order: GTP answers every command in the order it came. The
+//! text is read and written by [`crate::protocol::gtp`].
 
-use super::core::{Core, Plan};
-use super::{start_text_front_end, Event};
+use super::core::Plan;
+use super::session::{FrontEnd, Session, Writer};
+use super::worker::Report;
 use crate::board::ggf::parse_ggf;
-use crate::board::square::truncate;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
+use crate::protocol::gtp::{
+    answer, board_text, command_list, final_score_text, is_quit, parse_line, Command, Error,
+    LoadError, Request, TimeSettings, GAME, NAME, PROTOCOL_VERSION,
+};
 use crate::protocol::parser::GoParams;
+use crate::protocol::LineError;
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The commands this front end knows, for `list_commands` and `known_command`.
-pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "final_score",
-    "time_settings",
-    "time_left",
-    "showboard",
-    "loadggf",
-    "set_game",
-    "list_games",
-    "set_option",
-    "set_depth",
-    "quit",
-];
-
-/// The longest time accepted from `time_settings` and `time_left`, in seconds (about 115 days):
-/// more is a mistake, not a clock.
-const MAX_SECONDS: f64 = 1e7;
 /// Milliseconds a move when the controller gave no time at all.
 const DEFAULT_MOVE_MS: u64 = 1000;
 /// Milliseconds a move at most when `set_depth` bounds the search and no time was given: the
 /// depth decides, this only guarantees an answer.
 const DEPTH_SAFETY_MS: u64 = 60_000;
-
-/// Time settings: main time, byo-yomi period (seconds) and stones per period.
-#[derive(Clone, Copy, Debug, Default)]
-struct TimeSettings {
-    main: f64,
-    byo: f64,
-    stones: u32,
-}
 
 /// A search in progress and what to do with its move.
 struct Pending {
@@ -72,9 +38,8 @@ struct Pending {
     play: bool,
 }
 
-struct Gtp<W: Write> {
-    out: W,
-    core: Core,
+/// The state of a GTP session.
+pub struct GtpFrontEnd {
     game: Game,
     settings: Option<TimeSettings>,
     /// Seconds left and stones to play in them for black and white (from `time_left`).
@@ -84,7 +49,9 @@ struct Gtp<W: Write> {
     pending: Option<Pending>,
     /// Lines received during the pending search (or why one could not be read), answered after
     /// it in order.
-    queue: VecDeque<Result<String, String>>,
+    queue: VecDeque<Result<String, LineError>>,
+    /// The input has ended: the session ends once no search is pending.
+    input_ended: bool,
 }
 
 /// How `genmove` answers.
@@ -95,158 +62,118 @@ enum Answer {
     Searching(Arc<AtomicBool>),
 }
 
-fn colour(text: &str) -> Option<Color> {
-    match text.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(Color::Black),
-        "w" | "white" => Some(Color::White),
-        _ => None,
+impl Default for GtpFrontEnd {
+    fn default() -> Self {
+        GtpFrontEnd::new()
     }
 }
 
-/// A time in seconds from GTP: finite, not negative and at most [`MAX_SECONDS`].
-fn seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(t) if t.is_finite() && (0.0..=MAX_SECONDS).contains(&t) => Ok(t),
-        _ => Err(format!(
-            "syntax error: '{}' is not a time in seconds (0 to {MAX_SECONDS})",
-            truncate(text)
-        )),
+impl FrontEnd for GtpFrontEnd {
+    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
+        if fatal {
+            log::error!("{message}");
+        } else {
+            log::warn!("{message}");
+        }
     }
-}
 
-/// A number of stones from GTP: an integer, not negative.
-fn stones(text: &str) -> Result<u32, String> {
-    text.parse::<u32>().map_err(|_| {
-        format!(
-            "syntax error: '{}' is not a number of stones",
-            truncate(text)
-        )
-    })
-}
-
-/// Splits a line into its id (empty when none) and its words, after GTP's preprocessing: control
-/// characters dropped, tabs made spaces, a comment (`#` to the end) removed. `None` for a line
-/// with nothing left.
-fn split_line(line: &str) -> Option<(String, Vec<String>)> {
-    let clean: String = line
-        .split('#')
-        .next()
-        .unwrap_or("")
-        .chars()
-        .filter_map(|c| match c {
-            '\t' => Some(' '),
-            c if c.is_control() => None,
-            c => Some(c),
-        })
-        .collect();
-    let mut words: Vec<String> = clean.split_whitespace().map(str::to_string).collect();
-    if words.is_empty() {
-        return None;
-    }
-    let id = if words[0].bytes().all(|b| b.is_ascii_digit()) {
-        words.remove(0)
-    } else {
-        String::new()
-    };
-    Some((id, words))
-}
-
-/// Whether `line` is a `quit` command.
-fn is_quit(line: &str) -> bool {
-    split_line(line).is_some_and(|(_, words)| words.first().is_some_and(|w| w == "quit"))
-}
-
-/// Runs the GTP front end until `quit` or the end of the input.
-pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
-    let Some((core, events)) = start_text_front_end(input) else {
-        return 1;
-    };
-    let mut g = Gtp {
-        out: output,
-        core,
-        game: Game::new(Position::START),
-        settings: None,
-        left: [None, None],
-        depth: None,
-        pending: None,
-        queue: VecDeque::new(),
-    };
-    let mut input_ended = false;
-    for event in events {
-        match event {
-            Event::Text(Ok(line)) => {
-                if let Some(p) = &g.pending {
-                    // Answered in order once the search is done; a queued quit shortens it.
-                    if is_quit(&line) {
-                        p.stop.store(true, Ordering::Relaxed);
-                    }
-                    g.queue.push_back(Ok(line));
-                } else if !g.command(&line) {
-                    return 0;
+    fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
+        let go_on = match (&self.pending, line) {
+            (Some(p), line) => {
+                // Answered in order once the search is done; a queued quit shortens it.
+                if line.as_deref().is_ok_and(is_quit) {
+                    p.stop.store(true, Ordering::Relaxed);
                 }
+                self.queue.push_back(line);
+                true
             }
-            Event::Text(Err(e)) => {
-                if g.pending.is_some() {
-                    g.queue.push_back(Err(e.message));
-                } else {
-                    g.reply("", Err(e.message));
-                }
+            (None, Ok(line)) => self.command(s, &line),
+            (None, Err(e)) => {
+                reply(s, "", Err(Error::Unreadable(e)));
+                true
             }
-            Event::Eof => input_ended = true,
-            Event::Done(result) => {
-                if let Some(p) = g.pending.take() {
+        };
+        self.go_on(go_on)
+    }
+
+    fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
+        let go_on = match report {
+            Report::Done(result) => {
+                if let Some(p) = self.pending.take() {
                     let mv = result.best_move.unwrap_or(Move::PASS);
                     if p.play {
-                        g.play_move(mv);
+                        self.play_move(mv);
                     }
-                    g.reply(&p.id, Ok(mv.to_string()));
+                    reply(s, &p.id, Ok(mv.to_string()));
                 }
-                if !g.answer_queue() {
-                    return 0;
-                }
+                self.answer_queue(s)
             }
-            Event::Info(_) | Event::Line(_) => {}
-            Event::Resized(_, Err(e)) => log::error!("{e}"),
-            Event::Resized(_, Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
-        }
-        if input_ended && g.pending.is_none() {
-            return 0;
+            Report::Resized(_, Err(e)) => {
+                log::error!("{e}");
+                true
+            }
+            Report::Info(_)
+            | Report::Resized(_, Ok(_))
+            | Report::Progress(..)
+            | Report::Tool(_)
+            | Report::Pong => true,
+        };
+        self.go_on(go_on)
+    }
+
+    fn end_of_input(&mut self, _s: &mut Session<'_>) -> bool {
+        self.input_ended = true;
+        self.go_on(true)
+    }
+
+    fn stop(&mut self) {
+        if let Some(p) = &self.pending {
+            p.stop.store(true, Ordering::Relaxed);
         }
     }
-    0
 }
 
-impl<W: Write> Gtp<W> {
-    fn reply(&mut self, id: &str, result: Result<String, String>) {
-        let text = match result {
-            Ok(r) if r.is_empty() => format!("={id}\n"),
-            Ok(r) => format!("={id} {r}\n"),
-            Err(e) => format!("?{id} {e}\n"),
-        };
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+/// Writes the answer to the command with this id.
+fn reply(s: &mut Session<'_>, id: &str, result: Result<String, Error>) {
+    s.out.line(&answer(id, &result));
+}
+
+impl GtpFrontEnd {
+    /// A session at the start position, with no clock and no depth cap.
+    pub fn new() -> GtpFrontEnd {
+        GtpFrontEnd {
+            game: Game::new(Position::START),
+            settings: None,
+            left: [None, None],
+            depth: None,
+            pending: None,
+            queue: VecDeque::new(),
+            input_ended: false,
+        }
+    }
+
+    /// Whether the session goes on after an event: nothing said quit, and the input is open or a
+    /// search still owes its answer.
+    fn go_on(&self, go_on: bool) -> bool {
+        go_on && !(self.input_ended && self.pending.is_none())
     }
 
     /// Answers the queued lines in order until one starts a search (which is stopped at once when
     /// a `quit` waits behind it); false once one was `quit`.
-    fn answer_queue(&mut self) -> bool {
+    fn answer_queue(&mut self, s: &mut Session<'_>) -> bool {
         while self.pending.is_none() {
             match self.queue.pop_front() {
                 None => break,
-                Some(Err(error)) => self.reply("", Err(error)),
+                Some(Err(e)) => reply(s, "", Err(Error::Unreadable(e))),
                 Some(Ok(line)) => {
-                    if !self.command(&line) {
+                    if !self.command(s, &line) {
                         return false;
                     }
                 }
             }
         }
         if let Some(p) = &self.pending {
-            if self
-                .queue
-                .iter()
-                .any(|l| l.as_ref().is_ok_and(|l| is_quit(l)))
-            {
+            if self.queue.iter().any(|l| l.as_deref().is_ok_and(is_quit)) {
                 p.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -262,21 +189,19 @@ impl<W: Write> Gtp<W> {
 
     /// The position with `c` to move: the current one, or the one after the pass of a side that
     /// has no move. Errors if `c` cannot be the side to move.
-    fn turn_of(&self, c: Color) -> Result<Position, String> {
+    fn turn_of(&self, c: Color) -> Result<Position, Error> {
         let pos = self.game.position();
         if pos.side == c {
             return Ok(pos);
         }
         if pos.board.must_pass() {
-            return pos
-                .play(Move::PASS)
-                .ok_or_else(|| format!("it is {}'s turn", pos.side));
+            return pos.play(Move::PASS).ok_or(Error::NotTurn(pos.side));
         }
-        Err(format!("it is {}'s turn", pos.side))
+        Err(Error::NotTurn(pos.side))
     }
 
     /// Brings the game to `c`'s turn, inserting the pass of a side that has no move.
-    fn take_turn(&mut self, c: Color) -> Result<Position, String> {
+    fn take_turn(&mut self, c: Color) -> Result<Position, Error> {
         let pos = self.turn_of(c)?;
         if pos != self.game.position() {
             self.game.moves.push(Move::PASS);
@@ -285,173 +210,123 @@ impl<W: Write> Gtp<W> {
     }
 
     /// Handles one line; false ends the session (after answering `quit`).
-    fn command(&mut self, line: &str) -> bool {
-        let Some((id, words)) = split_line(line) else {
+    fn command(&mut self, s: &mut Session<'_>, line: &str) -> bool {
+        let Some(Request { id, command }) = parse_line(line) else {
             return true;
         };
-        let Some(cmd) = words.first().map(String::as_str) else {
-            self.reply(&id, Err("empty command".into()));
-            return true;
-        };
-        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-        let result: Result<String, String> = match cmd {
-            "protocol_version" => Ok("2".into()),
-            "name" => Ok("wedge".into()),
-            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
-            "known_command" => Ok(args
-                .first()
-                .is_some_and(|c| COMMANDS.contains(c))
-                .to_string()),
-            "list_commands" => Ok(COMMANDS.join("\n")),
-            "boardsize" => match args.first().and_then(|s| s.parse::<u32>().ok()) {
-                Some(8) => Ok(String::new()),
-                _ => Err("unacceptable size (only 8)".into()),
-            },
-            "clear_board" => {
-                self.game = Game::new(Position::START);
-                self.core.new_game();
-                Ok(String::new())
-            }
-            "komi" => Ok(String::new()),
-            "set_game" => match args.first() {
-                Some(g) if g.eq_ignore_ascii_case("othello") => Ok(String::new()),
-                _ => Err("unsupported game (only Othello)".into()),
-            },
-            "list_games" => Ok("Othello".into()),
-            "play" => self.cmd_play(&args),
-            "genmove" | "reg_genmove" => match args.first().and_then(|c| colour(c)) {
-                None => Err(format!("syntax error: {cmd} b|w")),
-                Some(c) => {
-                    let play = cmd == "genmove";
-                    match self.genmove(c, play) {
-                        Ok(Answer::Now(mv)) => Ok(mv),
-                        Ok(Answer::Searching(stop)) => {
-                            self.pending = Some(Pending { id, stop, play });
-                            return true;
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-            },
-            "undo" => match self.game.moves.pop() {
-                Some(_) => Ok(String::new()),
-                None => Err("cannot undo".into()),
-            },
-            "final_score" => self.final_score(),
-            "time_settings" => self.time_settings(&args),
-            "time_left" => self.time_left(&args),
-            "showboard" => {
-                let pos = self.game.position();
-                Ok(format!("\n{}{} to move", pos.diagram(), pos.side))
-            }
-            "loadggf" => self.load_ggf(&args),
-            "set_option" => {
-                let text = args.join(" ");
-                self.core
-                    .set_option_text(&text)
-                    .map(|()| String::new())
-                    .map_err(|e| e.to_string())
-            }
-            "set_depth" => match args.first().and_then(|d| d.parse::<u32>().ok()) {
-                Some(0) if args.len() == 1 => {
-                    self.depth = None;
-                    Ok(String::new())
-                }
-                Some(d) if args.len() == 1 && d <= 60 => {
-                    self.depth = Some(d);
-                    Ok(String::new())
-                }
-                _ => Err("syntax error: set_depth <plies 0..60> (0: no cap)".into()),
-            },
-            "quit" => {
-                self.reply(&id, Ok(String::new()));
+        let result = match command {
+            Err(e) => Err(e),
+            Ok(Command::Quit) => {
+                reply(s, &id, Ok(String::new()));
                 return false;
             }
-            other => Err(format!("unknown command '{}'", truncate(other))),
+            Ok(Command::GenMove { colour, play }) => match self.genmove(s, colour, play) {
+                Ok(Answer::Now(mv)) => Ok(mv),
+                Ok(Answer::Searching(stop)) => {
+                    self.pending = Some(Pending { id, stop, play });
+                    return true;
+                }
+                Err(e) => Err(e),
+            },
+            Ok(command) => self.apply(s, command),
         };
-        self.reply(&id, result);
+        reply(s, &id, result);
         true
     }
 
-    fn cmd_play(&mut self, args: &[&str]) -> Result<String, String> {
-        let (Some(c), Some(m)) = (args.first().and_then(|c| colour(c)), args.get(1)) else {
-            return Err("syntax error: play b|w <move>".into());
-        };
-        let mv: Move = m.parse().map_err(|_| format!("illegal move '{m}'"))?;
+    /// Applies a command that answers at once; the text of the answer or why it is refused.
+    fn apply(&mut self, s: &mut Session<'_>, command: Command) -> Result<String, Error> {
+        let done = Ok(String::new());
+        match command {
+            Command::ProtocolVersion => Ok(PROTOCOL_VERSION.into()),
+            Command::Name => Ok(NAME.into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(known) => Ok(known.to_string()),
+            Command::ListCommands => Ok(command_list()),
+            Command::BoardSize | Command::Komi | Command::SetGame => done,
+            Command::ClearBoard => {
+                self.game = Game::new(Position::START);
+                s.core.new_game();
+                done
+            }
+            Command::ListGames => Ok(GAME.into()),
+            Command::Play(c, mv) => self.play(c, mv).and(done),
+            Command::Undo => match self.game.moves.pop() {
+                Some(_) => done,
+                None => Err(Error::CannotUndo),
+            },
+            Command::FinalScore => self.final_score(),
+            Command::TimeSettings(settings) => {
+                // A new setting forgets `time_left`.
+                self.settings = Some(settings);
+                self.left = [None, None];
+                done
+            }
+            Command::TimeLeft {
+                colour,
+                seconds,
+                stones,
+            } => {
+                self.left[colour as usize] = Some((seconds, stones));
+                done
+            }
+            Command::ShowBoard => Ok(board_text(self.game.position())),
+            Command::LoadGgf { path, move_number } => {
+                self.load_ggf(s, &path, move_number).and(done)
+            }
+            Command::SetOption(text) => s
+                .core
+                .set_option_text(&text)
+                .map_err(|e| Error::Refused(e.to_string()))
+                .and(done),
+            Command::SetDepth(depth) => {
+                self.depth = depth;
+                done
+            }
+            // Answered by `command` itself: `quit` ends the session, `genmove` may wait.
+            Command::Quit | Command::GenMove { .. } => done,
+        }
+    }
+
+    /// `play c mv`: `c`'s move (after the pass of a side that has no move).
+    fn play(&mut self, c: Color, mv: Move) -> Result<(), Error> {
         let pos = self.turn_of(c)?;
         if pos.play(mv).is_none() {
-            return Err(format!("illegal move {mv}"));
+            return Err(Error::Illegal(mv));
         }
         self.take_turn(c)?;
         self.game.moves.push(mv);
-        Ok(String::new())
+        Ok(())
     }
 
-    /// `final_score`: the result of a finished game, `B+n`, `W+n` or `0` (the empty squares go to
-    /// the winner). A game still going has no final score: an error.
-    fn final_score(&self) -> Result<String, String> {
+    /// `final_score`: the result of a finished game (the empty squares go to the winner). A game
+    /// still going has no final score: an error.
+    fn final_score(&self) -> Result<String, Error> {
         let pos = self.game.position();
         if !pos.board.is_game_over() {
-            return Err("cannot score: the game is not over".into());
+            return Err(Error::NotOver);
         }
-        Ok(match pos.black_final_score() {
-            0 => "0".to_string(),
-            s if s > 0 => format!("B+{s}"),
-            s => format!("W+{}", -s),
-        })
-    }
-
-    /// `time_settings main byo_yomi stones`, seconds; a new setting forgets `time_left`.
-    fn time_settings(&mut self, args: &[&str]) -> Result<String, String> {
-        let [main, byo, n] = args else {
-            return Err("syntax error: time_settings main byo_yomi stones".into());
-        };
-        self.settings = Some(TimeSettings {
-            main: seconds(main)?,
-            byo: seconds(byo)?,
-            stones: stones(n)?,
-        });
-        self.left = [None, None];
-        Ok(String::new())
-    }
-
-    /// `time_left colour seconds [stones]`: the clock of one side (stones > 0: a byo-yomi period
-    /// with that many moves to play in the time).
-    fn time_left(&mut self, args: &[&str]) -> Result<String, String> {
-        let syntax = || "syntax error: time_left b|w seconds stones".to_string();
-        let c = args.first().and_then(|c| colour(c)).ok_or_else(syntax)?;
-        let t = seconds(args.get(1).ok_or_else(syntax)?)?;
-        let n = args.get(2).map_or(Ok(0), |n| stones(n))?;
-        if args.len() > 3 {
-            return Err(syntax());
-        }
-        self.left[c as usize] = Some((t, n));
-        Ok(String::new())
+        Ok(final_score_text(pos.black_final_score()))
     }
 
     /// `loadggf FILE [move_number]`: the first game of a GGF file, replayed up to the position
     /// before move `move_number` (1 = the set-up position; passes count as moves), or to its end.
-    fn load_ggf(&mut self, args: &[&str]) -> Result<String, String> {
-        let (path, number) = match args {
-            [path] => (*path, None),
-            [path, n] => match n.parse::<usize>() {
-                Ok(n) if n >= 1 => (*path, Some(n)),
-                _ => {
-                    return Err(format!(
-                        "syntax error: '{}' is not a move number",
-                        truncate(n)
-                    ))
-                }
-            },
-            _ => return Err("syntax error: loadggf <file> [move_number]".into()),
+    fn load_ggf(
+        &mut self,
+        s: &mut Session<'_>,
+        path: &str,
+        move_number: Option<usize>,
+    ) -> Result<(), Error> {
+        let cannot = |reason| Error::CannotLoad {
+            path: path.to_string(),
+            reason,
         };
         let bytes = crate::files::read_regular(Path::new(path), crate::files::MAX_TEXT_BYTES)
-            .map_err(|e| format!("cannot load '{path}': {e}"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("cannot load '{path}': the file is not UTF-8 text"))?;
+            .map_err(|e| cannot(LoadError::File(e.to_string())))?;
+        let text = String::from_utf8(bytes).map_err(|_| cannot(LoadError::NotUtf8))?;
         // Games are one to a line; the first line that opens one is read, to its end.
         let Some((index, first)) = text.lines().enumerate().find(|(_, l)| l.contains("(;")) else {
-            return Err(format!("cannot load '{path}': no GGF game in it"));
+            return Err(cannot(LoadError::NoGame));
         };
         let mut record = first.to_string();
         if !first.contains(";)") {
@@ -462,37 +337,40 @@ impl<W: Write> Gtp<W> {
                 }
             }
         }
-        let mut game = parse_ggf(&record)
-            .map_err(|e| format!("cannot load '{path}': line {}: {e}", index + 1))?;
-        if let Some(n) = number {
+        let mut game =
+            parse_ggf(&record).map_err(|e| cannot(LoadError::Ggf(index + 1, e.to_string())))?;
+        if let Some(n) = move_number {
             game.moves.truncate(n - 1);
         }
         self.game = game;
-        self.core.new_game();
-        Ok(String::new())
+        s.core.new_game();
+        Ok(())
     }
 
     /// Starts a search for `c`'s move, or answers at once (a forced pass, a book move). `play`:
     /// the move goes on the board (`genmove`), else the board stays as it is (`reg_genmove`).
-    fn genmove(&mut self, c: Color, play: bool) -> Result<Answer, String> {
+    fn genmove(&mut self, s: &mut Session<'_>, c: Color, play: bool) -> Result<Answer, Error> {
         let pos = self.turn_of(c)?;
         if pos.board.is_game_over() || !pos.board.can_move() {
             if play && !pos.board.is_game_over() {
                 self.take_turn(c)?;
                 self.game.moves.push(Move::PASS);
             }
-            return Ok(Answer::Now("pass".into()));
+            return Ok(Answer::Now(Move::PASS.to_string()));
         }
         let params = self.go_params(c);
-        if let Some(m) = self.core.book_move(pos, &params) {
+        if let Some(m) = s.core.book_move(pos, &params) {
             if play {
                 self.take_turn(c)?;
                 self.game.moves.push(m.mv);
             }
             return Ok(Answer::Now(m.mv.to_string()));
         }
-        let plan = self.plan(pos, &params);
-        let stop = self.core.start_search(pos.board, plan)?;
+        let plan = self.plan(s, pos, &params);
+        let stop = s
+            .core
+            .start_search(pos.board, plan)
+            .map_err(|e| Error::Refused(e.to_string()))?;
         if play {
             // The move itself is played when the search answers.
             self.take_turn(c)?;
@@ -501,10 +379,10 @@ impl<W: Write> Gtp<W> {
     }
 
     /// The plan for `params`, capped at the `set_depth` depth when there is one.
-    fn plan(&self, pos: Position, params: &GoParams) -> Plan {
+    fn plan(&self, s: &Session<'_>, pos: Position, params: &GoParams) -> Plan {
         match self.depth {
-            Some(d) => self.core.plan_capped(pos, params, d),
-            None => self.core.plan(pos, params),
+            Some(d) => s.core.plan_capped(pos, params, d),
+            None => s.core.plan(pos, params),
         }
     }
 

@@ -2,18 +2,20 @@
 //! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`
 //! within the game's clock, `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best
 //! moves between `status` lines, `analyze` searches every position of the game and answers
-//! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`. Command
-//! words are read in any case. Unknown commands are ignored, as the protocol asks, and logged on
-//! stderr. Evaluations are in discs, side to move's view.
+//! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`. Unknown
+//! commands are ignored, as the protocol asks, and logged on stderr. The text is read and written
+//! by [`crate::protocol::nboard`].
 
-use super::core::{Core, Plan};
-use super::{start_text_front_end, Event};
+use super::core::Plan;
+use super::session::{FrontEnd, Session, Writer};
+use super::worker::Report;
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
+use crate::protocol::nboard::{self as text, parse_line, Command};
 use crate::protocol::parser::GoParams;
+use crate::protocol::LineError;
 use crate::search::{Info, Score, SearchResult};
-use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,12 +24,6 @@ use std::time::Instant;
 const DEFAULT_DEPTH: u32 = 12;
 /// The most time `analyze` gives one position, in milliseconds.
 const ANALYZE_MS: u64 = 1000;
-/// The status line for `go` on a finished game: the protocol has no "no move" answer, and a pass
-/// is no move of a finished game either.
-const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
-/// The status line after `learned`: the protocol requires the answer, the status says what it
-/// means here.
-const NOT_LEARNED: &str = "status wedge does not learn games: its book is unchanged";
 
 /// What the running search was started for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +46,8 @@ struct Running {
     pongs: Vec<String>,
 }
 
-struct Nboard<W: Write> {
-    out: W,
-    core: Core,
+/// The state of an NBoard session.
+pub struct NboardFrontEnd {
     game: Game,
     /// Seconds each move of `game` took, as the GUI wrote them.
     times: Vec<f64>,
@@ -64,23 +59,6 @@ struct Nboard<W: Write> {
     to_analyze: Vec<(usize, Position)>,
 }
 
-/// A move as NBoard writes it: upper-case square, `PA` for a pass.
-fn nb_move(m: Move) -> String {
-    match m.square() {
-        Some(sq) => sq.to_string().to_uppercase(),
-        None => "PA".to_string(),
-    }
-}
-
-/// A score in discs for NBoard, and the depth field (`100%` exact, `100%W` win/loss/draw).
-fn nb_score(score: Score, depth: u32) -> (String, String) {
-    match score {
-        Score::Eval(cd) => (format!("{:.2}", f64::from(cd) / 100.0), depth.to_string()),
-        Score::Exact(d) => (format!("{d}.00"), "100%".to_string()),
-        Score::Wld(w) => (format!("{}.00", 2 * w.signum()), "100%W".to_string()),
-    }
-}
-
 /// The score of a position whose only move is a pass, from the score of the position after it.
 fn negate(score: Score) -> Score {
     match score {
@@ -90,125 +68,118 @@ fn negate(score: Score) -> Score {
     }
 }
 
-/// The text after the first `n` words of `line`.
-fn rest_after(line: &str, n: usize) -> &str {
-    let mut rest = line.trim_start();
-    for _ in 0..n {
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        rest = rest[end..].trim_start();
+impl Default for NboardFrontEnd {
+    fn default() -> Self {
+        NboardFrontEnd::new()
     }
-    rest
 }
 
-/// Runs the NBoard front end until `quit` or the end of the input.
-pub fn run(input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
-    let Some((core, events)) = start_text_front_end(input) else {
-        return 1;
-    };
-    let mut nb = Nboard {
-        out: output,
-        core,
-        game: Game::new(Position::START),
-        times: Vec::new(),
-        clocks: [None, None],
-        depth: DEFAULT_DEPTH,
-        running: None,
-        to_analyze: Vec::new(),
-    };
-    for event in events {
-        match event {
-            Event::Text(Ok(line)) => {
-                if !nb.command(&line) {
-                    if let Some(r) = &nb.running {
-                        r.stop.store(true, Ordering::Relaxed);
-                    }
-                    return 0;
-                }
-            }
-            Event::Text(Err(e)) => log::warn!("nboard: ignored input: {e}"),
-            Event::Eof => return 0,
-            Event::Info(info) => nb.info(&info),
-            Event::Done(result) => nb.done(result),
-            Event::Line(_) => {}
-            Event::Resized(_, Err(e)) => log::error!("{e}"),
-            Event::Resized(_, Ok(_)) | Event::Progress(..) | Event::Tool(_) | Event::Pong => {}
+impl FrontEnd for NboardFrontEnd {
+    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
+        if fatal {
+            log::error!("{message}");
+        } else {
+            log::warn!("{message}");
         }
     }
-    0
+
+    fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
+        match line {
+            Ok(line) => self.command(s, &line),
+            Err(e) => {
+                log::warn!("nboard: ignored input: {e}");
+                true
+            }
+        }
+    }
+
+    fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
+        match report {
+            Report::Info(info) => self.info(s, &info),
+            Report::Done(result) => self.done(s, result),
+            Report::Resized(_, Err(e)) => log::error!("{e}"),
+            Report::Resized(_, Ok(_)) | Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
+        }
+        true
+    }
+
+    fn end_of_input(&mut self, _s: &mut Session<'_>) -> bool {
+        false
+    }
+
+    fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
-impl<W: Write> Nboard<W> {
-    fn line(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+impl NboardFrontEnd {
+    /// A session at the start position, searching [`DEFAULT_DEPTH`] plies.
+    pub fn new() -> NboardFrontEnd {
+        NboardFrontEnd {
+            game: Game::new(Position::START),
+            times: Vec::new(),
+            clocks: [None, None],
+            depth: DEFAULT_DEPTH,
+            running: None,
+            to_analyze: Vec::new(),
+        }
     }
 
     fn position(&self) -> Position {
         self.game.position()
     }
 
-    /// Applies one command; false ends the session. Command words and `set` keys are read in any
-    /// case (`NBOARD 2`, `Set Depth 8`); moves too (`f5`, `F5`).
-    fn command(&mut self, line: &str) -> bool {
-        // A byte-order mark some Windows programs put before their first line.
-        let line = line.trim_start_matches('\u{feff}');
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(first) = words.first() else {
-            return true;
+    /// Applies one line; false ends the session.
+    fn command(&mut self, s: &mut Session<'_>, line: &str) -> bool {
+        let command = match parse_line(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                log::warn!("nboard: {e}");
+                return true;
+            }
         };
-        let verb = first.to_ascii_lowercase();
-        let key = words.get(1).map(|w| w.to_ascii_lowercase());
-        match (verb.as_str(), key.as_deref()) {
-            ("nboard", _) => self.line("set myname wedge"),
-            ("set", Some("depth")) => match words.get(2).and_then(|d| d.parse::<u32>().ok()) {
-                Some(d) => self.depth = d.clamp(1, 60),
-                None => log::warn!("nboard: bad depth in '{line}'"),
-            },
-            ("set", Some("game")) => self.set_game(rest_after(line, 2)),
-            ("set", Some("contempt")) => {} // wedge plays for the disc count; contempt is ignored
-            ("set", Some("option")) => {
-                if let Err(e) = self.core.set_option_text(rest_after(line, 2)) {
-                    self.line(&format!("error {e}"));
+        match command {
+            Command::Hello => s.out.line(text::HELLO),
+            Command::SetDepth(d) => self.depth = d,
+            Command::SetGame(ggf) => self.set_game(s, ggf),
+            Command::SetContempt => {} // wedge plays for the disc count; contempt is ignored
+            Command::SetOption(option) => {
+                if let Err(e) = s.core.set_option_text(option) {
+                    s.out.line(&text::error_line(e));
                 }
             }
-            ("move", Some(_)) => self.play(words[1]),
-            ("hint", n) => {
-                let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
-                self.hint(n.clamp(1, 64));
-            }
-            ("go", _) => self.go(),
-            ("ping", n) => {
-                let n = n.unwrap_or("0").to_string();
+            Command::Move { mv, seconds, text } => self.play(mv, seconds, text),
+            Command::Hint(n) => self.hint(s, n),
+            Command::Go => self.go(s),
+            Command::Ping(n) => {
                 self.to_analyze.clear();
                 match &mut self.running {
                     Some(r) => {
                         r.stop.store(true, Ordering::Relaxed);
                         r.pongs.push(n);
                     }
-                    None => self.line(&format!("pong {n}")),
+                    None => s.out.line(&text::pong_line(&n)),
                 }
             }
-            ("learn", _) => {
-                self.line("learned");
-                self.line(NOT_LEARNED);
+            Command::Learn => {
+                s.out.line(text::LEARNED);
+                s.out.line(text::NOT_LEARNED);
             }
-            ("analyze", _) => self.analyze(),
-            ("quit", _) => return false,
-            // Protocol version 1 sent a move alone ("F5" for "move F5").
-            _ if words.len() == 1 && first.len() == 2 && first.parse::<Move>().is_ok() => {
-                self.play(first)
-            }
-            _ => log::warn!("nboard: ignored unknown command '{line}'"),
+            Command::Analyze => self.analyze(s),
+            Command::Quit => return false,
         }
         true
     }
 
     /// `set game <GGF>`: the game so far, with its clocks and move times.
-    fn set_game(&mut self, text: &str) {
-        match parse_ggf_record(text) {
+    fn set_game(&mut self, s: &mut Session<'_>, ggf: &str) {
+        match parse_ggf_record(ggf) {
             Ok(record) => {
                 if record.game.moves.is_empty() || record.game.start != self.game.start {
-                    self.core.new_game();
+                    s.core.new_game();
                 }
                 self.game = record.game;
                 self.times = record.times;
@@ -218,19 +189,9 @@ impl<W: Write> Nboard<W> {
         }
     }
 
-    /// `move <sq>[/eval/time]`: a move of the game (a forced pass may be left out).
-    fn play(&mut self, text: &str) {
-        let mut parts = text.split('/');
-        let mv_text = parts.next().unwrap_or("");
-        let Ok(mv) = mv_text.parse::<Move>() else {
-            log::warn!("nboard: '{text}' is not a move");
-            return;
-        };
-        let time = parts
-            .nth(1)
-            .and_then(|t| t.parse::<f64>().ok())
-            .filter(|t| t.is_finite() && *t >= 0.0)
-            .unwrap_or(0.0);
+    /// `move <sq>[/eval/time]`: a move of the game that took `seconds` (a forced pass may be left
+    /// out).
+    fn play(&mut self, mv: Move, seconds: f64, text: &str) {
         let mut pos = self.position();
         if !mv.is_pass() && pos.board.must_pass() {
             self.game.moves.push(Move::PASS);
@@ -239,7 +200,7 @@ impl<W: Write> Nboard<W> {
         }
         if pos.play(mv).is_some() {
             self.game.moves.push(mv);
-            self.times.push(time);
+            self.times.push(seconds);
         } else {
             log::warn!("nboard: illegal move '{text}' ignored");
         }
@@ -247,7 +208,7 @@ impl<W: Write> Nboard<W> {
 
     /// A depth-limited plan with no time limit (the engine is not constrained by the clock): the
     /// endgame is solved outright when it is within reach of the depth.
-    fn depth_plan(&self, pos: Position) -> Plan {
+    fn depth_plan(&self, s: &Session<'_>, pos: Position) -> Plan {
         let mut params = GoParams {
             depth: Some(self.depth),
             ..GoParams::default()
@@ -256,7 +217,7 @@ impl<W: Write> Nboard<W> {
             params.depth = None;
             params.exact = true;
         }
-        self.core.plan(pos, &params)
+        s.core.plan(pos, &params)
     }
 
     /// Whether a search may start now (only one runs at a time).
@@ -269,18 +230,18 @@ impl<W: Write> Nboard<W> {
 
     /// `go`: the move to play, within the side to move's clock when the game has one (protocol
     /// version 2), at most `set depth` plies in the midgame.
-    fn go(&mut self) {
+    fn go(&mut self, s: &mut Session<'_>) {
         if !self.idle() {
             return;
         }
         let pos = self.position();
         let started = Instant::now();
         if pos.board.is_game_over() {
-            self.line(GAME_OVER);
+            s.out.line(text::GAME_OVER);
             return;
         }
         if pos.board.must_pass() {
-            self.line("=== PA");
+            s.out.line(text::PASS);
             return;
         }
         let mut params = GoParams::default();
@@ -294,64 +255,61 @@ impl<W: Write> Nboard<W> {
                 Color::White => (params.wtime, params.winc) = (Some(ms), inc),
             }
         }
-        if let Some(m) = self.core.book_move(pos, &params) {
-            self.line(&format!("=== {}/{}.00/0.0", nb_move(m.mv), m.score));
+        if let Some(m) = s.core.book_move(pos, &params) {
+            s.out.line(&text::book_move_line(m.mv, m.score));
             return;
         }
         let mut plan = match clock {
-            Some(_) => self.core.plan_capped(pos, &params, self.depth),
-            None => self.depth_plan(pos),
+            Some(_) => s.core.plan_capped(pos, &params, self.depth),
+            None => self.depth_plan(s, pos),
         };
         plan.limits.multipv = 1;
         log::debug!("nboard: go: {}", plan.describe());
-        self.line("status wedge is thinking");
-        self.start(pos, plan, Purpose::Go, started);
+        s.out.line(text::THINKING);
+        self.start(s, pos, plan, Purpose::Go, started);
     }
 
     /// `hint N`: the N best moves, from the book or by a search not limited by the clock.
-    fn hint(&mut self, n: usize) {
+    fn hint(&mut self, s: &mut Session<'_>, n: usize) {
         if !self.idle() {
             return;
         }
         let pos = self.position();
         let started = Instant::now();
         if pos.board.is_game_over() {
-            self.line("status");
+            s.out.line(text::STATUS);
             return;
         }
         if pos.board.must_pass() {
-            self.line("status");
-            self.line("search PA 0.00 0 0");
-            self.line("status");
+            s.out.line(text::STATUS);
+            s.out.line(text::PASS_HINT);
+            s.out.line(text::STATUS);
             return;
         }
-        let book: Vec<_> = self
-            .core
-            .book_moves(pos.board)
-            .into_iter()
-            .take(n)
-            .collect();
+        let book: Vec<_> = s.core.book_moves(pos.board).into_iter().take(n).collect();
         if !book.is_empty() {
-            self.line("status wedge: book");
+            s.out.line(text::BOOK);
             for m in book {
-                self.line(&format!(
-                    "book {} {}.00 0 {}",
-                    nb_move(m.mv),
-                    m.score,
-                    m.depth
-                ));
+                s.out.line(&text::book_line(m.mv, m.score, m.depth));
             }
-            self.line("status");
+            s.out.line(text::STATUS);
             return;
         }
-        let mut plan = self.depth_plan(pos);
+        let mut plan = self.depth_plan(s, pos);
         plan.limits.multipv = n;
-        self.line("status wedge is thinking");
-        self.start(pos, plan, Purpose::Hint, started);
+        s.out.line(text::THINKING);
+        self.start(s, pos, plan, Purpose::Hint, started);
     }
 
-    fn start(&mut self, pos: Position, plan: Plan, purpose: Purpose, started: Instant) {
-        match self.core.start_search(pos.board, plan) {
+    fn start(
+        &mut self,
+        s: &mut Session<'_>,
+        pos: Position,
+        plan: Plan,
+        purpose: Purpose,
+        started: Instant,
+    ) {
+        match s.core.start_search(pos.board, plan) {
             Ok(stop) => {
                 self.running = Some(Running {
                     stop,
@@ -364,46 +322,43 @@ impl<W: Write> Nboard<W> {
         }
     }
 
-    fn info(&mut self, info: &Info) {
+    fn info(&mut self, s: &mut Session<'_>, info: &Info) {
         let Some(r) = &self.running else { return };
         if r.purpose != Purpose::Hint || !r.pongs.is_empty() {
             return;
         }
-        let pv: Vec<String> = info.pv.iter().map(|m| nb_move(*m)).collect();
-        if pv.is_empty() {
-            return;
+        if let Some(line) = text::search_line(&info.pv, info.score, info.depth) {
+            s.out.line(&line);
         }
-        let (eval, depth) = nb_score(info.score, info.depth);
-        self.line(&format!("search {} {eval} 0 {depth}", pv.join("-")));
     }
 
-    fn done(&mut self, result: SearchResult) {
+    fn done(&mut self, s: &mut Session<'_>, result: SearchResult) {
         let Some(r) = self.running.take() else { return };
         if !r.pongs.is_empty() {
             // Interrupted by ping: the analysis no longer relates to the position.
             for n in r.pongs {
-                self.line(&format!("pong {n}"));
+                s.out.line(&text::pong_line(&n));
             }
             return;
         }
         match r.purpose {
             Purpose::Go => {
                 let mv = result.best_move.unwrap_or(Move::PASS);
-                let (eval, _) = nb_score(result.score, result.depth);
+                let (eval, _) = text::score_text(result.score, result.depth);
                 let secs = r.started.elapsed().as_secs_f64();
-                self.line(&format!("=== {}/{eval}/{secs:.1}", nb_move(mv)));
-                self.line("status");
+                s.out.line(&text::move_line(mv, &eval, secs));
+                s.out.line(text::STATUS);
             }
-            Purpose::Hint => self.line("status"),
+            Purpose::Hint => s.out.line(text::STATUS),
             Purpose::Analyze { ply, after_pass } => {
                 let score = if after_pass {
                     negate(result.score)
                 } else {
                     result.score
                 };
-                let (eval, _) = nb_score(score, result.depth);
-                self.line(&format!("analysis {ply} {eval}"));
-                self.analyze_next();
+                let (eval, _) = text::score_text(score, result.depth);
+                s.out.line(&text::analysis_line(ply, &eval));
+                self.analyze_next(s);
             }
         }
     }
@@ -412,7 +367,7 @@ impl<W: Write> Nboard<W> {
     /// is searched to the depth set (solved exactly within reach of it), at most [`ANALYZE_MS`]
     /// each, and answered `analysis <ply> <eval>` (ply 0 is the start, passes count, the side to
     /// move's view) as soon as it is done; a final `status` ends the analysis. `ping` stops it.
-    fn analyze(&mut self) {
+    fn analyze(&mut self, s: &mut Session<'_>) {
         if !self.idle() {
             return;
         }
@@ -425,16 +380,17 @@ impl<W: Write> Nboard<W> {
             }
             self.to_analyze.push((i + 1, pos));
         }
-        self.line("status wedge is analysing the game");
-        self.analyze_next();
+        s.out.line(text::ANALYSING);
+        self.analyze_next(s);
     }
 
     /// Answers the finished positions of the analysis and starts the search of the next one; a
     /// `status` line when none is left.
-    fn analyze_next(&mut self) {
+    fn analyze_next(&mut self, s: &mut Session<'_>) {
         while let Some((ply, pos)) = self.to_analyze.pop() {
             if pos.board.is_game_over() {
-                self.line(&format!("analysis {ply} {}.00", pos.board.final_score()));
+                let (eval, _) = text::score_text(Score::Exact(pos.board.final_score()), 0);
+                s.out.line(&text::analysis_line(ply, &eval));
                 continue;
             }
             // A position whose only move is a pass is worth minus the position after it.
@@ -448,14 +404,14 @@ impl<W: Write> Nboard<W> {
                 movetime: Some(ANALYZE_MS),
                 ..GoParams::default()
             };
-            let mut plan = self.core.plan_capped(searched, &params, self.depth);
+            let mut plan = s.core.plan_capped(searched, &params, self.depth);
             plan.limits.multipv = 1;
             let purpose = Purpose::Analyze { ply, after_pass };
-            self.start(searched, plan, purpose, Instant::now());
+            self.start(s, searched, plan, purpose, Instant::now());
             if self.running.is_some() {
                 return;
             }
         }
-        self.line("status");
+        s.out.line(text::STATUS);
     }
 }

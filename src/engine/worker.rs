@@ -1,7 +1,7 @@
 //! The search worker: a long-lived thread that owns the searcher (transposition table, evaluation,
 //! endgame solver) and runs one job at a time: searches, and the long tools (`perft`, `bench`) so
 //! that the thread reading commands stays free to pass on `stop` and `quit`. It reports progress
-//! and results as events to the controller; it never touches text.
+//! and results as events to the session loop; it never touches text.
 //!
 //! A per-search timer thread sets the job's stop flag when the hard time limit is reached (the
 //! search itself only ever looks at one atomic flag) and, once a second, sends a progress snapshot
@@ -13,7 +13,7 @@
 use super::Event;
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
-use crate::search::{Limits, ProgressSnapshot, Searcher, TableAllocError};
+use crate::search::{Info, Limits, ProgressSnapshot, SearchResult, Searcher, TableAllocError};
 use crate::tools::{bench, perft};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,11 +55,11 @@ pub enum Job {
         /// Ends the run early.
         stop: Arc<AtomicBool>,
     },
-    /// Answer [`Event::Pong`] (every earlier job is done).
+    /// Answer [`Report::Pong`] (every earlier job is done).
     Ping,
     /// Use this evaluation from now on.
     SetEvaluator(Evaluator),
-    /// Resize the hash table (MB); answered by [`Event::Resized`].
+    /// Resize the hash table (MB); answered by [`Report::Resized`].
     ResizeHash(usize),
     /// Forget everything learnt (new game, `Clear Hash`).
     Clear,
@@ -67,6 +67,23 @@ pub enum Job {
     SetSeed(u64),
     /// Search with this many threads.
     SetThreads(usize),
+}
+
+/// What the worker tells the front end, in the order it happens.
+pub enum Report {
+    /// Search progress: a finished iteration or a bound found on the way.
+    Info(Info),
+    /// The search finished.
+    Done(SearchResult),
+    /// A running search's live figures, about once a second, with the time since it started.
+    Progress(ProgressSnapshot, Duration),
+    /// A long tool (`perft`, `bench`) reports.
+    Tool(ToolReport),
+    /// Every job sent before the `Ping` is done.
+    Pong,
+    /// The answer to a hash resize to this many MB: done, or why it failed (the old table is
+    /// kept).
+    Resized(usize, Result<(), TableAllocError>),
 }
 
 /// What the long tools report.
@@ -100,6 +117,11 @@ pub struct BenchFigures {
     pub positions: usize,
     /// Whether `stop` ended it early.
     pub stopped: bool,
+}
+
+/// Sends `report` to the front end; a send fails only while the process exits.
+fn report(events: &Sender<Event>, report: Report) {
+    let _ = events.send(Event::Worker(report));
 }
 
 /// Starts the worker; it sends its reports to `events` and ends when the job channel closes.
@@ -154,33 +176,38 @@ pub fn spawn(
                                         }
                                         if now >= next_report {
                                             let snapshot: ProgressSnapshot = progress.snapshot();
-                                            let _ = events2
-                                                .send(Event::Progress(snapshot, now - start));
+                                            report(
+                                                &events2,
+                                                Report::Progress(snapshot, now - start),
+                                            );
                                             next_report += PROGRESS_EVERY;
                                         }
                                     }
                                 });
                         let result = searcher.search(board, &limits, stop, &mut |info| {
-                            let _ = events.send(Event::Info(info));
+                            report(&events, Report::Info(info));
                         });
                         // The timer's last progress line comes before `Done`, never after it.
                         drop(done);
                         if let Ok(handle) = timer {
                             let _ = handle.join();
                         }
-                        let _ = events.send(Event::Done(result));
+                        report(&events, Report::Done(result));
                     }
                     Job::Perft { board, depth, stop } => {
                         let start = Instant::now();
                         let total = perft::perft_divide_stoppable(board, depth, &stop, |mv, n| {
-                            let _ = events.send(Event::Tool(ToolReport::PerftMove(mv, n)));
+                            report(&events, Report::Tool(ToolReport::PerftMove(mv, n)));
                         });
-                        let _ = events.send(Event::Tool(ToolReport::PerftDone {
-                            depth,
-                            total: total.unwrap_or(0),
-                            time: start.elapsed(),
-                            stopped: total.is_none(),
-                        }));
+                        report(
+                            &events,
+                            Report::Tool(ToolReport::PerftDone {
+                                depth,
+                                total: total.unwrap_or(0),
+                                time: start.elapsed(),
+                                stopped: total.is_none(),
+                            }),
+                        );
                     }
                     Job::Bench {
                         depth,
@@ -194,15 +221,15 @@ pub fn spawn(
                             positions: lines.len(),
                             stopped: stop.load(Ordering::Relaxed),
                         });
-                        let _ = events.send(Event::Tool(ToolReport::BenchDone(figures)));
+                        report(&events, Report::Tool(ToolReport::BenchDone(figures)));
                     }
                     Job::Ping => {
-                        let _ = events.send(Event::Pong);
+                        report(&events, Report::Pong);
                     }
                     Job::SetEvaluator(e) => searcher.set_evaluator(e),
                     Job::ResizeHash(mb) => {
                         let result = searcher.resize_hash(mb);
-                        let _ = events.send(Event::Resized(mb, result));
+                        report(&events, Report::Resized(mb, result));
                     }
                     Job::Clear => searcher.clear(),
                     Job::SetSeed(seed) => searcher.set_seed(seed),

@@ -1,5 +1,5 @@
 //! Formatting the engine's answers as protocol lines: `info` lines from search reports, `bestmove`,
-//! the handshake's option lines. Pure functions from values to strings; the engine's single writer
+//! error lines. Pure functions from values to strings; the engine's single writer
 //! prints them.
 
 use crate::board::Move;
@@ -13,6 +13,11 @@ pub enum Mode {
     Uci,
     /// UGI mode.
     Ugi,
+}
+
+/// An error line: `info string error: <message>` (protocol.md: every refusal is one such line).
+pub fn error_line(message: impl std::fmt::Display) -> String {
+    format!("info string error: {message}")
 }
 
 /// A move as written in the current mode.

@@ -158,7 +158,7 @@ pub enum Command {
 pub struct ParseError {
     /// What was wrong and what was expected.
     pub message: String,
-    /// The line was a `go` command: the controller still owes it a `bestmove`.
+    /// The line was a `go` command: the front end still owes it a `bestmove`.
     pub is_go: bool,
 }
 

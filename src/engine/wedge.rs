@@ -1,55 +1,30 @@
-//! The controller: the one owner of the engine's state (position, options, mode, the search in
-//! progress). It applies commands in order, refuses what is not allowed now with one
-//! `info string error: ...` line (the state stays exactly as it was), starts and stops searches on the
-//! worker, and is the only place that writes to the output.
+//! The front end for wedge's own protocol (UCI-shaped, a superset of UGI; protocol.md): the one
+//! owner of the session's state (position, mode, the search in progress). It applies commands in
+//! order, refuses what is not allowed now with one `info string error: ...` line (the state stays
+//! exactly as it was), and starts and stops searches and tools on the worker. Lines are read by
+//! [`crate::protocol::parser`] and answers written by [`crate::protocol::output`].
 
-use super::core::Core;
 use super::options::option_lines;
-use super::worker::ToolReport;
-use super::{read_input, Event};
+use super::session::{FrontEnd, Session, Writer};
+use super::worker::{Report, ToolReport};
 use crate::board::{Color, Move, Position};
 use crate::protocol::output::{
-    bestmove, bestmove_with_ponder, info_line, move_text, progress_line, Mode,
+    bestmove, bestmove_with_ponder, error_line, info_line, move_text, progress_line, Mode,
 };
-use crate::protocol::parser::{Command, GoParams, PositionSpec, QueryKind};
+use crate::protocol::parser::{
+    parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind,
+};
+use crate::protocol::LineError;
 use crate::search::SearchResult;
 use crate::tools::{bench, perft};
-use crossbeam_channel::unbounded;
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-/// How long a search or tool may go on after the input has closed before it is stopped: long
-/// enough for a piped script's `go depth 12` or `perft 10` to answer, short enough that an engine
-/// whose GUI died does not search on for minutes (protocol.md, 2).
-pub const EOF_GRACE: Duration = Duration::from_secs(10);
-
-/// The single writer: every line goes out here, flushed at once.
-struct Writer<W: Write> {
-    out: W,
-    /// A write failed: the reader of the output (the GUI) is gone.
-    closed: bool,
-}
-
-impl<W: Write> Writer<W> {
-    fn line(&mut self, text: &str) {
-        if self.closed {
-            return;
-        }
-        if writeln!(self.out, "{text}")
-            .and_then(|()| self.out.flush())
-            .is_err()
-        {
-            // Nobody reads any more: the engine ends cleanly at the next event.
-            self.closed = true;
-        }
-    }
-
-    fn error(&mut self, text: &str) {
-        self.line(&format!("info string error: {text}"));
-    }
+/// Writes `info string error: <message>`.
+fn error(out: &mut Writer<'_>, message: impl Display) {
+    out.line(&error_line(message));
 }
 
 /// What is running on the worker.
@@ -76,101 +51,113 @@ struct Active {
     restart: Option<GoParams>,
 }
 
-/// The engine state and its event loop.
-pub struct Controller<W: Write> {
-    out: Writer<W>,
+/// Input as this front end applies it, in order: a parsed line or the end of the input.
+enum Input {
+    /// A line: a command, `None` for a blank line, or why it is not a command.
+    Line(Result<Option<Command>, ParseError>),
+    /// The input has ended.
+    Eof,
+}
+
+/// The state of a wedge-protocol session.
+pub struct WedgeFrontEnd {
     mode: Mode,
     debug: bool,
     position: Option<Position>,
-    core: Core,
     active: Option<Active>,
     /// The input has ended; exit once the running search has answered.
     eof: bool,
     /// `isready` was passed to the worker; `readyok` is written when it answers.
     awaiting_pong: bool,
-    /// Lines that came while waiting for the worker's answer, applied after `readyok` in order.
-    deferred: VecDeque<Event>,
+    /// Input that came while waiting for the worker's answer, applied after `readyok` in order.
+    deferred: VecDeque<Input>,
 }
 
-impl<W: Write> Controller<W> {
-    /// Runs the engine loop over `input` and `output`; returns the exit status.
-    pub fn run(input: impl BufRead + Send + 'static, output: W) -> i32 {
-        let (events_tx, events) = unbounded::<Event>();
-        let mut out = Writer {
-            out: output,
-            closed: false,
+impl Default for WedgeFrontEnd {
+    fn default() -> Self {
+        WedgeFrontEnd::new()
+    }
+}
+
+impl FrontEnd for WedgeFrontEnd {
+    fn start_problem(&mut self, out: &mut Writer<'_>, message: &str, _fatal: bool) {
+        error(out, message);
+    }
+
+    fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
+        let parsed = match line {
+            Ok(text) => parse_command(&text),
+            Err(e) => Err(ParseError::new(e.to_string())),
         };
-        let (core, warning) = match Core::start(events_tx.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                out.error(&e);
-                return 1;
-            }
-        };
-        if let Some(w) = warning {
-            out.error(&w);
+        let go_on = self.input(s, Input::Line(parsed));
+        self.go_on(s, go_on)
+    }
+
+    fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
+        let go_on = self.worker_report(s, report);
+        self.go_on(s, go_on)
+    }
+
+    fn end_of_input(&mut self, s: &mut Session<'_>) -> bool {
+        let go_on = self.input(s, Input::Eof);
+        self.go_on(s, go_on)
+    }
+
+    fn stop(&mut self) {
+        if let Some(a) = &self.active {
+            a.stop.store(true, Ordering::Relaxed);
         }
-        let reader_tx = events_tx.clone();
-        if let Err(e) = std::thread::Builder::new()
-            .name("reader".into())
-            .spawn(move || read_input(input, reader_tx))
-        {
-            out.error(&format!("cannot start the input thread: {e}"));
-            return 1;
-        }
-        drop(events_tx);
-        let mut c = Controller {
-            out,
+    }
+}
+
+impl WedgeFrontEnd {
+    /// A session in UCI mode, at the start position, with nothing running.
+    pub fn new() -> WedgeFrontEnd {
+        WedgeFrontEnd {
             mode: Mode::Uci,
             debug: false,
             position: None,
-            core,
             active: None,
             eof: false,
             awaiting_pong: false,
             deferred: VecDeque::new(),
-        };
-        for event in events {
-            let mut keep_going = c.event(event);
-            // Lines held back while the worker caught up, in order, until one waits again.
-            while keep_going && !c.awaiting_pong {
-                let Some(e) = c.deferred.pop_front() else {
-                    break;
-                };
-                keep_going = c.event(e);
-            }
-            if !keep_going || c.out.closed {
-                if let Some(a) = &c.active {
-                    a.stop.store(true, Ordering::Relaxed);
-                }
-                return 0;
-            }
         }
-        0
     }
 
-    /// Handles one event; returns false to end the process.
-    fn event(&mut self, event: Event) -> bool {
-        match event {
-            Event::Line(Ok(Some(Command::Quit))) => false,
-            e @ (Event::Line(_) | Event::Eof) if self.awaiting_pong => {
-                self.deferred.push_back(e);
+    /// After an event: applies the input held back while the worker caught up, in order, until
+    /// one waits again; the session goes on while nothing said quit and the output is read.
+    fn go_on(&mut self, s: &mut Session<'_>, mut go_on: bool) -> bool {
+        while go_on && !self.awaiting_pong {
+            let Some(input) = self.deferred.pop_front() else {
+                break;
+            };
+            go_on = self.input(s, input);
+        }
+        go_on && !s.out.is_closed()
+    }
+
+    /// Applies one line or the end of the input; returns false to end the session.
+    fn input(&mut self, s: &mut Session<'_>, input: Input) -> bool {
+        match input {
+            Input::Line(Ok(Some(Command::Quit))) => false,
+            input if self.awaiting_pong => {
+                self.deferred.push_back(input);
                 true
             }
-            Event::Line(Ok(Some(cmd))) => self.command(cmd),
-            Event::Line(Ok(None)) | Event::Text(_) => true,
-            Event::Line(Err(e)) => {
-                self.out.error(&e.message);
+            Input::Line(Ok(Some(cmd))) => self.command(s, cmd),
+            Input::Line(Ok(None)) => true,
+            Input::Line(Err(e)) => {
+                error(&mut s.out, &e.message);
                 if e.is_go && !self.search_running() {
                     // Every `go` ends with `bestmove`: one that cannot search answers "no move".
-                    self.out.line(&bestmove(None, self.mode));
+                    s.out.line(&bestmove(None, self.mode));
                 }
                 true
             }
-            Event::Eof => {
+            Input::Eof => {
                 // End of input: let a running search or tool finish (an infinite or ponder search
-                // is stopped at once, any other after EOF_GRACE) and write its answer, so that
-                // piped scripts get their move; then exit.
+                // is stopped at once, any other after the grace time) and write its answer, so
+                // that piped scripts get their move; then exit.
                 let Some(a) = &mut self.active else {
                     return false;
                 };
@@ -179,51 +166,51 @@ impl<W: Write> Controller<W> {
                     a.stopped = true;
                     a.stop.store(true, Ordering::Relaxed);
                     if let Some(result) = a.held.take() {
-                        self.finish(result);
+                        self.finish(s, result);
                         return false;
                     }
                 } else {
-                    let stop = a.stop.clone();
-                    let _ = std::thread::Builder::new()
-                        .name("eof-grace".into())
-                        .spawn(move || {
-                            std::thread::sleep(EOF_GRACE);
-                            stop.store(true, Ordering::Relaxed);
-                        });
+                    s.stop_after_grace(a.stop.clone());
                 }
                 true
             }
-            Event::Info(info) => {
-                let line = info_line(&info, self.mode, self.core.options.multipv > 1);
-                self.out.line(&line);
+        }
+    }
+
+    /// Handles one report of the worker; returns false to end the session.
+    fn worker_report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
+        match report {
+            Report::Info(info) => {
+                let line = info_line(&info, self.mode, s.core.options.multipv > 1);
+                s.out.line(&line);
                 true
             }
-            Event::Progress(p, time) => {
+            Report::Progress(p, time) => {
                 if matches!(&self.active, Some(a) if a.task != Task::Tool) {
-                    self.out.line(&progress_line(&p, time, self.mode));
+                    s.out.line(&progress_line(&p, time, self.mode));
                 }
                 true
             }
-            Event::Done(result) => {
-                self.search_done(result);
+            Report::Done(result) => {
+                self.search_done(s, result);
                 !(self.eof && self.active.is_none())
             }
-            Event::Tool(report) => {
-                self.tool_report(report);
+            Report::Tool(report) => {
+                self.tool_report(s, report);
                 !(self.eof && self.active.is_none())
             }
-            Event::Pong => {
+            Report::Pong => {
                 if self.awaiting_pong {
                     self.awaiting_pong = false;
-                    self.out.line("readyok");
+                    s.out.line("readyok");
                 }
                 true
             }
-            Event::Resized(mb, result) => {
-                match self.core.hash_resized(mb, result) {
-                    Err(e) => self.out.error(&e),
+            Report::Resized(mb, result) => {
+                match s.core.hash_resized(mb, result) {
+                    Err(e) => error(&mut s.out, e),
                     Ok(()) if self.debug => {
-                        self.out
+                        s.out
                             .line(&format!("info string Hash: {mb} MB table in use"));
                     }
                     Ok(()) => {}
@@ -239,32 +226,32 @@ impl<W: Write> Controller<W> {
     }
 
     /// Applies one command; returns false to end the process.
-    fn command(&mut self, cmd: Command) -> bool {
+    fn command(&mut self, s: &mut Session<'_>, cmd: Command) -> bool {
         let busy = self.active.is_some();
         match cmd {
             Command::Uci | Command::Ugi => {
                 let ugi = cmd == Command::Ugi;
                 self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
-                self.out
+                s.out
                     .line(&format!("id name wedge {}", env!("CARGO_PKG_VERSION")));
-                self.out.line("id author the wedge developers");
+                s.out.line("id author the wedge developers");
                 for l in option_lines() {
-                    self.out.line(&l);
+                    s.out.line(&l);
                 }
-                self.out.line(if ugi { "ugiok" } else { "uciok" });
+                s.out.line(if ugi { "ugiok" } else { "uciok" });
             }
             Command::IsReady => {
                 if busy {
                     // During a search the answer cannot wait for it.
-                    self.out.line("readyok");
+                    s.out.line("readyok");
                 } else {
                     // Once the worker has done every earlier job (a resize, a new evaluation).
                     self.awaiting_pong = true;
-                    self.core.ping();
+                    s.core.ping();
                 }
             }
             Command::Debug(on) => self.debug = on,
-            Command::PonderHit => self.ponderhit(),
+            Command::PonderHit => self.ponderhit(s),
             Command::Quit => return false,
             Command::Stop => {
                 if let Some(a) = &mut self.active {
@@ -272,54 +259,61 @@ impl<W: Write> Controller<W> {
                     a.restart = None;
                     a.stop.store(true, Ordering::Relaxed);
                     if let Some(result) = a.held.take() {
-                        self.finish(result);
+                        self.finish(s, result);
                     }
                 }
             }
-            Command::Query(kind) => self.query(kind),
-            Command::Display => self.display(),
-            Command::Eval => self.eval(),
-            Command::Help => self.help(),
+            Command::Query(kind) => self.query(s, kind),
+            Command::Display => self.display(s),
+            Command::Eval => self.eval(s),
+            Command::Help => self.help(s),
             Command::Go(_) if self.search_running() => {
                 // The running search still owes its own `bestmove`; this `go` gets none.
-                self.out.error(
+                error(
+                    &mut s.out,
                     "go: a search is running: send 'stop' first (this go is ignored; the running \
                      search answers bestmove)",
                 );
             }
             Command::Go(_) if busy => {
                 // A `perft` or `bench` writes no `bestmove`: this `go` gets its own "no move".
-                self.out
-                    .error("go: perft or bench is running: send 'stop' first (no search started)");
-                self.out.line(&bestmove(None, self.mode));
+                error(
+                    &mut s.out,
+                    "go: perft or bench is running: send 'stop' first (no search started)",
+                );
+                s.out.line(&bestmove(None, self.mode));
             }
             _ if busy => {
-                self.out.error(
+                error(
+                    &mut s.out,
                     "a search is running: send 'stop' first (allowed now: isready, stop, quit, \
                      ponderhit, query, d, eval, debug, help)",
                 );
             }
             Command::NewGame => {
-                self.core.new_game();
+                s.core.new_game();
             }
-            Command::Position { base, moves } => self.set_position(base, &moves),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Go(params) => self.go(params),
-            Command::Perft(depth) => self.perft(depth),
-            Command::Bench(depth) => self.bench(depth),
+            Command::Position { base, moves } => self.set_position(s, base, &moves),
+            Command::SetOption { name, value } => self.set_option(s, &name, value.as_deref()),
+            Command::Go(params) => self.go(s, params),
+            Command::Perft(depth) => self.perft(s, depth),
+            Command::Bench(depth) => self.bench(s, depth),
         }
         true
     }
 
-    fn set_position(&mut self, base: PositionSpec, moves: &[Move]) {
+    fn set_position(&mut self, s: &mut Session<'_>, base: PositionSpec, moves: &[Move]) {
         let mut pos = base.position();
         for (i, &mv) in moves.iter().enumerate() {
             if pos.board.is_game_over() {
-                self.out.error(&format!(
-                    "position: move {} ({}): the game is already over; position unchanged",
-                    i + 1,
-                    move_text(mv, self.mode)
-                ));
+                error(
+                    &mut s.out,
+                    format!(
+                        "position: move {} ({}): the game is already over; position unchanged",
+                        i + 1,
+                        move_text(mv, self.mode)
+                    ),
+                );
                 return;
             }
             // A forced pass may be left out of the list.
@@ -332,11 +326,14 @@ impl<W: Write> Controller<W> {
             match pos.play(mv) {
                 Some(next) => pos = next,
                 None => {
-                    self.out.error(&format!(
-                        "position: move {} ({}) is not legal; position unchanged",
-                        i + 1,
-                        move_text(mv, self.mode)
-                    ));
+                    error(
+                        &mut s.out,
+                        format!(
+                            "position: move {} ({}) is not legal; position unchanged",
+                            i + 1,
+                            move_text(mv, self.mode)
+                        ),
+                    );
                     return;
                 }
             }
@@ -344,35 +341,36 @@ impl<W: Write> Controller<W> {
         self.position = Some(pos);
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if let Err(e) = self.core.set_option(name, value) {
-            self.out.error(&e.to_string());
+    fn set_option(&mut self, s: &mut Session<'_>, name: &str, value: Option<&str>) {
+        if let Err(e) = s.core.set_option(name, value) {
+            error(&mut s.out, e);
         }
     }
 
-    fn go(&mut self, mut params: GoParams) {
+    fn go(&mut self, s: &mut Session<'_>, mut params: GoParams) {
         // `go` before any `position` searches the start position.
         let pos = self.position.unwrap_or(Position::START);
         let ponder = params.ponder;
         params.ponder = false;
         if let Some(set) = params.searchmoves {
             if set & pos.board.legal_moves().0 == 0 && pos.board.can_move() {
-                self.out.error(
+                error(
+                    &mut s.out,
                     "go: searchmoves: none of these moves is legal here; searching all moves",
                 );
                 params.searchmoves = None;
             }
         }
         let quick = if pos.board.is_game_over() {
-            self.out.line("info string game over");
+            s.out.line("info string game over");
             Some(None)
         } else if pos.board.must_pass() {
             Some(Some(Move::PASS))
         } else if ponder {
             None
         } else {
-            self.core.book_move(pos, &params).map(|m| {
-                self.out.line(&format!(
+            s.core.book_move(pos, &params).map(|m| {
+                s.out.line(&format!(
                     "info string book move {} score {:+}",
                     move_text(m.mv, self.mode),
                     m.score
@@ -398,7 +396,7 @@ impl<W: Write> Controller<W> {
                     restart: None,
                 });
             } else {
-                self.out.line(&bestmove(mv, self.mode));
+                s.out.line(&bestmove(mv, self.mode));
             }
             return;
         }
@@ -410,15 +408,15 @@ impl<W: Write> Controller<W> {
         } else {
             params
         };
-        let plan = self.core.plan(pos, &search_params);
+        let plan = s.core.plan(pos, &search_params);
         if self.debug {
-            self.out.line(&format!("info string {}", plan.describe()));
+            s.out.line(&format!("info string {}", plan.describe()));
         }
-        let stop = match self.core.start_search(pos.board, plan) {
+        let stop = match s.core.start_search(pos.board, plan) {
             Ok(stop) => stop,
             Err(e) => {
-                self.out.error(&e);
-                self.out.line(&bestmove(None, self.mode));
+                error(&mut s.out, &e);
+                s.out.line(&bestmove(None, self.mode));
                 return;
             }
         };
@@ -441,7 +439,7 @@ impl<W: Write> Controller<W> {
     /// now; one still running is stopped and the position searched again with the `go ponder`
     /// command's own limits (the table keeps what the ponder search found, so the new search
     /// reaches the same depth at once).
-    fn ponderhit(&mut self) {
+    fn ponderhit(&mut self, s: &mut Session<'_>) {
         let Some(a) = &mut self.active else {
             return;
         };
@@ -450,25 +448,25 @@ impl<W: Write> Controller<W> {
         };
         a.task = Task::Search { infinite: false };
         if let Some(result) = a.held.take() {
-            self.finish(result);
+            self.finish(s, result);
             return;
         }
         a.restart = Some(params);
         a.stop.store(true, Ordering::Relaxed);
     }
 
-    fn search_done(&mut self, result: SearchResult) {
+    fn search_done(&mut self, s: &mut Session<'_>, result: SearchResult) {
         let Some(active) = &mut self.active else {
             return;
         };
         if let Some(params) = active.restart.take() {
             if self.eof {
                 // The GUI is gone: answer with what pondering found rather than search again.
-                self.finish(result);
+                self.finish(s, result);
                 return;
             }
             self.active = None;
-            self.go(params);
+            self.go(s, params);
             return;
         }
         let holds = matches!(
@@ -479,21 +477,21 @@ impl<W: Write> Controller<W> {
             active.held = Some(result);
             return;
         }
-        self.finish(result);
+        self.finish(s, result);
     }
 
-    fn finish(&mut self, result: SearchResult) {
+    fn finish(&mut self, s: &mut Session<'_>, result: SearchResult) {
         self.active = None;
         let line = bestmove_with_ponder(
             result.best_move,
             &result.pv,
-            self.core.options.ponder,
+            s.core.options.ponder,
             self.mode,
         );
-        self.out.line(&line);
+        s.out.line(&line);
     }
 
-    fn query(&mut self, kind: QueryKind) {
+    fn query(&mut self, s: &mut Session<'_>, kind: QueryKind) {
         let pos = self.position.unwrap_or(Position::START);
         let answer = match kind {
             QueryKind::GameOver => pos.board.is_game_over().to_string(),
@@ -511,25 +509,25 @@ impl<W: Write> Controller<W> {
                 }
             }
         };
-        self.out.line(&format!("response {answer}"));
+        s.out.line(&format!("response {answer}"));
     }
 
-    fn display(&mut self) {
+    fn display(&mut self, s: &mut Session<'_>) {
         let pos = self.position.unwrap_or(Position::START);
         for l in pos.diagram().lines() {
-            self.out.line(l);
+            s.out.line(l);
         }
         let side = match pos.side {
             Color::Black => "black (X)",
             Color::White => "white (O)",
         };
-        self.out.line(&format!("side to move: {side}"));
+        s.out.line(&format!("side to move: {side}"));
         let moves: Vec<String> = pos
             .legal_move_list()
             .into_iter()
             .map(|m| move_text(m, self.mode))
             .collect();
-        self.out.line(&format!(
+        s.out.line(&format!(
             "legal moves: {}",
             if moves.is_empty() {
                 "none (game over)".to_string()
@@ -537,36 +535,36 @@ impl<W: Write> Controller<W> {
                 moves.join(" ")
             }
         ));
-        self.out.line(&format!("fen: {}", pos.to_fen()));
-        self.out.line(&format!("board: {pos}"));
-        self.out.line(&format!("hash: {:016x}", pos.board.hash()));
+        s.out.line(&format!("fen: {}", pos.to_fen()));
+        s.out.line(&format!("board: {pos}"));
+        s.out.line(&format!("hash: {:016x}", pos.board.hash()));
     }
 
-    fn eval(&mut self) {
+    fn eval(&mut self, s: &mut Session<'_>) {
         let pos = self.position.unwrap_or(Position::START);
-        let total = self.core.evaluator.evaluate(pos.board);
-        for t in self.core.evaluator.breakdown(pos.board) {
-            self.out.line(&format!(
+        let total = s.core.evaluator.evaluate(pos.board);
+        for t in s.core.evaluator.breakdown(pos.board) {
+            s.out.line(&format!(
                 "{:<20} feature {:>4}  {:>+8.2}",
                 t.name,
                 t.feature,
                 f64::from(t.value) / 100.0
             ));
         }
-        self.out.line(&format!(
+        s.out.line(&format!(
             "total                              {:>+8.2} discs (side to move)",
             f64::from(total) / 100.0
         ));
     }
 
-    fn perft(&mut self, depth: u32) {
+    fn perft(&mut self, s: &mut Session<'_>, depth: u32) {
         let pos = self.position.unwrap_or(Position::START);
-        let stop = self.core.start_perft(pos.board, depth);
+        let stop = s.core.start_perft(pos.board, depth);
         self.start_tool(stop);
     }
 
-    fn bench(&mut self, depth: Option<u32>) {
-        let stop = self.core.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
+    fn bench(&mut self, s: &mut Session<'_>, depth: Option<u32>) {
+        let stop = s.core.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH));
         self.start_tool(stop);
     }
 
@@ -580,10 +578,10 @@ impl<W: Write> Controller<W> {
         });
     }
 
-    fn tool_report(&mut self, report: ToolReport) {
+    fn tool_report(&mut self, s: &mut Session<'_>, report: ToolReport) {
         match report {
             ToolReport::PerftMove(mv, n) => {
-                self.out.line(&format!("{} {n}", move_text(mv, self.mode)));
+                s.out.line(&format!("{} {n}", move_text(mv, self.mode)));
             }
             ToolReport::PerftDone {
                 depth,
@@ -593,15 +591,15 @@ impl<W: Write> Controller<W> {
             } => {
                 self.active = None;
                 if stopped {
-                    self.out.line(&format!("info string perft {depth} stopped"));
+                    s.out.line(&format!("info string perft {depth} stopped"));
                     return;
                 }
-                self.out.line(&perft::summary(depth, total, time));
+                s.out.line(&perft::summary(depth, total, time));
             }
             ToolReport::BenchDone(figures) => {
                 self.active = None;
                 match figures {
-                    Err(e) => self.out.error(&format!("bench: {e}")),
+                    Err(e) => error(&mut s.out, format!("bench: {e}")),
                     Ok(f) => {
                         let nps = f.nodes as f64 / f.time.as_secs_f64().max(1e-9);
                         let note = if f.stopped {
@@ -609,15 +607,14 @@ impl<W: Write> Controller<W> {
                         } else {
                             String::new()
                         };
-                        self.out
-                            .line(&format!("{} nodes {nps:.0} nps{note}", f.nodes));
+                        s.out.line(&format!("{} nodes {nps:.0} nps{note}", f.nodes));
                     }
                 }
             }
         }
     }
 
-    fn help(&mut self) {
+    fn help(&mut self, s: &mut Session<'_>) {
         for l in [
             "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
              ucinewgame, position startpos|board|fen [moves ...], go [depth|nodes|movetime|\
@@ -626,7 +623,7 @@ impl<W: Write> Controller<W> {
             "info string also: d (show the board), eval, perft <depth>, bench [depth], query \
              gameover|p1turn|result, debug on|off; 'wedge --help' lists the command-line tools",
         ] {
-            self.out.line(l);
+            s.out.line(l);
         }
     }
 }

@@ -1,0 +1,78 @@
+//! The reader thread: reads the input line by line and passes each line on as an event, so that the
+//! front end's loop never blocks on the input and sees `stop` or `quit` as soon as they arrive.
+//! Line endings (`\n`, `\r\n`) and a leading byte-order mark are dropped; lines that are too long or
+//! not UTF-8 become errors; what the line means is the front end's business.
+
+use super::Event;
+use crate::protocol::{LineError, MAX_LINE_BYTES};
+use crossbeam_channel::Sender;
+use std::io::BufRead;
+
+/// Reads lines from `input` and sends each as [`Event::Line`], then [`Event::Eof`], until the input
+/// ends or the receiver is gone. Lines longer than [`MAX_LINE_BYTES`] are skipped whole (never
+/// buffered in full) and given as errors; so are lines that are not UTF-8.
+pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
+    let mut line = Vec::new();
+    let mut first = true;
+    loop {
+        line.clear();
+        let mut too_long = false;
+        let mut saw_newline = false;
+        let mut read_any = false;
+        loop {
+            let buf = match input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            if buf.is_empty() {
+                break;
+            }
+            read_any = true;
+            let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], i + 1, true),
+                None => (buf, buf.len(), false),
+            };
+            if !too_long {
+                if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
+                    too_long = true;
+                    line.clear();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            input.consume(used);
+            if done {
+                saw_newline = true;
+                break;
+            }
+        }
+        if !read_any {
+            let _ = events.send(Event::Eof);
+            return;
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        // A UTF-8 byte-order mark (some editors and Windows tools write one) is not part of the
+        // first command.
+        if first && line.starts_with(b"\xEF\xBB\xBF") {
+            line.drain(..3);
+        }
+        first = false;
+        let text = if too_long || line.len() > MAX_LINE_BYTES {
+            Err(LineError::TooLong)
+        } else {
+            std::str::from_utf8(&line)
+                .map(str::to_string)
+                .map_err(|_| LineError::NotUtf8)
+        };
+        if events.send(Event::Line(text)).is_err() {
+            return;
+        }
+        if !saw_newline {
+            let _ = events.send(Event::Eof);
+            return;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The one event loop every front end runs on. It owns the event channel, the reader thread, the
+//! shared [`Core`] and the single [`Writer`]; a [`FrontEnd`] owns its protocol's state machine and
+//! is told, one event at a time, that a line arrived, that the worker reported, or that the input
+//! ended. Each answer says whether to go on; when one says no, the loop stops whatever the front
+//! end has running and the session ends. No locks: the loop's thread is the only one that touches
+//! the game state.
+
+use super::core::Core;
+use super::input::read_lines;
+use super::worker::Report;
+use super::Event;
+use crate::protocol::LineError;
+use crossbeam_channel::unbounded;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a search or tool may go on after the input has closed before it is stopped: long
+/// enough for a piped script's `go depth 12` or `perft 10` to answer, short enough that an engine
+/// whose GUI died does not search on for minutes (protocol.md, 2).
+pub const EOF_GRACE: Duration = Duration::from_secs(10);
+
+/// The single writer: every line goes out here, flushed at once.
+pub struct Writer<'a> {
+    out: &'a mut dyn Write,
+    /// A write failed: the reader of the output (the GUI) is gone.
+    closed: bool,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer on `out`.
+    pub fn new(out: &'a mut dyn Write) -> Writer<'a> {
+        Writer { out, closed: false }
+    }
+
+    /// Writes `text` and a line ending, and flushes; nothing once a write has failed.
+    pub fn line(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        if writeln!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
+            // Nobody reads any more.
+            self.closed = true;
+        }
+    }
+
+    /// Whether a write has failed: nobody reads the output any more.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// What a front end works with while it handles an event: the shared core and the writer.
+pub struct Session<'a> {
+    /// Options, book, evaluation and the search worker.
+    pub core: Core,
+    /// Where every line goes.
+    pub out: Writer<'a>,
+}
+
+impl Session<'_> {
+    /// Stops the work behind `stop` after [`EOF_GRACE`]: the input has ended, and what runs may
+    /// answer if it does so soon.
+    pub fn stop_after_grace(&self, stop: Arc<AtomicBool>) {
+        let _ = std::thread::Builder::new()
+            .name("eof-grace".into())
+            .spawn(move || {
+                std::thread::sleep(EOF_GRACE);
+                stop.store(true, Ordering::Relaxed);
+            });
+    }
+}
+
+/// One protocol's state machine, driven by [`run`]. Each method returns whether the session goes
+/// on.
+pub trait FrontEnd {
+    /// Says a problem at start-up in the protocol's way: a `fatal` one ends the session before it
+    /// starts (the engine cannot run), any other is a warning.
+    fn start_problem(&mut self, out: &mut Writer<'_>, message: &str, fatal: bool);
+
+    /// A line of input arrived (without its line ending), or a line that could not be read.
+    fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool;
+
+    /// The worker reported.
+    fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool;
+
+    /// The input ended: nothing more will come but the worker's reports.
+    fn end_of_input(&mut self, s: &mut Session<'_>) -> bool;
+
+    /// Stops what runs on the worker for this front end: the session is ending.
+    fn stop(&mut self);
+}
+
+/// Runs `front` on `input` and `output` until it ends the session; returns the process exit status
+/// (1 when the engine could not start).
+pub fn run(
+    mut front: impl FrontEnd,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> i32 {
+    let (events_tx, events) = unbounded::<Event>();
+    let mut out = Writer::new(&mut output);
+    let (core, warning) = match Core::start(events_tx.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            front.start_problem(&mut out, &e.to_string(), true);
+            return 1;
+        }
+    };
+    if let Some(w) = warning {
+        front.start_problem(&mut out, &w.to_string(), false);
+    }
+    if let Err(e) = std::thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || read_lines(input, events_tx))
+    {
+        let message = format!("cannot start the input thread: {e}");
+        front.start_problem(&mut out, &message, true);
+        return 1;
+    }
+    let mut s = Session { core, out };
+    for event in events {
+        let go_on = match event {
+            Event::Line(line) => front.line(&mut s, line),
+            Event::Eof => front.end_of_input(&mut s),
+            Event::Worker(report) => front.report(&mut s, report),
+        };
+        if !go_on {
+            front.stop();
+            return 0;
+        }
+    }
+    0
+}

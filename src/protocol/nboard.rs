@@ -1,0 +1,278 @@
+//! The NBoard protocol's text (version 2, as the NBoard GUI and NBoard-driven match tools speak
+//! it): reading a line into a [`Command`] and writing the engine's answers. Command words and `set`
+//! keys are read in any case (`NBOARD 2`, `Set Depth 8`), moves too (`f5`, `F5`); a byte-order mark
+//! before the line is dropped. Moves are written in upper case (`PA` for a pass), evaluations in
+//! discs from the side to move's view.
+
+use crate::board::Move;
+use crate::search::Score;
+use std::fmt;
+
+/// The handshake's answer to `nboard <version>`.
+pub const HELLO: &str = "set myname wedge";
+/// The status line while a search runs for `go` or `hint`.
+pub const THINKING: &str = "status wedge is thinking";
+/// The status line when `analyze` starts.
+pub const ANALYSING: &str = "status wedge is analysing the game";
+/// The status line before book moves answer `hint`.
+pub const BOOK: &str = "status wedge: book";
+/// The empty status line that ends a search, a hint or an analysis.
+pub const STATUS: &str = "status";
+/// The answer to `go` when the only move is a pass.
+pub const PASS: &str = "=== PA";
+/// The status line for `go` on a finished game: the protocol has no "no move" answer, and a pass
+/// is no move of a finished game either.
+pub const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
+/// The answer to `learn`: the protocol requires it.
+pub const LEARNED: &str = "learned";
+/// The status line after `learned`: it says what the answer means here.
+pub const NOT_LEARNED: &str = "status wedge does not learn games: its book is unchanged";
+
+/// One NBoard command, as read from a line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command<'a> {
+    /// `nboard <version>`: the handshake.
+    Hello,
+    /// `set depth <n>`: the search depth, brought into 1..=60.
+    SetDepth(u32),
+    /// `set game <GGF>`: the game so far, as GGF text.
+    SetGame(&'a str),
+    /// `set contempt <n>`: read and ignored (wedge plays for the disc count).
+    SetContempt,
+    /// `set option <name> [<value>]`: the option text after `set option`.
+    SetOption(&'a str),
+    /// `move <sq>[/eval/time]`, or a move alone (protocol version 1): a move of the game.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Seconds it took, as the GUI wrote them (0 when absent or not a time).
+        seconds: f64,
+        /// The move as written, for messages.
+        text: &'a str,
+    },
+    /// `hint <n>`: the `n` best moves, `n` brought into 1..=64 (1 when absent).
+    Hint(usize),
+    /// `go`: the move to play.
+    Go,
+    /// `ping <n>`: stop, then answer `pong <n>` (the number as written, in lower case; 0 when
+    /// absent).
+    Ping(String),
+    /// `learn`: learn the game (wedge does not).
+    Learn,
+    /// `analyze`: evaluate every position of the game.
+    Analyze,
+    /// `quit`.
+    Quit,
+}
+
+/// Why a line is not an NBoard command the engine follows; the protocol asks for such lines to be
+/// ignored, so these messages go to the log, never to the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// `set depth` without a depth that is a number (the line).
+    BadDepth(String),
+    /// `move` with something that is not a move (the text after `move`).
+    NotAMove(String),
+    /// A command this engine does not know (the line).
+    Unknown(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::BadDepth(line) => write!(f, "bad depth in '{line}'"),
+            ParseError::NotAMove(text) => write!(f, "'{text}' is not a move"),
+            ParseError::Unknown(line) => write!(f, "ignored unknown command '{line}'"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The text after the first `n` words of `line`.
+fn rest_after(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
+/// `<sq>[/eval/time]`: the move and the seconds it took.
+fn parse_move(text: &str) -> Result<Command<'_>, ParseError> {
+    let mut parts = text.split('/');
+    let mv = parts
+        .next()
+        .unwrap_or("")
+        .parse::<Move>()
+        .map_err(|_| ParseError::NotAMove(text.to_string()))?;
+    let seconds = parts
+        .nth(1)
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .unwrap_or(0.0);
+    Ok(Command::Move { mv, seconds, text })
+}
+
+/// Reads one line into a command; `Ok(None)` for a blank line.
+pub fn parse_line(line: &str) -> Result<Option<Command<'_>>, ParseError> {
+    // A byte-order mark some Windows programs put before their first line.
+    let line = line.trim_start_matches('\u{feff}');
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Ok(None);
+    };
+    let verb = first.to_ascii_lowercase();
+    let key = words.get(1).map(|w| w.to_ascii_lowercase());
+    let command = match (verb.as_str(), key.as_deref()) {
+        ("nboard", _) => Command::Hello,
+        ("set", Some("depth")) => match words.get(2).and_then(|d| d.parse::<u32>().ok()) {
+            Some(d) => Command::SetDepth(d.clamp(1, 60)),
+            None => return Err(ParseError::BadDepth(line.to_string())),
+        },
+        ("set", Some("game")) => Command::SetGame(rest_after(line, 2)),
+        ("set", Some("contempt")) => Command::SetContempt,
+        ("set", Some("option")) => Command::SetOption(rest_after(line, 2)),
+        ("move", Some(_)) => parse_move(words[1])?,
+        ("hint", n) => {
+            let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
+            Command::Hint(n.clamp(1, 64))
+        }
+        ("go", _) => Command::Go,
+        ("ping", n) => Command::Ping(n.unwrap_or("0").to_string()),
+        ("learn", _) => Command::Learn,
+        ("analyze", _) => Command::Analyze,
+        ("quit", _) => Command::Quit,
+        // Protocol version 1 sent a move alone ("F5" for "move F5").
+        _ if words.len() == 1 && first.len() == 2 && first.parse::<Move>().is_ok() => {
+            parse_move(first)?
+        }
+        _ => return Err(ParseError::Unknown(line.to_string())),
+    };
+    Ok(Some(command))
+}
+
+/// A move as NBoard writes it: upper-case square, `PA` for a pass.
+pub fn move_text(m: Move) -> String {
+    match m.square() {
+        Some(sq) => sq.to_string().to_uppercase(),
+        None => "PA".to_string(),
+    }
+}
+
+/// A score in discs for NBoard, and the depth field (`100%` exact, `100%W` win/loss/draw).
+pub fn score_text(score: Score, depth: u32) -> (String, String) {
+    match score {
+        Score::Eval(cd) => (format!("{:.2}", f64::from(cd) / 100.0), depth.to_string()),
+        Score::Exact(d) => (format!("{d}.00"), "100%".to_string()),
+        Score::Wld(w) => (format!("{}.00", 2 * w.signum()), "100%W".to_string()),
+    }
+}
+
+/// The answer to `go`: `=== <move>/<eval>/<seconds>`.
+pub fn move_line(mv: Move, eval: &str, seconds: f64) -> String {
+    format!("=== {}/{eval}/{seconds:.1}", move_text(mv))
+}
+
+/// The answer to `go` from the book: the book's score in whole discs, no time.
+pub fn book_move_line(mv: Move, score: i32) -> String {
+    format!("=== {}/{score}.00/0.0", move_text(mv))
+}
+
+/// One book move answering `hint`: `book <move> <eval> 0 <depth>`.
+pub fn book_line(mv: Move, score: i32, depth: u8) -> String {
+    format!("book {} {score}.00 0 {depth}", move_text(mv))
+}
+
+/// One line of a `hint` search: `search <pv> <eval> 0 <depth>`, the moves joined by `-`; `None`
+/// for an empty principal variation.
+pub fn search_line(pv: &[Move], score: Score, depth: u32) -> Option<String> {
+    if pv.is_empty() {
+        return None;
+    }
+    let pv: Vec<String> = pv.iter().map(|m| move_text(*m)).collect();
+    let (eval, depth) = score_text(score, depth);
+    Some(format!("search {} {eval} 0 {depth}", pv.join("-")))
+}
+
+/// The hint for a position whose only move is a pass.
+pub const PASS_HINT: &str = "search PA 0.00 0 0";
+
+/// One position of `analyze`: `analysis <ply> <eval>`.
+pub fn analysis_line(ply: usize, eval: &str) -> String {
+    format!("analysis {ply} {eval}")
+}
+
+/// The answer to `ping <n>`.
+pub fn pong_line(n: &str) -> String {
+    format!("pong {n}")
+}
+
+/// A refused `set option`: `error <message>`.
+pub fn error_line(message: impl fmt::Display) -> String {
+    format!("error {message}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_in_any_case() {
+        let f5: Move = "f5".parse().unwrap();
+        assert_eq!(parse_line("NBOARD 2"), Ok(Some(Command::Hello)));
+        assert_eq!(
+            parse_line("\u{feff}Set Depth 80"),
+            Ok(Some(Command::SetDepth(60)))
+        );
+        assert_eq!(
+            parse_line("set depth x"),
+            Err(ParseError::BadDepth("set depth x".into()))
+        );
+        assert_eq!(
+            parse_line("set option Hash 16"),
+            Ok(Some(Command::SetOption("Hash 16")))
+        );
+        assert_eq!(
+            parse_line("move F5/1.5/2.5"),
+            Ok(Some(Command::Move {
+                mv: f5,
+                seconds: 2.5,
+                text: "F5/1.5/2.5"
+            }))
+        );
+        assert_eq!(
+            parse_line("F5"),
+            Ok(Some(Command::Move {
+                mv: f5,
+                seconds: 0.0,
+                text: "F5"
+            }))
+        );
+        assert_eq!(
+            parse_line("move zz"),
+            Err(ParseError::NotAMove("zz".into()))
+        );
+        assert_eq!(parse_line("hint"), Ok(Some(Command::Hint(1))));
+        assert_eq!(parse_line("PING 7"), Ok(Some(Command::Ping("7".into()))));
+        assert_eq!(parse_line("   "), Ok(None));
+        assert_eq!(
+            parse_line("frobnicate"),
+            Err(ParseError::Unknown("frobnicate".into()))
+        );
+    }
+
+    #[test]
+    fn answers() {
+        let f5: Move = "f5".parse().unwrap();
+        assert_eq!(move_text(Move::PASS), "PA");
+        assert_eq!(move_line(f5, "1.25", 0.26), "=== F5/1.25/0.3");
+        assert_eq!(score_text(Score::Wld(-1), 3).0, "-2.00");
+        assert_eq!(
+            search_line(&[f5, Move::PASS], Score::Exact(4), 9).as_deref(),
+            Some("search F5-PA 4.00 0 100%")
+        );
+        assert_eq!(search_line(&[], Score::Eval(0), 1), None);
+    }
+}
