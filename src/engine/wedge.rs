@@ -7,9 +7,11 @@
 use super::options::option_lines;
 use super::session::{FrontEnd, Session, Writer};
 use super::worker::{Report, ToolReport};
-use crate::board::{Color, Move, Position};
+use crate::board::{Move, Position};
 use crate::protocol::output::{
-    bestmove, bestmove_with_ponder, error_line, info_line, move_text, progress_line, Mode,
+    bench_line, bestmove, bestmove_with_ponder, display_lines, error_line, eval_lines,
+    handshake_lines, info_line, move_text, perft_move_line, progress_line, response_line, Mode,
+    HELP,
 };
 use crate::protocol::parser::{
     parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind,
@@ -232,13 +234,9 @@ impl WedgeFrontEnd {
             Command::Uci | Command::Ugi => {
                 let ugi = cmd == Command::Ugi;
                 self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
-                s.out
-                    .line(&format!("id name wedge {}", env!("CARGO_PKG_VERSION")));
-                s.out.line("id author the wedge developers");
-                for l in option_lines() {
+                for l in handshake_lines(ugi, option_lines()) {
                     s.out.line(&l);
                 }
-                s.out.line(if ugi { "ugiok" } else { "uciok" });
             }
             Command::IsReady => {
                 if busy {
@@ -493,68 +491,22 @@ impl WedgeFrontEnd {
 
     fn query(&mut self, s: &mut Session<'_>, kind: QueryKind) {
         let pos = self.position.unwrap_or(Position::START);
-        let answer = match kind {
-            QueryKind::GameOver => pos.board.is_game_over().to_string(),
-            QueryKind::P1Turn => (pos.side == Color::Black).to_string(),
-            QueryKind::Result => {
-                if !pos.board.is_game_over() {
-                    "none".to_string()
-                } else {
-                    let diff = pos.black().count_ones() as i32 - pos.white().count_ones() as i32;
-                    match diff.signum() {
-                        1 => "p1win".to_string(),
-                        -1 => "p2win".to_string(),
-                        _ => "draw".to_string(),
-                    }
-                }
-            }
-        };
-        s.out.line(&format!("response {answer}"));
+        s.out.line(&response_line(kind, pos));
     }
 
     fn display(&mut self, s: &mut Session<'_>) {
         let pos = self.position.unwrap_or(Position::START);
-        for l in pos.diagram().lines() {
-            s.out.line(l);
+        for l in display_lines(pos, self.mode) {
+            s.out.line(&l);
         }
-        let side = match pos.side {
-            Color::Black => "black (X)",
-            Color::White => "white (O)",
-        };
-        s.out.line(&format!("side to move: {side}"));
-        let moves: Vec<String> = pos
-            .legal_move_list()
-            .into_iter()
-            .map(|m| move_text(m, self.mode))
-            .collect();
-        s.out.line(&format!(
-            "legal moves: {}",
-            if moves.is_empty() {
-                "none (game over)".to_string()
-            } else {
-                moves.join(" ")
-            }
-        ));
-        s.out.line(&format!("fen: {}", pos.to_fen()));
-        s.out.line(&format!("board: {pos}"));
-        s.out.line(&format!("hash: {:016x}", pos.board.hash()));
     }
 
     fn eval(&mut self, s: &mut Session<'_>) {
         let pos = self.position.unwrap_or(Position::START);
         let total = s.core.evaluator.evaluate(pos.board);
-        for t in s.core.evaluator.breakdown(pos.board) {
-            s.out.line(&format!(
-                "{:<20} feature {:>4}  {:>+8.2}",
-                t.name,
-                t.feature,
-                f64::from(t.value) / 100.0
-            ));
+        for l in eval_lines(&s.core.evaluator.breakdown(pos.board), total) {
+            s.out.line(&l);
         }
-        s.out.line(&format!(
-            "total                              {:>+8.2} discs (side to move)",
-            f64::from(total) / 100.0
-        ));
     }
 
     fn perft(&mut self, s: &mut Session<'_>, depth: u32) {
@@ -580,9 +532,7 @@ impl WedgeFrontEnd {
 
     fn tool_report(&mut self, s: &mut Session<'_>, report: ToolReport) {
         match report {
-            ToolReport::PerftMove(mv, n) => {
-                s.out.line(&format!("{} {n}", move_text(mv, self.mode)));
-            }
+            ToolReport::PerftMove(mv, n) => s.out.line(&perft_move_line(mv, n, self.mode)),
             ToolReport::PerftDone {
                 depth,
                 total,
@@ -600,29 +550,16 @@ impl WedgeFrontEnd {
                 self.active = None;
                 match figures {
                     Err(e) => error(&mut s.out, format!("bench: {e}")),
-                    Ok(f) => {
-                        let nps = f.nodes as f64 / f.time.as_secs_f64().max(1e-9);
-                        let note = if f.stopped {
-                            format!(" (stopped after {} positions)", f.positions)
-                        } else {
-                            String::new()
-                        };
-                        s.out.line(&format!("{} nodes {nps:.0} nps{note}", f.nodes));
-                    }
+                    Ok(f) => s
+                        .out
+                        .line(&bench_line(f.nodes, f.time, f.positions, f.stopped)),
                 }
             }
         }
     }
 
     fn help(&mut self, s: &mut Session<'_>) {
-        for l in [
-            "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
-             ucinewgame, position startpos|board|fen [moves ...], go [depth|nodes|movetime|\
-             btime|wtime|binc|winc|movestogo|infinite|exact|wld|ponder|searchmoves ...], stop, \
-             ponderhit, setoption name N [value V], quit",
-            "info string also: d (show the board), eval, perft <depth>, bench [depth], query \
-             gameover|p1turn|result, debug on|off; 'wedge --help' lists the command-line tools",
-        ] {
+        for l in HELP {
             s.out.line(l);
         }
     }

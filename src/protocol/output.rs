@@ -1,8 +1,10 @@
-//! Formatting the engine's answers as protocol lines: `info` lines from search reports, `bestmove`,
-//! error lines. Pure functions from values to strings; the engine's single writer
-//! prints them.
+//! Formatting wedge's answers as protocol lines: `info` lines from search reports, `bestmove`,
+//! error lines, the handshake, and the answers to `query`, `d`, `eval`, `perft`, `bench` and
+//! `help`. Pure functions from values to strings; the engine's single writer prints them.
 
-use crate::board::Move;
+use crate::board::{Color, Move, Position};
+use crate::eval::Term;
+use crate::protocol::parser::QueryKind;
 use crate::search::{Bound, Info, ProgressSnapshot, Score};
 use std::time::Duration;
 
@@ -147,6 +149,116 @@ pub fn bestmove_with_ponder(
     }
     line
 }
+
+/// The handshake's answer to `uci` or `ugi` (`ugi`: true): the engine's name and author, the
+/// `option` lines given, and `uciok` or `ugiok`.
+pub fn handshake_lines(ugi: bool, options: Vec<String>) -> Vec<String> {
+    let mut lines = vec![
+        format!("id name wedge {}", env!("CARGO_PKG_VERSION")),
+        "id author the wedge developers".to_string(),
+    ];
+    lines.extend(options);
+    lines.push(if ugi { "ugiok" } else { "uciok" }.to_string());
+    lines
+}
+
+/// The answer to a UGI `query` about `pos`: `response true|false` or `response
+/// p1win|p2win|draw|none`.
+pub fn response_line(kind: QueryKind, pos: Position) -> String {
+    let answer = match kind {
+        QueryKind::GameOver => pos.board.is_game_over().to_string(),
+        QueryKind::P1Turn => (pos.side == Color::Black).to_string(),
+        QueryKind::Result => {
+            if !pos.board.is_game_over() {
+                "none".to_string()
+            } else {
+                let diff = pos.black().count_ones() as i32 - pos.white().count_ones() as i32;
+                match diff.signum() {
+                    1 => "p1win".to_string(),
+                    -1 => "p2win".to_string(),
+                    _ => "draw".to_string(),
+                }
+            }
+        }
+    };
+    format!("response {answer}")
+}
+
+/// The answer to `d`: the board, the side to move, the legal moves, and the position as FEN, as a
+/// 64-character board and as a hash.
+pub fn display_lines(pos: Position, mode: Mode) -> Vec<String> {
+    let mut lines: Vec<String> = pos.diagram().lines().map(str::to_string).collect();
+    let side = match pos.side {
+        Color::Black => "black (X)",
+        Color::White => "white (O)",
+    };
+    lines.push(format!("side to move: {side}"));
+    let moves: Vec<String> = pos
+        .legal_move_list()
+        .into_iter()
+        .map(|m| move_text(m, mode))
+        .collect();
+    lines.push(format!(
+        "legal moves: {}",
+        if moves.is_empty() {
+            "none (game over)".to_string()
+        } else {
+            moves.join(" ")
+        }
+    ));
+    lines.push(format!("fen: {}", pos.to_fen()));
+    lines.push(format!("board: {pos}"));
+    lines.push(format!("hash: {:016x}", pos.board.hash()));
+    lines
+}
+
+/// The answer to `eval`: one line per term of the evaluation, then the total (centidiscs, side to
+/// move's view), in discs.
+pub fn eval_lines(terms: &[Term], total: i32) -> Vec<String> {
+    let mut lines: Vec<String> = terms
+        .iter()
+        .map(|t| {
+            format!(
+                "{:<20} feature {:>4}  {:>+8.2}",
+                t.name,
+                t.feature,
+                f64::from(t.value) / 100.0
+            )
+        })
+        .collect();
+    lines.push(format!(
+        "total                              {:>+8.2} discs (side to move)",
+        f64::from(total) / 100.0
+    ));
+    lines
+}
+
+/// One root move's `perft` count: `<move> <count>`.
+pub fn perft_move_line(mv: Move, count: u64, mode: Mode) -> String {
+    format!("{} {count}", move_text(mv, mode))
+}
+
+/// The end of a `bench` run: `<nodes> nodes <nps> nps`, and how many positions were searched
+/// when `stop` ended it early.
+pub fn bench_line(nodes: u64, time: Duration, positions: usize, stopped: bool) -> String {
+    let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
+    let note = if stopped {
+        format!(" (stopped after {positions} positions)")
+    } else {
+        String::new()
+    };
+    format!("{nodes} nodes {nps:.0} nps{note}")
+}
+
+/// The answer to `help`: the commands, in two `info string` lines.
+pub const HELP: [&str; 2] = [
+    "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
+     ucinewgame, position startpos|board|fen [moves ...], go [depth|nodes|movetime|\
+     btime|wtime|binc|winc|movestogo|infinite|exact|wld|ponder|searchmoves ...], stop, \
+     ponderhit, setoption name N [value V], quit",
+    "info string also: d (show the board), eval, perft <depth>, bench [depth], query \
+     gameover|p1turn|result, debug on|off; 'wedge --help' lists the command-line tools",
+];
 
 #[cfg(test)]
 mod tests {
