@@ -422,7 +422,8 @@ impl Options {
             self.pattern = crate::eval::built_in_patterns();
             self.eval_file.clear();
         } else if is_pattern_file(Path::new(path)) {
-            let p = crate::eval::pattern::PatternWeights::load(Path::new(path)).map_err(file)?;
+            let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
+                .map_err(|e| file(e.to_string()))?;
             self.pattern = Some(std::sync::Arc::new(p));
             self.eval_file = path.to_string();
         } else {

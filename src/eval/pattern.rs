@@ -17,7 +17,8 @@ use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
 use crate::files::checksum as fnv;
 use once_cell::sync::Lazy;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// A pattern shape: its squares in ascending order (the digit order of its index).
 pub struct Shape {
@@ -448,29 +449,29 @@ impl PatternWeights {
     }
 
     /// Reads a weights file image; `name` is used in errors.
-    pub fn from_bytes(bytes: &[u8], name: &Path) -> Result<PatternWeights, String> {
-        let err = |m: &str| format!("{}: {m}", name.display());
+    pub fn from_bytes(bytes: &[u8], name: &Path) -> Result<PatternWeights, PatternFileError> {
+        let err = |problem| PatternFileError {
+            path: name.to_path_buf(),
+            problem,
+        };
         if bytes.len() < 24 || &bytes[..8] != MAGIC {
-            return Err(err("not a wedge pattern weights file (bad magic)"));
+            return Err(err(PatternFileProblem::BadMagic));
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
         let (phases, n) = (word(8), word(12));
         if phases != PHASES || n != per_phase() {
-            return Err(err(&format!(
-                "made for {phases} phases x {n} weights; this wedge uses {PHASES} x {}",
-                per_phase()
-            )));
+            return Err(err(PatternFileProblem::Shape { phases, weights: n }));
         }
         let body = &bytes[24..];
         if body.len() != phases * n * 2 {
-            return Err(err("truncated"));
+            return Err(err(PatternFileProblem::Truncated));
         }
         let mut sum = [0u8; 8];
         sum.copy_from_slice(&bytes[16..24]);
         if fnv(body) != u64::from_le_bytes(sum) {
-            return Err(err("checksum mismatch (the file is corrupt)"));
+            return Err(err(PatternFileProblem::Checksum));
         }
         let values: Vec<i16> = body
             .chunks_exact(2)
@@ -482,12 +483,72 @@ impl PatternWeights {
     }
 
     /// Reads a weights file.
-    pub fn load(path: &Path) -> Result<PatternWeights, String> {
-        let bytes = crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<PatternWeights, PatternFileError> {
+        let bytes =
+            crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| {
+                PatternFileError {
+                    path: path.to_path_buf(),
+                    problem: PatternFileProblem::Read(e),
+                }
+            })?;
         PatternWeights::from_bytes(&bytes, path)
     }
 }
+
+/// What is wrong with a pattern weights file.
+#[derive(Debug)]
+pub enum PatternFileProblem {
+    /// It cannot be read.
+    Read(std::io::Error),
+    /// It does not start as a wedge pattern weights file.
+    BadMagic,
+    /// It was made for another layout: this many phases of this many weights.
+    Shape {
+        /// Phases in the file.
+        phases: usize,
+        /// Weights per phase in the file.
+        weights: usize,
+    },
+    /// It ends before its weights do.
+    Truncated,
+    /// Its weights do not match its checksum.
+    Checksum,
+}
+
+impl fmt::Display for PatternFileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternFileProblem::Read(e) => write!(f, "{e}"),
+            PatternFileProblem::BadMagic => {
+                f.write_str("not a wedge pattern weights file (bad magic)")
+            }
+            PatternFileProblem::Shape { phases, weights } => write!(
+                f,
+                "made for {phases} phases x {weights} weights; this wedge uses {PHASES} x {}",
+                per_phase()
+            ),
+            PatternFileProblem::Truncated => f.write_str("truncated"),
+            PatternFileProblem::Checksum => f.write_str("checksum mismatch (the file is corrupt)"),
+        }
+    }
+}
+
+/// A pattern weights file that cannot be used: which file, and why.
+#[derive(Debug)]
+pub struct PatternFileError {
+    /// The file (or the name given for an image in memory).
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub problem: PatternFileProblem,
+}
+
+impl fmt::Display for PatternFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.problem)
+    }
+}
+
+impl std::error::Error for PatternFileError {}
 
 /// The squares of every placement of shape `k` (for tests and docs).
 pub fn placements(k: usize) -> Vec<Vec<Square>> {
@@ -650,6 +711,7 @@ mod tests {
         bad[30] ^= 1;
         assert!(PatternWeights::from_bytes(&bad, p)
             .unwrap_err()
+            .to_string()
             .contains("checksum"));
         assert!(PatternWeights::from_bytes(b"WEDGEBK1xxxxxxxxxxxxxxxxxx", p).is_err());
     }

@@ -65,9 +65,13 @@ weights! {
 /// Number of weights.
 pub const COUNT: usize = SPECS.len();
 
-/// Why a weight could not be set.
+/// Why a weight could not be set, by name or from a line of a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightError {
+    /// A weights file line names this weight but gives no value.
+    NoValue(String),
+    /// A weights file line has this after the value.
+    Extra(String),
     /// No weight has this name.
     Unknown(String),
     /// The value is not an integer.
@@ -93,6 +97,8 @@ pub enum WeightError {
 impl fmt::Display for WeightError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            WeightError::NoValue(n) => write!(f, "'{n}' has no value"),
+            WeightError::Extra(extra) => write!(f, "unexpected '{extra}' after the value"),
             WeightError::Unknown(n) => write!(f, "unknown weight '{n}'"),
             WeightError::NotANumber { name, value } => {
                 write!(f, "'{name}' needs an integer, got '{value}'")
@@ -166,11 +172,11 @@ impl Weights {
             let name = parts.next().unwrap_or("");
             let value = parts
                 .next()
-                .ok_or_else(|| format!("'{name}' has no value"))?;
+                .ok_or_else(|| WeightError::NoValue(name.to_string()))?;
             if let Some(extra) = parts.next() {
-                return Err(format!("unexpected '{extra}' after the value"));
+                return Err(WeightError::Extra(extra.to_string()));
             }
-            w.set_by_name(name, value).map_err(|e| e.to_string())
+            w.set_by_name(name, value)
         })?;
         // An empty file (or one of comments only) is a mistake, not "all built-in values".
         if named.is_empty() {
