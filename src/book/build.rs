@@ -5,12 +5,13 @@
 
 use super::{Book, Entry, DEPTH_EXACT, FLAG_LEAF};
 use crate::board::text::Game;
-use crate::board::{Board, Color, Position};
+use crate::board::{Board, Color, Move, Position};
 use crate::eval::Evaluator;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -65,6 +66,54 @@ fn score_leaf(
     (discs.clamp(-64, 64) as i8, options.depth.min(254) as u8)
 }
 
+/// Why a book could not be built or extended.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The journal could not be opened or written.
+    Journal {
+        /// The journal file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// The journal was written by a build with other arguments (its header's and the ones now).
+    OtherArguments {
+        /// The journal file.
+        path: PathBuf,
+        /// The arguments it was written with.
+        then: String,
+        /// The arguments of this build.
+        now: String,
+    },
+    /// An opening line plays an illegal move.
+    IllegalOpening {
+        /// The opening, as a transcript.
+        opening: String,
+        /// The move.
+        mv: Move,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Journal { path, error } => write!(f, "{}: {error}", path.display()),
+            BuildError::OtherArguments { path, then, now } => write!(
+                f,
+                "{}:1: this journal was written by a build with other arguments ('{then}', now \
+                 '{now}'): resume with the same --depth and --exact-empties, or delete it to \
+                 start again",
+                path.display()
+            ),
+            BuildError::IllegalOpening { opening, mv } => {
+                write!(f, "opening {opening}: illegal move {mv}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// The journal's first line: the arguments that decide a leaf's score. A journal is resumed only
 /// with the same ones (a depth-10 build resumed at depth 4 would mix depths silently).
 fn journal_header(options: &BuildOptions) -> String {
@@ -77,7 +126,7 @@ fn journal_header(options: &BuildOptions) -> String {
 /// Reads a journal of finished leaves: its header, then `<board> <side> <score> <depth>` per line.
 /// Unreadable lines (a line cut by an interruption) are skipped. A journal written with other
 /// arguments is an error that names them.
-fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8, u8)>, String> {
+fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
     let mut done = HashMap::new();
     let Ok(file) = std::fs::File::open(path) else {
         return Ok(done);
@@ -90,14 +139,15 @@ fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8,
     {
         if i == 0 && line.starts_with('#') {
             if line.trim() != want {
-                return Err(format!(
-                    "{}:1: this journal was written by a build with other arguments ('{}', now \
-                     '{}'): resume with the same --depth and --exact-empties, or delete it to \
-                     start again",
-                    path.display(),
-                    line.trim_start_matches("# wedge book journal: "),
-                    want.trim_start_matches("# wedge book journal: ")
-                ));
+                return Err(BuildError::OtherArguments {
+                    path: path.to_path_buf(),
+                    then: line
+                        .trim_start_matches("# wedge book journal: ")
+                        .to_string(),
+                    now: want
+                        .trim_start_matches("# wedge book journal: ")
+                        .to_string(),
+                });
             }
             continue;
         }
@@ -125,7 +175,7 @@ fn score_leaves(
     options: &BuildOptions,
     journal: Option<&Path>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<HashMap<Key, (i8, u8)>, String> {
+) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
     let todo: Vec<Key> = leaves
         .iter()
         .copied()
@@ -135,15 +185,18 @@ fn score_leaves(
     let already = total - todo.len();
     let journal = match journal {
         Some(p) => {
+            let err = |error| BuildError::Journal {
+                path: p.to_path_buf(),
+                error,
+            };
             let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
+                .map_err(err)?;
             let is_new = file.metadata().map(|m| m.len() == 0).unwrap_or(false);
             if is_new {
-                writeln!(file, "{}", journal_header(options))
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                writeln!(file, "{}", journal_header(options)).map_err(err)?;
             }
             Some(Mutex::new(file))
         }
@@ -267,16 +320,17 @@ pub fn build(
     options: &BuildOptions,
     journal: Option<&Path>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Book, String> {
+) -> Result<Book, BuildError> {
     let mut inner: HashSet<Key> = HashSet::new();
     let mut ends: Vec<Key> = Vec::new();
     for g in openings {
         let mut pos = g.start;
         for &mv in &g.moves {
             inner.insert(key(pos.board));
-            pos = pos
-                .play(mv)
-                .ok_or_else(|| format!("opening {}: illegal move {mv}", g.transcript()))?;
+            pos = pos.play(mv).ok_or_else(|| BuildError::IllegalOpening {
+                opening: g.transcript(),
+                mv,
+            })?;
         }
         ends.push(key(pos.board));
     }
@@ -315,7 +369,7 @@ pub fn extend(
     options: &BuildOptions,
     journal: Option<&Path>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Book, String> {
+) -> Result<Book, BuildError> {
     let mut entries: HashMap<Key, Entry> = book
         .entries()
         .iter()

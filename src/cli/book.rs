@@ -119,7 +119,8 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &options(&leaf),
                 Some(&journal),
                 &progress_reporter("leaves"),
-            )?;
+            )
+            .map_err(|e| e.to_string())?;
             book.save(&out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             let _ = std::fs::remove_file(&journal);
@@ -143,7 +144,8 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &options(&leaf),
                 Some(&journal),
                 &progress_reporter("new positions"),
-            )?;
+            )
+            .map_err(|e| e.to_string())?;
             extended
                 .save(&out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;

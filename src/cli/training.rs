@@ -107,7 +107,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         siblings: args.siblings,
     };
     let played =
-        wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))?;
+        wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
+            .map_err(|e| e.to_string())?;
     println!("played {played} games into {}", args.out.display());
     Ok(())
 }
@@ -158,7 +159,7 @@ fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
 fn read_all_samples(paths: &[PathBuf]) -> Result<Vec<wedge::tools::train::Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
-        let these = wedge::tools::train::read_samples(path)?;
+        let these = wedge::tools::train::read_samples(path).map_err(|e| e.to_string())?;
         if these.is_empty() {
             return Err(format!(
                 "{}: no positions in this data file",
@@ -215,7 +216,8 @@ fn run_train(
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
     if let Some(path) = init {
-        options.init = Some(wedge::eval::pattern::PatternWeights::load(path)?);
+        options.init =
+            Some(wedge::eval::pattern::PatternWeights::load(path).map_err(|e| e.to_string())?);
     }
     let samples = read_all_samples(data)?;
     let (training, test) = split(samples, held_out.min(900));

@@ -12,15 +12,16 @@
 //! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
 //! run resume without repeating games (docs/training.md).
 
-use crate::board::text::Game;
+use crate::board::text::{FileError, Game, ParseBoardError};
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashSet;
+use std::fmt;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -176,14 +177,93 @@ pub fn search_label(
     }
 }
 
+/// A data file that cannot be read or written: which file, and why.
+#[derive(Debug)]
+pub struct DataFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub error: std::io::Error,
+}
+
+impl DataFileError {
+    /// Makes the errors of `path` (for `map_err`).
+    fn at(path: &Path) -> impl Fn(std::io::Error) -> DataFileError + Copy + '_ {
+        move |error| DataFileError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for DataFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for DataFileError {}
+
+/// Why `datagen` could not play its games.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// There is no opening to start games from.
+    NoOpenings,
+    /// The data file could not be repaired, opened or written.
+    File(DataFileError),
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatagenError::NoOpenings => f.write_str("no openings"),
+            DatagenError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+impl From<DataFileError> for DatagenError {
+    fn from(e: DataFileError) -> Self {
+        DatagenError::File(e)
+    }
+}
+
+/// Why a line of a data file is not a sample.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SampleError {
+    /// The line is not `<64 squares> <side> <label>`.
+    Form,
+    /// The position is not a board.
+    Board(ParseBoardError),
+    /// The label is not a number (as written).
+    NotANumber(String),
+    /// The label lies outside -64..64.
+    OutOfRange(f32),
+}
+
+impl fmt::Display for SampleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SampleError::Form => f.write_str("expected '<64 squares> <side> <label>'"),
+            SampleError::Board(e) => write!(f, "{e}"),
+            SampleError::NotANumber(label) => write!(f, "'{label}' is not a number"),
+            SampleError::OutOfRange(label) => write!(f, "label {label} is outside -64..64"),
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
+
 /// Cuts a data file back to its last complete game (the end of its last `# game <n>` line), so that
 /// a write cut by an interruption (a `kill -9`, a full disk) leaves no torn line or half game for
 /// the resumed run to append after. A file with no complete game is cut to nothing; a large file
 /// with no game marker in its last megabyte (not this format) loses only a torn last line.
 /// Returns how many bytes were cut.
-pub fn repair_data_tail(path: &Path) -> Result<u64, String> {
+pub fn repair_data_tail(path: &Path) -> Result<u64, DataFileError> {
     use std::io::{Read, Seek, SeekFrom};
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let err = DataFileError::at(path);
     let Ok(mut f) = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -249,9 +329,9 @@ pub fn datagen(
     options: &DatagenOptions,
     out: &Path,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<usize, String> {
+) -> Result<usize, DatagenError> {
     if openings.is_empty() {
-        return Err("no openings".into());
+        return Err(DatagenError::NoOpenings);
     }
     let cut = repair_data_tail(out)?;
     if cut > 0 {
@@ -266,11 +346,11 @@ pub fn datagen(
         .create(true)
         .append(true)
         .open(out)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+        .map_err(DataFileError::at(out))?;
     let file = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(options.games - todo.len());
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<DataFileError>> = Mutex::new(None);
     // Openings are drawn by a seeded shuffle, so game n always starts from the same one.
     let mut order: Vec<usize> = (0..openings.len()).collect();
     let mut rng = Rng::new(options.seed);
@@ -295,7 +375,7 @@ pub fn datagen(
                     if let Ok(mut f) = file.lock() {
                         if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                             if let Ok(mut slot) = failed.lock() {
-                                slot.get_or_insert(format!("{}: {e}", out.display()));
+                                slot.get_or_insert(DataFileError::at(out)(e));
                             }
                             break;
                         }
@@ -307,7 +387,7 @@ pub fn datagen(
         }
     });
     if let Some(e) = failed.into_inner().unwrap_or(None) {
-        return Err(e);
+        return Err(e.into());
     }
     Ok(todo.len())
 }
@@ -326,7 +406,7 @@ pub struct Sample {
 
 /// Reads data files (`<64 squares> <side> <label>` lines; `#` comments; a `# game <n>` line closes
 /// each game's positions).
-pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
     // Games are told apart by the file's name (not its directory, so the split does not depend on
     // where the file lies) and the number of `# game` lines before them.
     let salt = path
@@ -345,16 +425,14 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
                 games_closed.set(games_closed.get() + 1);
             }
         },
-        |line| -> Result<Sample, String> {
-            let (board, label) = line
-                .rsplit_once(' ')
-                .ok_or_else(|| "expected '<64 squares> <side> <label>'".to_string())?;
-            let pos: Position = board.parse().map_err(|e| format!("{e}"))?;
+        |line| -> Result<Sample, SampleError> {
+            let (board, label) = line.rsplit_once(' ').ok_or(SampleError::Form)?;
+            let pos: Position = board.parse().map_err(SampleError::Board)?;
             let label: f32 = label
                 .parse()
-                .map_err(|_| format!("'{label}' is not a number"))?;
+                .map_err(|_| SampleError::NotANumber(label.to_string()))?;
             if !(-64.0..=64.0).contains(&label) {
-                return Err(format!("label {label} is outside -64..64"));
+                return Err(SampleError::OutOfRange(label));
             }
             Ok(Sample {
                 board: pos.board,
@@ -363,7 +441,6 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
             })
         },
     )
-    .map_err(|e| e.to_string())
 }
 
 /// How to fit.
