@@ -47,6 +47,11 @@ enum Command {
     },
     /// Solve the positions of an OBF file exactly and check the scores it gives.
     Solve(cli::solve::SolveArgs),
+    /// The midgame search's Multi-ProbCut table: `fit` measures and fits it (see docs/search.md).
+    Mpc {
+        #[command(subcommand)]
+        action: cli::mpc::MpcAction,
+    },
 }
 
 /// Makes a write to a closed pipe end the process quietly, as Unix tools do (`wedge perft 10 |
@@ -87,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Book { action }) => cli::book::run(action),
         Some(Command::Weights { action }) => cli::weights::run(action),
         Some(Command::Solve(args)) => cli::solve::run(args),
+        Some(Command::Mpc { action }) => cli::mpc::run(action),
         None => {
             let code = cli::engine::run_engine(&cli.protocol);
             return ExitCode::from(code.clamp(0, 255) as u8);

@@ -377,3 +377,49 @@ fn a_node_limit_ends_a_solve_with_helper_threads_honestly() {
         }
     }
 }
+
+#[test]
+fn info_lines_say_how_selective_the_search_is() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    e.send("go depth 6");
+    let (lines, mv) = e.bestmove();
+    assert!(legal_in(
+        &"f5d6c3d3c4"
+            .parse::<wedge::board::text::Game>()
+            .unwrap()
+            .position(),
+        &mv
+    ));
+    let depth_lines: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!depth_lines.is_empty());
+    assert!(
+        depth_lines
+            .iter()
+            .all(|l| l.contains(" selectivity 73 pv ")),
+        "{depth_lines:?}"
+    );
+    // Full width: no selectivity field; a value between levels takes the next level.
+    e.send("setoption name Selectivity value 100");
+    e.send("go depth 6");
+    let (lines, _) = e.bestmove();
+    assert!(
+        lines.iter().all(|l| !l.contains("selectivity")),
+        "{lines:?}"
+    );
+    e.send("setoption name Selectivity value 90");
+    e.send("go depth 6");
+    let (lines, _) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.contains(" selectivity 95 pv ")),
+        "{lines:?}"
+    );
+    e.send("setoption name Selectivity value 50");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.contains("'Selectivity' must be 73..100")),
+        "{out:?}"
+    );
+}

@@ -246,3 +246,50 @@ fn positions_with_more_than_32_moves_search_every_move() {
         }
     }
 }
+
+/// Multi-ProbCut: at the same depth the selective search visits far fewer nodes than the full-width
+/// one, and the moves it picks lose little by the full-width search's own measure; the full-width
+/// level is the plain search, node for node.
+#[test]
+fn selective_search_is_narrower_and_its_moves_lose_little() {
+    use wedge::search::selectivity::{default_level, FULL_WIDTH};
+    let ev = Evaluator::default();
+    let (mut full_nodes, mut selective_nodes, mut loss) = (0u64, 0u64, 0i64);
+    let positions: Vec<Board> = random_positions(23, 60)
+        .into_iter()
+        .filter(|b| (20..=50).contains(&b.empty_count()))
+        .take(24)
+        .collect();
+    assert!(positions.len() >= 20);
+    for &b in &positions {
+        let run = |selectivity: u8, root_moves: Option<u64>| {
+            let mut s = Searcher::new(8, ev.clone());
+            let limits = Limits {
+                depth: Some(8),
+                selectivity,
+                root_moves,
+                ..Limits::default()
+            };
+            s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {})
+        };
+        let full = run(FULL_WIDTH, None);
+        let plain = search(&mut Searcher::new(8, ev.clone()), b, 8);
+        assert_eq!((full.nodes, full.best_move), (plain.nodes, plain.best_move));
+        let selective = run(default_level(), None);
+        let mv = selective.best_move.expect("a move");
+        let sq = mv.square().expect("not a pass");
+        assert!(b.play(sq).is_some(), "illegal {mv}");
+        // The full-width value of the selective search's move.
+        let chosen = run(FULL_WIDTH, Some(1 << sq.index()));
+        loss += i64::from(value(full.score) - value(chosen.score));
+        full_nodes += full.nodes;
+        selective_nodes += selective.nodes;
+    }
+    let mean_loss = loss as f64 / positions.len() as f64;
+    eprintln!("nodes {selective_nodes} vs {full_nodes}, mean loss {mean_loss:.0} centidiscs");
+    assert!(
+        selective_nodes * 3 < full_nodes,
+        "selective {selective_nodes} vs full {full_nodes}"
+    );
+    assert!((0.0..150.0).contains(&mean_loss), "mean loss {mean_loss}");
+}

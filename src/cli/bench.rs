@@ -10,6 +10,11 @@ pub struct BenchArgs {
     /// Search depth.
     #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Confidence of the midgame search's Multi-ProbCut, percent (73, 87, 95, 98, 99; 100: full
+    /// width); the default is the engine's `Selectivity`.
+    #[arg(long, default_value_t = wedge::search::selectivity::DEFAULT_PERCENT,
+          value_parser = clap::value_parser!(u8).range(73..=100))]
+    pub selectivity: u8,
     /// Hash table size in MB.
     #[arg(long, value_parser = hash_mb, default_value_t = 64)]
     pub hash: usize,
@@ -22,6 +27,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
         depth.clamp(1, 60),
+        wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,
         never,
         |line: &bench::BenchLine| {

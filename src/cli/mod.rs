@@ -7,6 +7,7 @@ pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod matches;
+pub mod mpc;
 pub mod perft;
 pub mod solve;
 pub mod training;

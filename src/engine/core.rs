@@ -301,6 +301,13 @@ impl Core {
                 solve_empties,
                 randomness: self.options.randomness.max(level.randomness),
                 root_moves: params.searchmoves,
+                // Selective only where the level searches deeper than 4 plies: the weak levels'
+                // ladder is measured full width.
+                selectivity: if level.depth.is_none_or(|d| d > 4) {
+                    self.options.selectivity
+                } else {
+                    crate::search::FULL_WIDTH
+                },
             },
             hard,
         }

@@ -208,6 +208,15 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        name: "Selectivity",
+        kind: spin_kind(crate::search::selectivity::DEFAULT_PERCENT as i64, 73, 100),
+        set: |o, d, v| {
+            let percent = d.spin(v)? as u8;
+            o.selectivity = crate::search::selectivity::level_for_percent(percent);
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
         name: "Randomness",
         kind: spin_kind(0, 0, 2000),
         set: |o, d, v| {
@@ -289,6 +298,8 @@ pub struct Options {
     pub level: u32,
     /// Root-score noise in centidiscs (0: none).
     pub randomness: i32,
+    /// Multi-ProbCut level of the midgame search (see `Selectivity` in docs/options.md).
+    pub selectivity: u8,
     /// Seed of the random generator.
     pub seed: u64,
 }
@@ -308,6 +319,7 @@ impl Default for Options {
             book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
+            selectivity: crate::search::selectivity::default_level(),
             seed: 0,
         }
     }

@@ -214,7 +214,8 @@ pub fn spawn(
                         hash_mb,
                         stop,
                     } => {
-                        let lines = bench::run(depth, hash_mb, stop.clone(), |_| {});
+                        let level = crate::search::selectivity::default_level();
+                        let lines = bench::run(depth, level, hash_mb, stop.clone(), |_| {});
                         let figures = lines.map(|lines| BenchFigures {
                             nodes: lines.iter().map(|l| l.nodes).sum(),
                             time: lines.iter().map(|l| l.time).sum(),

@@ -101,6 +101,9 @@ pub fn info_line(info: &Info, mode: Mode, show_multipv: bool) -> String {
         info.hashfull,
         discs_text(info.score),
     ));
+    if info.selectivity < 100 {
+        line.push_str(&format!(" selectivity {}", info.selectivity));
+    }
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for m in &info.pv {
@@ -297,17 +300,19 @@ mod tests {
             nodes: 100,
             time: Duration::from_millis(10),
             hashfull: 1,
+            selectivity: 100,
             pv: vec![Move::PASS],
         };
         assert_eq!(
             info_line(&info, Mode::Ugi, true),
             "info multipv 2 depth 3 seldepth 4 score cp 7 nodes 100 nps 10000 time 10 hashfull 1 discs +0.07 pv 0000"
         );
-        // No nps when no time can be measured.
+        // No nps when no time can be measured; the selectivity of a selective search.
         info.time = Duration::ZERO;
+        info.selectivity = 87;
         assert_eq!(
             info_line(&info, Mode::Uci, false),
-            "info depth 3 seldepth 4 score cp 7 nodes 100 time 0 hashfull 1 discs +0.07 pv pass"
+            "info depth 3 seldepth 4 score cp 7 nodes 100 time 0 hashfull 1 discs +0.07 selectivity 87 pv pass"
         );
         let f5: Move = "f5".parse().unwrap();
         let d6: Move = "d6".parse().unwrap();

@@ -9,11 +9,13 @@ pub mod movelist;
 pub mod nearbytable;
 mod parallel;
 pub mod progress;
+pub mod selectivity;
 pub mod tt;
 
 pub use endgame::{SolveResult, Solver};
 pub use midgame::{time_budget, Searcher};
 pub use progress::{Progress, ProgressSnapshot};
+pub use selectivity::{FULL_WIDTH, MPC_CONFIDENCE};
 
 /// Starts loading the cache line holding `item` (a hint for a table probe coming soon; it changes
 /// nothing else). Shared by the midgame table and the solver's.
@@ -177,6 +179,9 @@ pub struct Limits {
     /// Search only these root moves (a set of squares; `None`: all). Squares that are not legal
     /// are ignored; a set with no legal move searches all moves.
     pub root_moves: Option<u64>,
+    /// Multi-ProbCut level of the midgame search: an index into [`MPC_CONFIDENCE`]
+    /// (0: 73%, the most selective), or [`FULL_WIDTH`] for a full-width search.
+    pub selectivity: u8,
 }
 
 impl Default for Limits {
@@ -191,6 +196,7 @@ impl Default for Limits {
             solve_empties: 0,
             randomness: 0,
             root_moves: None,
+            selectivity: FULL_WIDTH,
         }
     }
 }
@@ -249,6 +255,9 @@ pub struct Info {
     pub time: Duration,
     /// Hash table use, per mille.
     pub hashfull: u32,
+    /// How sure the score is, percent: the confidence of the Multi-ProbCut level that found it
+    /// (73 to 99), 100 for a full-width search or a proof.
+    pub selectivity: u8,
     /// The principal variation.
     pub pv: Vec<Move>,
 }

@@ -24,6 +24,9 @@ pub struct Entry {
     pub best: u8,
     /// Search generation that wrote it.
     pub generation: u8,
+    /// Multi-ProbCut level of the search that found the bounds (higher: surer; the midgame
+    /// search's `FULL_WIDTH` for proven ones).
+    pub selectivity: u8,
 }
 
 /// Two entries, aligned so that a bucket never straddles two cache lines.
@@ -89,14 +92,17 @@ impl TranspositionTable {
         bucket.iter().find(|e| e.key == key).copied()
     }
 
-    /// Stores a search result: the score `score` found with window `alpha..beta` at `depth`, and the
-    /// best move (`None` for none).
+    /// Stores a search result: the score `score` found with window `alpha..beta` at `depth` and
+    /// Multi-ProbCut level `selectivity`, and the best move (`None` for none). A result of the same
+    /// depth and level narrows the stored bounds; a deeper or surer one (by depth, then level)
+    /// replaces them.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
         player: u64,
         opponent: u64,
         depth: u32,
+        selectivity: u8,
         alpha: i32,
         beta: i32,
         score: i32,
@@ -116,8 +122,8 @@ impl TranspositionTable {
         let depth = depth.min(255) as u8;
         let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
             let e = &mut bucket[i];
-            if e.depth == depth {
-                // Same depth: the bounds combine.
+            if (e.depth, e.selectivity) == (depth, selectivity) {
+                // Same depth and level: the bounds combine.
                 e.lower = e.lower.max(lower);
                 e.upper = e.upper.min(upper).max(e.lower);
                 e.generation = generation;
@@ -126,8 +132,9 @@ impl TranspositionTable {
                 }
                 return;
             }
-            if e.depth > depth && e.generation == generation {
-                // A deeper result from this search is worth more; only refresh the move if none.
+            if (e.depth, e.selectivity) > (depth, selectivity) && e.generation == generation {
+                // A deeper or surer result from this search is worth more; only refresh the move
+                // if none.
                 if e.best == NO_SQUARE {
                     e.best = best.unwrap_or(NO_SQUARE);
                 }
@@ -149,6 +156,7 @@ impl TranspositionTable {
             depth,
             best: best.unwrap_or(NO_SQUARE),
             generation,
+            selectivity,
         };
     }
 
@@ -174,10 +182,10 @@ mod tests {
     #[test]
     fn store_and_probe_bounds() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(1, 2, 5, -10, 10, 3, Some(7));
+        tt.store(1, 2, 5, 5, -10, 10, 3, Some(7));
         let e = tt.probe(1, 2).unwrap();
         assert_eq!((e.lower, e.upper, e.depth, e.best), (3, 3, 5, 7));
-        tt.store(1, 2, 5, -10, 10, 20, None);
+        tt.store(1, 2, 5, 5, -10, 10, 20, None);
         let e = tt.probe(1, 2).unwrap();
         assert_eq!((e.lower, e.best), (20, 7));
         assert!(tt.probe(2, 1).is_none());
@@ -190,7 +198,7 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for i in 0..100_000u64 {
-            tt.store(i, i << 32, 1, 0, 1, 0, None);
+            tt.store(i, i << 32, 1, 5, 0, 1, 0, None);
         }
         assert!(tt.hashfull() > 500);
         tt.new_search();

@@ -50,11 +50,13 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth` with a fresh table and default evaluation, calling
+/// Searches every bench position to `depth` at Multi-ProbCut level `selectivity` (the engine's:
+/// [`crate::search::selectivity::default_level`]) with a fresh table and default evaluation, calling
 /// `progress` after each one. Setting `stop` ends the run early (the lines finished so far come
 /// back); a table that cannot be allocated is an error.
 pub fn run(
     depth: u32,
+    selectivity: u8,
     hash_mb: usize,
     stop: Arc<AtomicBool>,
     mut progress: impl FnMut(&BenchLine),
@@ -71,6 +73,7 @@ pub fn run(
         let mut searcher = Searcher::try_new(hash_mb, Evaluator::default())?;
         let limits = Limits {
             depth: Some(depth),
+            selectivity,
             ..Limits::default()
         };
         let start = Instant::now();

@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod mpc;
 pub mod perft;
 pub mod players;
 pub mod solve;

@@ -33,6 +33,7 @@ use super::endtable::{EndTable, Entry};
 use super::movelist::{MovePicker, MAX_MOVES};
 use super::nearbytable::NearbyTable;
 use super::parallel::{AbortChain, Member, Pool, Split};
+use super::selectivity::{MPC_CONFIDENCE, MPC_T};
 use super::{bound_cutoff, reply_count};
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
 use crate::board::square::NO_SQUARE;
@@ -96,15 +97,8 @@ const STOP_CHECK_NODES: u64 = 4096;
 /// Smallest number of empties at which a node's moves after the first are shared with idle helper
 /// threads (when the solver has any).
 const SPLIT_MIN: u32 = 12;
-/// Probable-cut (Multi-ProbCut) levels: by how many standard deviations of a shallow search's error
-/// its value must clear the window for a node to be cut off unsearched (about 73%, 87%, 95%, 98%
-/// and 99% confidence). Level `EXACT` cuts nothing: its results are proven.
-const MPC_T: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
-/// The confidence of each level, in percent (the share of a normal distribution within `MPC_T`
-/// standard deviations of its mean).
-const MPC_CONFIDENCE: [u8; 5] = [73, 87, 95, 98, 99];
-/// The level of proven results.
-const EXACT: u8 = MPC_T.len() as u8;
+/// The level of proven results (cuts nothing).
+const EXACT: u8 = super::selectivity::FULL_WIDTH;
 /// Smallest number of empties at which a selective pass tries a probable cut (below it, nodes are
 /// searched exactly in every pass, and their table entries count as proven).
 const MPC_MIN: u32 = 12;

@@ -5,11 +5,13 @@
 //! Limits (depth, nodes, time) come in as [`Limits`]; progress goes out through a callback as [`Info`]
 //! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
 
+pub mod probcut;
 mod solve;
 mod tree;
 
 use super::endgame::{SolveResult, Solver};
 use super::movelist::MoveList;
+use super::selectivity::{self, FULL_WIDTH};
 use super::tt::TranspositionTable;
 use super::{
     reply_count, Bound, Info, Limits, Progress, Score, SearchResult, SolveKind, TableAllocError,
@@ -51,6 +53,8 @@ pub struct Searcher {
     progress: Arc<Progress>,
     /// When the search in progress started.
     started: Instant,
+    /// The Multi-ProbCut level of the search in progress ([`FULL_WIDTH`]: none).
+    selectivity: u8,
 }
 
 /// A root move with its latest score and PV.
@@ -87,6 +91,7 @@ impl Searcher {
             rng: Rng::new(0),
             progress,
             started: Instant::now(),
+            selectivity: FULL_WIDTH,
         })
     }
 
@@ -163,6 +168,7 @@ impl Searcher {
         self.progress.reset();
         self.aborted = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.selectivity = limits.selectivity.min(FULL_WIDTH);
         self.tt.new_search();
 
         let (p, o) = (board.player(), board.opponent());
@@ -300,6 +306,7 @@ impl Searcher {
                     nodes: self.nodes,
                     time: elapsed,
                     hashfull: self.tt.hashfull(),
+                    selectivity: selectivity::percent(self.selectivity),
                     pv: rm.pv.clone(),
                 });
             }
@@ -440,6 +447,7 @@ impl Searcher {
                     nodes: self.nodes,
                     time: self.started.elapsed(),
                     hashfull: self.tt.hashfull(),
+                    selectivity: selectivity::percent(self.selectivity),
                     pv: roots[0].pv.clone(),
                 });
             }

@@ -36,6 +36,7 @@ impl Searcher {
                 nodes: base + r.nodes,
                 time: start.elapsed(),
                 hashfull,
+                selectivity: r.confidence,
                 pv: r.pv.clone(),
             })
         };
@@ -94,6 +95,7 @@ impl Searcher {
             nodes: self.nodes,
             time: start.elapsed(),
             hashfull: self.solver.hashfull(),
+            selectivity: 100,
             pv: pv.to_vec(),
         });
     }

@@ -75,11 +75,19 @@ impl Searcher {
         let mut hash_move = NO_SQUARE;
         if let Some(e) = self.use_tt.then(|| self.tt.probe(p, o)).flatten() {
             hash_move = e.best;
-            if u32::from(e.depth) >= depth && !is_pv {
+            if u32::from(e.depth) >= depth && e.selectivity >= self.selectivity && !is_pv {
                 let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
                 if let Some(v) = crate::search::bound_cutoff(lo, hi, alpha, beta) {
                     return v;
                 }
+            }
+        }
+        if !is_pv && self.selectivity < FULL_WIDTH && depth >= probcut::MIN_DEPTH {
+            if let Some(v) = self.probable_cut(p, o, idx, alpha, beta, depth, ply) {
+                return v;
+            }
+            if self.aborted {
+                return 0;
             }
         }
         let alpha0 = alpha;
@@ -120,9 +128,52 @@ impl Searcher {
             }
         }
         if self.use_tt {
-            self.tt.store(p, o, depth, alpha0, beta, best, best_sq);
+            self.tt
+                .store(p, o, depth, self.selectivity, alpha0, beta, best, best_sq);
         }
         best
+    }
+
+    /// Multi-ProbCut: a shallow null-window search whose predicted deep value clears the window by
+    /// the current level's margin cuts the node off; `Some(bound)` is the bound it fails with.
+    #[allow(clippy::too_many_arguments)]
+    fn probable_cut(
+        &mut self,
+        p: u64,
+        o: u64,
+        idx: &PatternIndices,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: u32,
+    ) -> Option<i32> {
+        let empties = 64 - (p | o).count_ones();
+        let fit = probcut::BUILT_IN.fit(empties, depth);
+        let margin = selectivity::MPC_T[self.selectivity as usize] * fit.sigma;
+        let shallow = probcut::shallow_depth(depth);
+        let mut pv = Vec::new();
+        // The shallow value that predicts a deep one at or above `beta + margin`.
+        let high = ((f64::from(beta) + margin - fit.b) / fit.a).ceil() as i32;
+        if beta < EVAL_LIMIT && high < EVAL_LIMIT {
+            let v = self.pvs(p, o, idx, high - 1, high, shallow, ply, &mut pv);
+            if self.aborted {
+                return None;
+            }
+            if v >= high {
+                return Some(beta);
+            }
+        }
+        let low = ((f64::from(alpha) - margin - fit.b) / fit.a).floor() as i32;
+        if alpha > -EVAL_LIMIT && low > -EVAL_LIMIT {
+            let v = self.pvs(p, o, idx, low, low + 1, shallow, ply, &mut pv);
+            if self.aborted {
+                return None;
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// The score of a child for its parent, principal variation search style: the first child with

@@ -1,0 +1,119 @@
+//! `wedge mpc fit`: the midgame search's Multi-ProbCut table from positions of self-play games
+//! (docs/search.md shows the command that made the built-in table).
+
+use super::{progress_reporter, thread_count};
+use std::path::PathBuf;
+use wedge::search::midgame::probcut;
+use wedge::tools::mpc;
+
+/// `wedge mpc` actions.
+#[derive(clap::Subcommand)]
+pub enum MpcAction {
+    /// Search positions full width at every depth up to `--depth` and fit the table.
+    Fit(FitArgs),
+}
+
+/// The arguments of `wedge mpc fit`.
+#[derive(clap::Args)]
+pub struct FitArgs {
+    /// Data files of `wedge datagen` (their positions are used, not their labels).
+    #[arg(long = "data")]
+    pub data: Vec<PathBuf>,
+    /// Values measured before (`--scores-out` of an earlier run) instead of searching.
+    #[arg(long, conflicts_with = "data")]
+    pub scores: Option<PathBuf>,
+    /// Where to write the table (the format of src/search/midgame/mpc.txt).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also write the measured values here.
+    #[arg(long)]
+    pub scores_out: Option<PathBuf>,
+    /// Deepest search.
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Positions drawn from the data (at `depth + 2` to 58 empties).
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Positions searched at once.
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    pub jobs: usize,
+}
+
+/// Runs `wedge mpc ...`.
+pub fn run(action: MpcAction) -> Result<(), String> {
+    let MpcAction::Fit(args) = action;
+    let data = match &args.scores {
+        Some(path) => mpc::read_scores(path).map_err(|e| e.to_string())?,
+        None => {
+            if args.data.is_empty() {
+                return Err(
+                    "give --data FILE (positions) or --scores FILE (measured values)".into(),
+                );
+            }
+            let mut boards = Vec::new();
+            for path in &args.data {
+                let samples = wedge::tools::train::read_samples(path).map_err(|e| e.to_string())?;
+                boards.extend(
+                    samples
+                        .iter()
+                        .map(|s| s.board.canonical().0)
+                        .filter(|b| (args.depth + 2..=58).contains(&b.empty_count())),
+                );
+            }
+            // Canonical forms, deduplicated, in a seeded order.
+            boards.sort_by_key(|b| (b.player(), b.opponent()));
+            boards.dedup();
+            let mut rng = wedge::rng::Rng::new(args.seed);
+            for i in (1..boards.len()).rev() {
+                boards.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            boards.truncate(args.positions);
+            if boards.is_empty() {
+                return Err("no positions with enough empty squares in the data".into());
+            }
+            let measured = mpc::measure(
+                &boards,
+                args.depth,
+                args.jobs,
+                &progress_reporter("positions"),
+            )
+            .map_err(|e| e.to_string())?;
+            if let Some(path) = &args.scores_out {
+                std::fs::write(path, mpc::format_scores(&measured))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            measured
+        }
+    };
+    let (model, rows) = mpc::fit(&data);
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let header = vec![
+        "wedge Multi-ProbCut table (src/search/midgame/probcut.rs reads it)".to_string(),
+        format!("made by: wedge {}", command.join(" ")),
+        format!("from {} positions", data.len()),
+    ];
+    std::fs::write(&args.out, probcut::format_table(&header, model, &rows))
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!("depth shallow empties      a       b   sigma  samples");
+    for r in &rows {
+        println!(
+            "{:5} {:7} {:>2}-{:<2}  {:7.3} {:7.1} {:7.1} {:8}",
+            r.depth,
+            r.shallow,
+            r.empties_lo,
+            r.empties_hi,
+            r.fit.a,
+            r.fit.b,
+            r.fit.sigma,
+            r.samples
+        );
+    }
+    println!(
+        "model: sigma = {:.1} + {:.2} * empties + {:.2} * depth + {:.2} * shallow",
+        model[0], model[1], model[2], model[3]
+    );
+    Ok(())
+}
