@@ -393,13 +393,12 @@ fn info_lines_say_how_selective_the_search_is() {
         &mv
     ));
     let depth_lines: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
-    assert!(!depth_lines.is_empty());
-    assert!(
-        depth_lines
-            .iter()
-            .all(|l| l.contains(" selectivity 73 pv ")),
-        "{depth_lines:?}"
-    );
+    assert!(depth_lines.len() >= 6, "{depth_lines:?}");
+    // Probable cuts start below the root from depth 4: shallower iterations are full width.
+    for l in &depth_lines {
+        let depth: u32 = l.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert_eq!(l.contains(" selectivity 73 pv "), depth >= 4, "{l}");
+    }
     // Full width: no selectivity field; a value between levels takes the next level.
     e.send("setoption name Selectivity value 100");
     e.send("go depth 6");

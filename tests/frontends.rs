@@ -100,12 +100,13 @@ fn nboard_session() {
     assert!(pos.play(mv).is_some(), "{lines:?}");
     s.until(|l| l == "status");
 
-    // A hint for 3 moves: one search line per move at the last depth, between status lines.
+    // A hint for 3 moves: one search line per move at the last depth, between status lines (a
+    // selective search writes its depth as `4@73%`).
     s.send("hint 3");
     let lines = s.until(|l| l == "status");
     let last_depth: Vec<&String> = lines
         .iter()
-        .filter(|l| l.starts_with("search") && l.ends_with(" 4"))
+        .filter(|l| l.starts_with("search") && (l.ends_with(" 4") || l.ends_with(" 4@73%")))
         .collect();
     let mut firsts: Vec<&str> = last_depth
         .iter()

@@ -327,7 +327,7 @@ impl NboardFrontEnd {
         if r.purpose != Purpose::Hint || !r.pongs.is_empty() {
             return;
         }
-        if let Some(line) = text::search_line(&info.pv, info.score, info.depth) {
+        if let Some(line) = text::search_line(&info.pv, info.score, info.depth, info.selectivity) {
             s.out.line(&line);
         }
     }
@@ -344,7 +344,7 @@ impl NboardFrontEnd {
         match r.purpose {
             Purpose::Go => {
                 let mv = result.best_move.unwrap_or(Move::PASS);
-                let (eval, _) = text::score_text(result.score, result.depth);
+                let (eval, _) = text::score_text(result.score, result.depth, 100);
                 let secs = r.started.elapsed().as_secs_f64();
                 s.out.line(&text::move_line(mv, &eval, secs));
                 s.out.line(text::STATUS);
@@ -356,7 +356,7 @@ impl NboardFrontEnd {
                 } else {
                     result.score
                 };
-                let (eval, _) = text::score_text(score, result.depth);
+                let (eval, _) = text::score_text(score, result.depth, 100);
                 s.out.line(&text::analysis_line(ply, &eval));
                 self.analyze_next(s);
             }
@@ -389,7 +389,7 @@ impl NboardFrontEnd {
     fn analyze_next(&mut self, s: &mut Session<'_>) {
         while let Some((ply, pos)) = self.to_analyze.pop() {
             if pos.board.is_game_over() {
-                let (eval, _) = text::score_text(Score::Exact(pos.board.final_score()), 0);
+                let (eval, _) = text::score_text(Score::Exact(pos.board.final_score()), 0, 100);
                 s.out.line(&text::analysis_line(ply, &eval));
                 continue;
             }

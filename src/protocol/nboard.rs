@@ -161,10 +161,18 @@ pub fn move_text(m: Move) -> String {
     }
 }
 
-/// A score in discs for NBoard, and the depth field (`100%` exact, `100%W` win/loss/draw).
-pub fn score_text(score: Score, depth: u32) -> (String, String) {
+/// A score in discs for NBoard, and the depth field: `<depth>` for a full-width search,
+/// `<depth>@<selectivity>%` for a selective one, `100%` exact, `100%W` win/loss/draw.
+pub fn score_text(score: Score, depth: u32, selectivity: u8) -> (String, String) {
     match score {
-        Score::Eval(cd) => (format!("{:.2}", f64::from(cd) / 100.0), depth.to_string()),
+        Score::Eval(cd) => (
+            format!("{:.2}", f64::from(cd) / 100.0),
+            if selectivity < 100 {
+                format!("{depth}@{selectivity}%")
+            } else {
+                depth.to_string()
+            },
+        ),
         Score::Exact(d) => (format!("{d}.00"), "100%".to_string()),
         Score::Wld(w) => (format!("{}.00", 2 * w.signum()), "100%W".to_string()),
     }
@@ -185,14 +193,14 @@ pub fn book_line(mv: Move, score: i32, depth: u8) -> String {
     format!("book {} {score}.00 0 {depth}", move_text(mv))
 }
 
-/// One line of a `hint` search: `search <pv> <eval> 0 <depth>`, the moves joined by `-`; `None`
-/// for an empty principal variation.
-pub fn search_line(pv: &[Move], score: Score, depth: u32) -> Option<String> {
+/// One line of a `hint` search: `search <pv> <eval> 0 <depth>`, the moves joined by `-` and the
+/// depth as [`score_text`] writes it; `None` for an empty principal variation.
+pub fn search_line(pv: &[Move], score: Score, depth: u32, selectivity: u8) -> Option<String> {
     if pv.is_empty() {
         return None;
     }
     let pv: Vec<String> = pv.iter().map(|m| move_text(*m)).collect();
-    let (eval, depth) = score_text(score, depth);
+    let (eval, depth) = score_text(score, depth, selectivity);
     Some(format!("search {} {eval} 0 {depth}", pv.join("-")))
 }
 
@@ -268,11 +276,15 @@ mod tests {
         let f5: Move = "f5".parse().unwrap();
         assert_eq!(move_text(Move::PASS), "PA");
         assert_eq!(move_line(f5, "1.25", 0.26), "=== F5/1.25/0.3");
-        assert_eq!(score_text(Score::Wld(-1), 3).0, "-2.00");
+        assert_eq!(score_text(Score::Wld(-1), 3, 100).0, "-2.00");
         assert_eq!(
-            search_line(&[f5, Move::PASS], Score::Exact(4), 9).as_deref(),
+            search_line(&[f5, Move::PASS], Score::Exact(4), 9, 100).as_deref(),
             Some("search F5-PA 4.00 0 100%")
         );
-        assert_eq!(search_line(&[], Score::Eval(0), 1), None);
+        assert_eq!(
+            search_line(&[f5], Score::Eval(-125), 18, 73).as_deref(),
+            Some("search F5 -1.25 0 18@73%")
+        );
+        assert_eq!(search_line(&[], Score::Eval(0), 1, 100), None);
     }
 }

@@ -306,7 +306,7 @@ impl Searcher {
                     nodes: self.nodes,
                     time: elapsed,
                     hashfull: self.tt.hashfull(),
-                    selectivity: selectivity::percent(self.selectivity),
+                    selectivity: self.reported_selectivity(depth),
                     pv: rm.pv.clone(),
                 });
             }
@@ -336,6 +336,16 @@ impl Searcher {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// The confidence of an iteration `depth` plies deep, percent: probable cuts happen below
+    /// the root only from depth `probcut::MIN_DEPTH + 1`; shallower iterations are full width.
+    fn reported_selectivity(&self, depth: u32) -> u8 {
+        if depth > probcut::MIN_DEPTH {
+            selectivity::percent(self.selectivity)
+        } else {
+            100
+        }
     }
 
     /// Seeds the generator behind `Limits::randomness`.
@@ -447,7 +457,7 @@ impl Searcher {
                     nodes: self.nodes,
                     time: self.started.elapsed(),
                     hashfull: self.tt.hashfull(),
-                    selectivity: selectivity::percent(self.selectivity),
+                    selectivity: self.reported_selectivity(depth),
                     pv: roots[0].pv.clone(),
                 });
             }
