@@ -215,7 +215,7 @@ impl Solver {
         self.nodes += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
-            let score = -self.search(o, p, -beta, -alpha, n);
+            let score = -self.search(o, p, -beta, -alpha, n, Hint::NONE);
             return (score, Some(Move::PASS));
         }
         let mut ordered = self.order_moves(p, o, moves, n, None, None, 0, false);
@@ -261,26 +261,41 @@ impl Solver {
         let child = indices
             .filter(|_| n > EVAL_ORDER_MIN)
             .map(|idx| idx.play(sq, f));
-        self.next_indices = child;
-        // Only a table node takes the flag, as with the indices.
-        self.next_all = refutes && n > TT_MIN;
+        // Only a table node reads the flag, as with the indices.
+        let hint = Hint {
+            indices: child.as_ref(),
+            expect_all: refutes && n > TT_MIN,
+        };
         if first {
-            return -self.search(cp, co, -beta, -alpha, n - 1);
+            return -self.search(cp, co, -beta, -alpha, n - 1, hint);
         }
-        let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1);
+        let v = -self.search(cp, co, -alpha - 1, -alpha, n - 1, hint);
         if v > alpha && v < beta {
-            self.next_indices = child;
-            -self.search(cp, co, -beta, -v, n - 1)
+            // The re-search has a wider window: a PV node, not an expected all-node.
+            let hint = Hint {
+                indices: child.as_ref(),
+                expect_all: false,
+            };
+            -self.search(cp, co, -beta, -v, n - 1, hint)
         } else {
             v
         }
     }
 
-    /// Dispatches to the layer for `n` empties. Window `alpha..beta`, fail-soft.
+    /// Dispatches to the layer for `n` empties (the table layer takes the parent's `hint`).
+    /// Window `alpha..beta`, fail-soft.
     #[inline]
-    pub(super) fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    pub(super) fn search(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        hint: Hint<'_>,
+    ) -> i32 {
         if n >= TT_MIN {
-            self.search_tt(p, o, alpha, beta, n)
+            self.search_tt(p, o, alpha, beta, n, hint)
         } else if n > SHALLOW_MAX {
             self.search_mid(p, o, alpha, beta, n, legal_moves(p, o))
         } else {
@@ -360,7 +375,7 @@ impl Solver {
         let s = sq as usize;
         let f = flips(s, p, o);
         let (cp, co) = (o ^ f, p | f | (1 << s));
-        if self.search(cp, co, -target, -target + 1, n - 1) <= -target {
+        if self.search(cp, co, -target, -target + 1, n - 1, Hint::NONE) <= -target {
             Square::new(sq).zip(Board::new(cp, co).ok())
         } else {
             None

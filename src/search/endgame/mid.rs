@@ -138,7 +138,7 @@ impl Solver {
             let v = if n - 1 > SHALLOW_MAX {
                 -self.search_mid(cp, co, -beta, -alpha, n - 1, replies)
             } else {
-                -self.search(cp, co, -beta, -alpha, n - 1)
+                -self.search(cp, co, -beta, -alpha, n - 1, Hint::NONE)
             };
             if v > best {
                 best = v;

@@ -169,14 +169,8 @@ pub struct Solver {
     /// This thread's handle on the pool, for recruiting helpers at split points and taking jobs
     /// while waiting for them (the owner and its helpers alike).
     member: Option<Arc<Member>>,
-    /// The pattern indices of the position the next [`Solver::search_tt`] call is about, left by
-    /// the parent that has just computed them from its own (one update instead of a fresh read).
-    next_indices: Option<PatternIndices>,
     /// This thread's table for the move-generating layer, from `NEARBY_MIN` empties.
     nearby: NearbyTable,
-    /// Whether the next [`Solver::search_tt`] call is expected to be an all-node (one whose every
-    /// move fails low), left by the parent as `next_indices` is.
-    next_all: bool,
 }
 
 /// Masks of the four quadrants (the definition [`odd_quadrants`] is tested against).
@@ -188,8 +182,28 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
-// The pattern indices a parent hands down (`Solver::next_indices`) are taken by the child's
-// `search_tt`: every position that orders by evaluation must be a table node (checked at compile
+/// What a parent knows of the child it is about to search, for the table layer
+/// ([`Solver::search_tt`]; the layers below ignore it): the child's pattern indices, updated from
+/// the parent's by the move (one update instead of a fresh read of the board), and whether the
+/// child is expected to be an all-node (one whose every move fails low).
+/// The indices are lent, not copied: a hint travels through every call of the dispatcher.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Hint<'a> {
+    /// The child's pattern indices, when the parent has them.
+    pub(super) indices: Option<&'a PatternIndices>,
+    /// The child is the first move of an expected cut-node.
+    pub(super) expect_all: bool,
+}
+
+impl Hint<'_> {
+    /// Nothing known.
+    pub(super) const NONE: Hint<'static> = Hint {
+        indices: None,
+        expect_all: false,
+    };
+}
+
+// The pattern indices a parent hands down in a [`Hint`] are used by the child's `search_tt`: every position that orders by evaluation must be a table node (checked at compile
 // time).
 const _: () = assert!(EVAL_ORDER_MIN >= TT_MIN);
 
@@ -228,9 +242,7 @@ impl Solver {
             selectivity: EXACT,
             pool: None,
             member,
-            next_indices: None,
             nearby: NearbyTable::default(),
-            next_all: false,
             progress: None,
             node_budget: u64::MAX,
             budget_used: 0,

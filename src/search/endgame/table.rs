@@ -5,7 +5,8 @@
 use super::*;
 
 impl Solver {
-    /// Search with the transposition table, hash move first, stability cut-off and PVS.
+    /// Search with the transposition table, hash move first, stability cut-off and PVS; `hint`
+    /// is what the parent knows of this node.
     pub(super) fn search_tt(
         &mut self,
         p: u64,
@@ -13,13 +14,13 @@ impl Solver {
         mut alpha: i32,
         mut beta: i32,
         n: u32,
+        hint: Hint<'_>,
     ) -> i32 {
-        // Taken first, so that no early return leaves them for another position.
-        let inherited = self.next_indices.take();
+        let inherited = hint.indices.copied();
         // The node's expected type in a null-window search: the first child of a cut-node is an
         // all-node, the other children of either kind cut-nodes (a wider window: a PV node).
         let null_window = beta - alpha == 1;
-        let expect_all = std::mem::take(&mut self.next_all) && null_window;
+        let expect_all = hint.expect_all && null_window;
         let cut_node = null_window && !expect_all;
         self.nodes += 1;
         let first_node = self.nodes;
@@ -68,9 +69,12 @@ impl Solver {
             if legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            self.next_indices = indices.map(|idx| idx.pass());
-            self.next_all = cut_node;
-            return -self.search_tt(o, p, -beta, -alpha, n);
+            let passed = indices.map(|idx| idx.pass());
+            let hint = Hint {
+                indices: passed.as_ref(),
+                expect_all: cut_node,
+            };
+            return -self.search_tt(o, p, -beta, -alpha, n, hint);
         }
         // Enhanced transposition cut-off: a child already known to be bad enough for the opponent
         // refutes this node before any ordering work (with the shared table from `ETC_MIN`
