@@ -6,7 +6,7 @@
 //! text is read and written by [`crate::protocol::gtp`].
 
 use super::core::Plan;
-use super::session::{FrontEnd, Session, Writer};
+use super::session::{FrontEnd, Session};
 use super::worker::Report;
 use crate::board::ggf::parse_ggf;
 use crate::board::text::Game;
@@ -69,14 +69,6 @@ impl Default for GtpFrontEnd {
 }
 
 impl FrontEnd for GtpFrontEnd {
-    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
-        if fatal {
-            log::error!("{message}");
-        } else {
-            log::warn!("{message}");
-        }
-    }
-
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
         let go_on = match (&self.pending, line) {
             (Some(p), line) => {

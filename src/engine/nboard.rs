@@ -7,7 +7,7 @@
 //! by [`crate::protocol::nboard`].
 
 use super::core::Plan;
-use super::session::{FrontEnd, Session, Writer};
+use super::session::{FrontEnd, Session};
 use super::worker::Report;
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
@@ -75,14 +75,6 @@ impl Default for NboardFrontEnd {
 }
 
 impl FrontEnd for NboardFrontEnd {
-    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
-        if fatal {
-            log::error!("{message}");
-        } else {
-            log::warn!("{message}");
-        }
-    }
-
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
         match line {
             Ok(line) => self.command(s, &line),

@@ -79,8 +79,15 @@ impl Session<'_> {
 /// on.
 pub trait FrontEnd {
     /// Says a problem at start-up in the protocol's way: a `fatal` one ends the session before it
-    /// starts (the engine cannot run), any other is a warning.
-    fn start_problem(&mut self, out: &mut Writer<'_>, message: &str, fatal: bool);
+    /// starts (the engine cannot run), any other is a warning. By default it goes to the log
+    /// (stderr), for protocols with no line of their own for it.
+    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
+        if fatal {
+            log::error!("{message}");
+        } else {
+            log::warn!("{message}");
+        }
+    }
 
     /// A line of input arrived (without its line ending), or a line that could not be read.
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool;

@@ -11,7 +11,7 @@ use crate::search::midgame::probcut::{self, Fit, Row, SigmaModel};
 use crate::search::{Bound, Limits, Score, Searcher, TableAllocError, FULL_WIDTH};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Empty squares per row of the fitted table.
 pub const EMPTIES_PER_ROW: u32 = 8;
@@ -36,61 +36,35 @@ pub fn measure(
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<DepthScores>, TableAllocError> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results = Mutex::new(vec![None; positions.len()]);
-    let failed = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let mut searcher = match Searcher::try_new(16, crate::eval::Evaluator::default()) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        if let Ok(mut f) = failed.lock() {
-                            *f = Some(e);
-                        }
-                        return;
-                    }
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&board) = positions.get(i) else {
-                        break;
-                    };
-                    searcher.clear();
-                    let mut scores = Vec::new();
-                    let limits = Limits {
-                        depth: Some(depth),
-                        selectivity: FULL_WIDTH,
-                        ..Limits::default()
-                    };
-                    let stop = Arc::new(AtomicBool::new(false));
-                    searcher.search(board, &limits, stop, &mut |info| {
-                        if let (Score::Eval(v), Bound::Exact, 1) =
-                            (info.score, info.bound, info.multipv)
-                        {
-                            if info.depth as usize == scores.len() + 1 {
-                                scores.push(v);
-                            }
-                        }
-                    });
-                    if let Ok(mut r) = results.lock() {
-                        r[i] = Some(DepthScores { board, scores });
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, positions.len());
+    let searchers = (0..jobs.max(1))
+        .map(|_| Searcher::try_new(16, crate::eval::Evaluator::default()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let finished = AtomicUsize::new(0);
+    let limits = Limits {
+        depth: Some(depth),
+        selectivity: FULL_WIDTH,
+        ..Limits::default()
+    };
+    let search = |searcher: &mut Searcher, &board: &Board| {
+        searcher.clear();
+        let mut scores = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        searcher.search(board, &limits, stop, &mut |info| {
+            if let (Score::Eval(v), Bound::Exact, 1) = (info.score, info.bound, info.multipv) {
+                if info.depth as usize == scores.len() + 1 {
+                    scores.push(v);
                 }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or(None) {
-        return Err(e);
-    }
-    Ok(results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect())
+            }
+        });
+        DepthScores { board, scores }
+    };
+    let report = |_: usize, _: &DepthScores| {
+        progress(
+            finished.fetch_add(1, Ordering::Relaxed) + 1,
+            positions.len(),
+        );
+    };
+    Ok(super::in_parallel(positions, searchers, search, report))
 }
 
 /// The rows of the table (one per range of empties and depth from [`probcut::MIN_DEPTH`]), and the

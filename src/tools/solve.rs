@@ -5,8 +5,6 @@ use crate::board::text::ObfLine;
 use crate::board::Move;
 use crate::eval::Evaluator;
 use crate::search::Solver;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What to solve and how.
@@ -114,37 +112,21 @@ pub fn solve_all(
     options: &SolveOptions,
     on_done: impl Fn(usize, &SolvedLine) + Sync,
 ) -> Result<Vec<SolvedLine>, crate::search::TableAllocError> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<SolvedLine>>> = Mutex::new(vec![None; lines.len()]);
     // Every job's table is made before any solving starts: memory that is not there is an error
     // here, not an abort in the middle of a run.
-    let solvers = (0..options.jobs.clamp(1, 256))
+    let mut solvers = (0..options.jobs.clamp(1, 256))
         .map(|_| Solver::try_new(options.hash_mb))
         .collect::<Result<Vec<_>, _>>()?;
-    std::thread::scope(|scope| {
-        for mut solver in solvers {
-            let (next, results, on_done) = (&next, &results, &on_done);
-            scope.spawn(move || {
-                solver.set_evaluator(options.eval.clone());
-                solver.set_threads(options.threads);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(line) = lines.get(i) else { break };
-                    let r = solve_line(&mut solver, line, options.wld);
-                    if let Ok(mut all) = results.lock() {
-                        on_done(i, &r);
-                        all[i] = Some(r);
-                    }
-                }
-            });
-        }
-    });
-    Ok(results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect())
+    for solver in &mut solvers {
+        solver.set_evaluator(options.eval.clone());
+        solver.set_threads(options.threads);
+    }
+    Ok(super::in_parallel(
+        lines,
+        solvers,
+        |solver, line| solve_line(solver, line, options.wld),
+        on_done,
+    ))
 }
 
 /// The header of the result table.
