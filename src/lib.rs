@@ -10,7 +10,8 @@
 //!   GTP): lines to typed commands, values to answer lines.
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`files`]: reading files from outside (only regular files of a sane size).
-//! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train).
+//! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train,
+//!   the Multi-ProbCut fit).
 //!
 //! The binary (`src/main.rs`, with one file per tool in `src/cli/`) parses the command line and
 //! calls this library; only it turns errors into text on stderr.
