@@ -293,3 +293,37 @@ fn selective_search_is_narrower_and_its_moves_lose_little() {
     );
     assert!((0.0..150.0).contains(&mean_loss), "mean loss {mean_loss}");
 }
+
+/// A selective search that reaches the end of the game raises its confidence to full width before
+/// it calls its score exact: the score is then the solver's, and every report before the last
+/// full-width one is a heuristic score.
+#[test]
+fn selective_search_to_the_end_proves_its_score() {
+    use wedge::search::selectivity::default_level;
+    let ev = Evaluator::default();
+    let positions: Vec<Board> = random_positions(31, 400)
+        .into_iter()
+        .filter(|b| (9..=11).contains(&b.empty_count()))
+        .take(8)
+        .collect();
+    assert!(positions.len() >= 6);
+    for b in positions {
+        let mut s = Searcher::new(8, ev.clone());
+        let limits = Limits {
+            selectivity: default_level(),
+            ..Limits::default()
+        };
+        let mut reports = Vec::new();
+        let r = s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |info| {
+            reports.push(info)
+        });
+        let exact = wedge::search::Solver::new(4).solve_exact(b).score;
+        assert_eq!(r.score, Score::Exact(exact), "{b:?}");
+        for info in &reports {
+            if info.selectivity < 100 {
+                assert!(matches!(info.score, Score::Eval(_)), "{info:?}");
+            }
+        }
+        assert!(reports.iter().any(|i| i.selectivity < 100));
+    }
+}

@@ -273,7 +273,20 @@ impl Searcher {
             depth: 0,
         };
         let mut prev_score = 0;
-        for depth in 1..=max_depth {
+        // Iterations deepen until the end of the game (or the depth limit); a selective search
+        // that has reached the end then raises its confidence level by level to a full-width
+        // search, the only one whose end-of-game score is a proof.
+        let mut depth = 0;
+        let mut proven = false;
+        loop {
+            if depth < max_depth && depth < empties {
+                depth += 1;
+            } else if depth >= empties && self.selectivity < FULL_WIDTH {
+                self.selectivity += 1;
+            } else {
+                break;
+            }
+            let to_the_end = depth >= empties && self.selectivity == FULL_WIDTH;
             self.seldepth = 0;
             let iteration = Iteration {
                 depth,
@@ -289,11 +302,12 @@ impl Searcher {
             let best = &roots[0];
             result.best_move = Square::new(best.sq).map(Move::play);
             result.pv = best.pv.clone();
-            result.score = score_of(best.score, depth >= empties);
+            result.score = score_of(best.score, to_the_end);
             result.depth = depth;
             if self.aborted {
                 break;
             }
+            proven = to_the_end;
             prev_score = best.score;
             let elapsed = start.elapsed();
             for (k, rm) in roots.iter().take(multipv).enumerate() {
@@ -301,7 +315,7 @@ impl Searcher {
                     multipv: k + 1,
                     depth,
                     seldepth: self.seldepth.max(depth),
-                    score: score_of(rm.score, depth >= empties),
+                    score: score_of(rm.score, to_the_end),
                     bound: Bound::Exact,
                     nodes: self.nodes,
                     time: elapsed,
@@ -309,9 +323,6 @@ impl Searcher {
                     selectivity: self.reported_selectivity(depth),
                     pv: rm.pv.clone(),
                 });
-            }
-            if depth >= empties {
-                break; // searched to the end of the game: nothing deeper to find
             }
             if let Some(soft) = limits.soft_time {
                 if elapsed >= soft.mul_f64(0.5) && !limits.infinite {
@@ -330,7 +341,7 @@ impl Searcher {
                     best = v;
                     result.best_move = Square::new(rm.sq).map(Move::play);
                     result.pv = rm.pv.clone();
-                    result.score = score_of(rm.score, result.depth >= empties);
+                    result.score = score_of(rm.score, proven);
                 }
             }
         }
