@@ -89,6 +89,12 @@ pub fn run(action: MpcAction) -> Result<(), String> {
         }
     };
     let (model, rows) = mpc::fit(&data);
+    if rows.len() < 4 {
+        return Err(format!(
+            "only {} rows could be fitted (at least 4 are needed for the model of sigma): give more positions or a greater --depth",
+            rows.len()
+        ));
+    }
     let command: Vec<String> = std::env::args().skip(1).collect();
     let header = vec![
         "wedge Multi-ProbCut table (src/search/midgame/probcut.rs reads it)".to_string(),

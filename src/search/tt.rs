@@ -24,8 +24,8 @@ pub struct Entry {
     pub best: u8,
     /// Search generation that wrote it.
     pub generation: u8,
-    /// Multi-ProbCut level of the search that found the bounds (higher: surer; the midgame
-    /// search's `FULL_WIDTH` for proven ones).
+    /// Multi-ProbCut level of the search that found the bounds (higher: surer; `FULL_WIDTH`
+    /// for a full-width search).
     pub selectivity: u8,
 }
 
@@ -94,8 +94,9 @@ impl TranspositionTable {
 
     /// Stores a search result: the score `score` found with window `alpha..beta` at `depth` and
     /// Multi-ProbCut level `selectivity`, and the best move (`None` for none). A result of the same
-    /// depth and level narrows the stored bounds; a deeper or surer one (by depth, then level)
-    /// replaces them.
+    /// depth and level narrows the stored bounds. Otherwise results are ranked by depth, then
+    /// level: an entry of the current search that ranks higher keeps its bounds (a deeper but less
+    /// sure one included); any other is replaced.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,

@@ -17,14 +17,15 @@ use std::sync::Mutex;
 /// any work starts, so that memory that is not there is an error before the run, not in it). Items
 /// are handed out in order to whichever thread is free; `done(index, &result)` is called as each
 /// finishes (in completion order, one at a time); the results come back in item order.
-pub fn in_parallel<T: Sync, S: Send, R: Send + Clone>(
+pub fn in_parallel<T: Sync, S: Send, R: Send>(
     items: &[T],
     states: Vec<S>,
     work: impl Fn(&mut S, &T) -> R + Sync,
     done: impl Fn(usize, &R) + Sync,
 ) -> Vec<R> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new(vec![None; items.len()]);
+    assert!(!states.is_empty(), "in_parallel needs at least one worker");
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for mut state in states {
             let (next, results, work, done) = (&next, &results, &work, &done);

@@ -79,7 +79,7 @@ pub fn fit(data: &[DepthScores]) -> (SigmaModel, Vec<Row>) {
     let mut lo = EMPTIES_MIN;
     while lo <= 60 {
         let hi = (lo + EMPTIES_PER_ROW - 1).min(60);
-        for depth in probcut::MIN_DEPTH..=max_depth {
+        for depth in probcut::MIN_DEPTH..=max_depth.min(60) {
             let shallow = probcut::shallow_depth(depth);
             let pairs: Vec<(f64, f64)> = data
                 .iter()
@@ -90,7 +90,8 @@ pub fn fit(data: &[DepthScores]) -> (SigmaModel, Vec<Row>) {
                     Some((f64::from(x), f64::from(y)))
                 })
                 .collect();
-            if let Some(fit) = line_fit(&pairs) {
+            // Only rows a table can hold: a rising line, a deviation above zero.
+            if let Some(fit) = line_fit(&pairs).filter(|f| f.a >= 0.05 && f.sigma >= 1.0) {
                 rows.push(Row {
                     empties_lo: lo,
                     empties_hi: hi,

@@ -191,7 +191,8 @@ const QUADRANTS: [u64; 4] = [
 pub(super) struct Hint<'a> {
     /// The child's pattern indices, when the parent has them.
     pub(super) indices: Option<&'a PatternIndices>,
-    /// The child is the first move of an expected cut-node.
+    /// The child follows the first move of an expected cut-node, so it is expected to be an
+    /// all-node.
     pub(super) expect_all: bool,
 }
 
@@ -203,8 +204,8 @@ impl Hint<'_> {
     };
 }
 
-// The pattern indices a parent hands down in a [`Hint`] are used by the child's `search_tt`: every position that orders by evaluation must be a table node (checked at compile
-// time).
+// The pattern indices a parent hands down in a [`Hint`] are used by the child's `search_tt`:
+// every position that orders by evaluation must be a table node (checked at compile time).
 const _: () = assert!(EVAL_ORDER_MIN >= TT_MIN);
 
 /// Squares adjacent to a corner (C- and X-squares) get ordered after the others at equal parity.

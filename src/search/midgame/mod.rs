@@ -282,7 +282,12 @@ impl Searcher {
             if depth < max_depth && depth < empties {
                 depth += 1;
             } else if depth >= empties && self.selectivity < FULL_WIDTH {
-                self.selectivity += 1;
+                // So shallow an end makes no probable cut: straight to full width.
+                self.selectivity = if depth <= probcut::MIN_DEPTH {
+                    FULL_WIDTH
+                } else {
+                    self.selectivity + 1
+                };
             } else {
                 break;
             }
@@ -302,7 +307,8 @@ impl Searcher {
             let best = &roots[0];
             result.best_move = Square::new(best.sq).map(Move::play);
             result.pv = best.pv.clone();
-            result.score = score_of(best.score, to_the_end);
+            // A stopped iteration's score may be a bound: never a proof.
+            result.score = score_of(best.score, to_the_end && !self.aborted);
             result.depth = depth;
             if self.aborted {
                 break;

@@ -6,7 +6,8 @@
 //! The parameters come from a table fitted on positions of self-play games by `wedge mpc fit`
 //! (`src/tools/mpc.rs`), embedded in the binary from `mpc.txt`: rows of (empties range, depth)
 //! with their own `a`, `b` and `sigma`, and a linear model of `sigma` in the empties, the depth and
-//! the shallow depth for the pairs that no row covers (depths deeper than the fit searched).
+//! the shallow depth for the pairs that no row covers: depths deeper than the fit searched, fewer
+//! empties than its first row, and rows fitted on too few positions.
 
 use once_cell::sync::Lazy;
 

@@ -153,7 +153,8 @@ impl Searcher {
         let shallow = probcut::shallow_depth(depth);
         let mut pv = Vec::new();
         // The shallow value that predicts a deep one at or above `beta + margin`.
-        let high = ((f64::from(beta) + margin - fit.b) / fit.a).ceil() as i32;
+        let high = (((f64::from(beta) + margin - fit.b) / fit.a).ceil() as i32)
+            .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
         if beta < EVAL_LIMIT && high < EVAL_LIMIT {
             let v = self.pvs(p, o, idx, high - 1, high, shallow, ply, &mut pv);
             if self.aborted {
@@ -163,7 +164,8 @@ impl Searcher {
                 return Some(beta);
             }
         }
-        let low = ((f64::from(alpha) - margin - fit.b) / fit.a).floor() as i32;
+        let low = (((f64::from(alpha) - margin - fit.b) / fit.a).floor() as i32)
+            .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
         if alpha > -EVAL_LIMIT && low > -EVAL_LIMIT {
             let v = self.pvs(p, o, idx, low, low + 1, shallow, ply, &mut pv);
             if self.aborted {
