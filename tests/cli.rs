@@ -106,3 +106,31 @@ fn a_terminal_gets_one_line_of_greeting_and_a_pipe_none() {
         "{shown}"
     );
 }
+
+/// The built-in Multi-ProbCut table is what `wedge mpc fit` makes from the committed values, line
+/// for line (the header's comments aside): the fit reproduces.
+#[test]
+fn the_built_in_mpc_table_reproduces_from_the_committed_values() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out_path = std::env::temp_dir().join(format!("wedge-mpc-table-{}.txt", std::process::id()));
+    let out = wedge(&[
+        "mpc",
+        "fit",
+        "--scores",
+        &format!("{root}/data/mpc/scores-d12.txt"),
+        "--out",
+        &out_path.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let made = std::fs::read_to_string(&out_path).unwrap();
+    std::fs::remove_file(&out_path).ok();
+    let built_in = std::fs::read_to_string(format!("{root}/src/search/midgame/mpc.txt")).unwrap();
+    let data = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert!(data(&built_in).len() > 40);
+    assert_eq!(data(&made), data(&built_in));
+}
