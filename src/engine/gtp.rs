@@ -100,15 +100,15 @@ impl FrontEnd for GtpFrontEnd {
                 }
                 self.answer_queue(s)
             }
-            Report::Resized(_, Err(e)) => {
-                log::error!("{e}");
+            Report::Resized(mb, result) => {
+                // The core keeps the table size in use; a failure is logged (GTP has no
+                // unsolicited line for it).
+                if let Err(e) = s.core.hash_resized(mb, result) {
+                    log::error!("{e}");
+                }
                 true
             }
-            Report::Info(_)
-            | Report::Resized(_, Ok(_))
-            | Report::Progress(..)
-            | Report::Tool(_)
-            | Report::Pong => true,
+            Report::Info(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => true,
         };
         self.go_on(go_on)
     }

@@ -89,8 +89,14 @@ impl FrontEnd for NboardFrontEnd {
         match report {
             Report::Info(info) => self.info(s, &info),
             Report::Done(result) => self.done(s, result),
-            Report::Resized(_, Err(e)) => log::error!("{e}"),
-            Report::Resized(_, Ok(_)) | Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
+            Report::Resized(mb, result) => {
+                // The core keeps the table size in use; a failure is logged (NBoard has no line
+                // for it).
+                if let Err(e) = s.core.hash_resized(mb, result) {
+                    log::error!("{e}");
+                }
+            }
+            Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
         }
         true
     }
