@@ -27,4 +27,29 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
     }
+
+    /// Shuffles `items` in place (Fisher-Yates, from the last place down): the same seed gives
+    /// the same order.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i as u64 + 1) as usize);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rng;
+
+    #[test]
+    fn a_shuffle_is_a_permutation_fixed_by_the_seed() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        Rng::new(7).shuffle(&mut a);
+        Rng::new(7).shuffle(&mut b);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<u32>>());
+        a.sort_unstable();
+        assert_eq!(a, (0..50).collect::<Vec<u32>>());
+    }
 }

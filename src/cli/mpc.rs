@@ -67,9 +67,7 @@ pub fn run(action: MpcAction) -> Result<(), String> {
             boards.sort_by_key(|b| (b.player(), b.opponent()));
             boards.dedup();
             let mut rng = wedge::rng::Rng::new(args.seed);
-            for i in (1..boards.len()).rev() {
-                boards.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            rng.shuffle(&mut boards);
             boards.truncate(args.positions);
             if boards.is_empty() {
                 return Err("no positions with enough empty squares in the data".into());

@@ -354,9 +354,7 @@ pub fn datagen(
     // Openings are drawn by a seeded shuffle, so game n always starts from the same one.
     let mut order: Vec<usize> = (0..openings.len()).collect();
     let mut rng = Rng::new(options.seed);
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i as u64 + 1) as usize);
-    }
+    rng.shuffle(&mut order);
     std::thread::scope(|scope| {
         for _ in 0..options.threads.clamp(1, 256) {
             scope.spawn(|| {
@@ -595,9 +593,7 @@ pub fn train(
     let mut order: Vec<usize> = (0..prepared.len()).collect();
     let mut rng = Rng::new(options.seed);
     for epoch in 0..options.epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
+        rng.shuffle(&mut order);
         let lr = options.learning_rate;
         let mut abs_sum = 0f64;
         for &k in &order {

@@ -43,10 +43,7 @@ pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> 
     }
     let mut order: Vec<usize> = (0..all.len()).collect();
     let mut rng = crate::tools::players::Rng::new(seed);
-    for i in (1..order.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        order.swap(i, j);
-    }
+    rng.shuffle(&mut order);
     let picked: Vec<Game> = (0..pairs)
         .map(|i| all[order[i % order.len()]].clone())
         .collect();
