@@ -1,0 +1,386 @@
+//! `wedge datagen`: self-play games from openings, each position labelled by the game's exact
+//! result, a deep search of its own or (siblings) its own exact solve, appended game by game to a
+//! data file that an interrupted run resumes (docs/training.md).
+
+use crate::board::text::Game;
+use crate::board::{Board, Color, Move, Position, Square};
+use crate::eval::Evaluator;
+use crate::rng::Rng;
+use crate::search::{Limits, Score, Searcher, Solver};
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How to generate data.
+#[derive(Clone, Debug)]
+pub struct DatagenOptions {
+    /// Games to have in the file when done.
+    pub games: usize,
+    /// Search depth for the moves before the exact solve.
+    pub depth: u32,
+    /// Solve exactly from this many empties.
+    pub exact_empties: u32,
+    /// Root noise (centidiscs) for the moves, for variety.
+    pub randomness: i32,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed: game `n` always gets the same opening and noise.
+    pub seed: u64,
+    /// Label the positions before the exact solve with a search of this depth (deep-search labels)
+    /// instead of the game's exact result. `None`: the game's result.
+    pub label_depth: Option<u32>,
+    /// Only positions with this many empties (inclusive range) are written.
+    pub keep: (u32, u32),
+    /// Also write the siblings of the exactly solved positions (the position after each legal
+    /// move), each labelled by its own exact solve.
+    pub siblings: bool,
+}
+
+impl Default for DatagenOptions {
+    fn default() -> DatagenOptions {
+        DatagenOptions {
+            games: 1000,
+            depth: 6,
+            exact_empties: 18,
+            randomness: 200,
+            threads: 1,
+            seed: 1,
+            label_depth: None,
+            keep: (0, 60),
+            siblings: false,
+        }
+    }
+}
+
+/// Plays game number `index` and returns its labelled positions.
+fn play_game(
+    opening: &Game,
+    index: usize,
+    options: &DatagenOptions,
+    searcher: &mut Searcher,
+    solver: &mut Solver,
+) -> Vec<(Position, i32)> {
+    // Game `index` is a function of (seed, index) alone: no table state carries over from the
+    // games this thread played before, so reruns, resumes and any thread count give the same games.
+    searcher.clear();
+    solver.clear();
+    searcher.set_seed(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut pos = opening.position();
+    let mut seen = vec![pos];
+    let stop = Arc::new(AtomicBool::new(false));
+    while !pos.board.is_game_over() && pos.board.empty_count() > options.exact_empties {
+        let limits = Limits {
+            depth: Some(options.depth),
+            randomness: options.randomness,
+            ..Limits::default()
+        };
+        let r = searcher.search(pos.board, &limits, stop.clone(), &mut |_| {});
+        let mv = r.best_move.unwrap_or(Move::PASS);
+        pos = match pos.play(mv) {
+            Some(p) => p,
+            None => break,
+        };
+        seen.push(pos);
+    }
+    // The exact result of the position reached, from black's point of view.
+    let exact = solver.solve_exact(pos.board);
+    let black_value = match pos.side {
+        Color::Black => exact.score,
+        Color::White => -exact.score,
+    };
+    // The solved part of the game, along the perfect line.
+    for &m in &exact.pv {
+        match pos.play(m) {
+            Some(p) => {
+                pos = p;
+                seen.push(p);
+            }
+            None => break,
+        }
+    }
+    let (lo, hi) = options.keep;
+    let keep = |p: &Position| !p.board.is_game_over() && (lo..=hi).contains(&p.board.empty_count());
+    let mut siblings = Vec::new();
+    if options.siblings {
+        // The children of every position of the solved part, but the ones on the line itself.
+        let line: HashSet<Board> = seen.iter().map(|p| p.board).collect();
+        for p in seen
+            .iter()
+            .filter(|p| p.board.empty_count() <= options.exact_empties)
+        {
+            let mut moves = p.board.legal_moves().0;
+            while moves != 0 {
+                let sq = moves.trailing_zeros() as u8;
+                moves &= moves - 1;
+                let Some(child) = Square::new(sq).and_then(|s| p.play(Move::play(s))) else {
+                    continue;
+                };
+                if keep(&child) && !line.contains(&child.board) {
+                    siblings.push((child, solver.solve_exact(child.board).score));
+                }
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(keep)
+        .map(|p| {
+            let outcome = match p.side {
+                Color::Black => black_value,
+                Color::White => -black_value,
+            };
+            let label = match options.label_depth {
+                Some(depth) if p.board.empty_count() > options.exact_empties => {
+                    search_label(p.board, depth, searcher, &stop).unwrap_or(outcome)
+                }
+                _ => outcome,
+            };
+            (p, label)
+        })
+        .chain(siblings)
+        .collect()
+}
+
+/// The score of a depth-`depth` search of `board` (no noise, from an empty table), in whole discs
+/// for the side to move; `None` if the search gave no disc score.
+pub fn search_label(
+    board: Board,
+    depth: u32,
+    searcher: &mut Searcher,
+    stop: &Arc<AtomicBool>,
+) -> Option<i32> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    // A cleared table makes the label a function of the position alone (not of what this thread
+    // searched before), so labels are reproducible.
+    searcher.clear();
+    let r = searcher.search(board, &limits, stop.clone(), &mut |_| {});
+    match r.score {
+        Score::Eval(cd) => Some(((cd as f64 / 100.0).round() as i32).clamp(-64, 64)),
+        Score::Exact(v) => Some(v),
+        Score::Wld(_) => None,
+    }
+}
+
+/// A data file that cannot be read or written: which file, and why.
+#[derive(Debug)]
+pub struct DataFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub error: std::io::Error,
+}
+
+impl DataFileError {
+    /// Makes the errors of `path` (for `map_err`).
+    fn at(path: &Path) -> impl Fn(std::io::Error) -> DataFileError + Copy + '_ {
+        move |error| DataFileError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for DataFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for DataFileError {}
+
+/// Why `datagen` could not play its games.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// There is no opening to start games from.
+    NoOpenings,
+    /// The data file could not be repaired, opened or written.
+    File(DataFileError),
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatagenError::NoOpenings => f.write_str("no openings"),
+            DatagenError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+impl From<DataFileError> for DatagenError {
+    fn from(e: DataFileError) -> Self {
+        DatagenError::File(e)
+    }
+}
+
+/// Cuts a data file back to its last complete game (the end of its last `# game <n>` line), so that
+/// a write cut by an interruption (a `kill -9`, a full disk) leaves no torn line or half game for
+/// the resumed run to append after. A file with no complete game is cut to nothing; a large file
+/// with no game marker in its last megabyte (not this format) loses only a torn last line.
+/// Returns how many bytes were cut.
+pub fn repair_data_tail(path: &Path) -> Result<u64, DataFileError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = DataFileError::at(path);
+    let Ok(mut f) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+    else {
+        return Ok(0); // nothing to resume
+    };
+    let len = f.metadata().map_err(err)?.len();
+    // A game is a few kilobytes: its marker is always within the last megabyte of a sound file.
+    let window = len.min(1 << 20);
+    f.seek(SeekFrom::Start(len - window)).map_err(err)?;
+    let mut tail = Vec::with_capacity(window as usize);
+    Read::by_ref(&mut f)
+        .take(window)
+        .read_to_end(&mut tail)
+        .map_err(err)?;
+    // The end of the last complete marker line: `# game <n>` at a line start, with its newline.
+    let mut end = tail.len();
+    let mut keep_in_tail = None;
+    while let Some(i) = tail[..end].windows(7).rposition(|w| w == b"# game ") {
+        if i == 0 || tail[i - 1] == b'\n' {
+            if let Some(j) = tail[i..].iter().position(|&b| b == b'\n') {
+                keep_in_tail = Some(i + j + 1);
+                break;
+            }
+        }
+        end = i;
+    }
+    let keep_in_tail = match keep_in_tail {
+        Some(k) => k,
+        // No complete game in the whole file: nothing in it is worth keeping.
+        None if window == len => 0,
+        // None in the last megabyte of a larger file: not this format's tail; cut only a torn line.
+        None => tail.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1),
+    };
+    let keep = len - window + keep_in_tail as u64;
+    if keep < len {
+        f.set_len(keep).map_err(err)?;
+        f.sync_all().map_err(err)?;
+    }
+    Ok(len - keep)
+}
+
+/// The game numbers already in a data file (from its `# game <n>` lines).
+fn games_done(path: &Path) -> HashSet<usize> {
+    let mut done = HashSet::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        for line in std::io::BufReader::new(f).lines().map_while(Result::ok) {
+            if let Some(n) = line.strip_prefix("# game ") {
+                if let Ok(n) = n.trim().parse() {
+                    done.insert(n);
+                }
+            }
+        }
+    }
+    done
+}
+
+/// Generates games `0..options.games` that are not yet in `out`, appending them; returns how many
+/// games were played now. `progress(done, total)` is called after each game.
+pub fn datagen(
+    openings: &[Game],
+    options: &DatagenOptions,
+    out: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<usize, DatagenError> {
+    if openings.is_empty() {
+        return Err(DatagenError::NoOpenings);
+    }
+    let cut = repair_data_tail(out)?;
+    if cut > 0 {
+        log::warn!(
+            "{}: cut {cut} bytes of an unfinished game from the end (an interrupted run)",
+            out.display()
+        );
+    }
+    let done = games_done(out);
+    let todo: Vec<usize> = (0..options.games).filter(|i| !done.contains(i)).collect();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(DataFileError::at(out))?;
+    let file = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(options.games - todo.len());
+    let failed: Mutex<Option<DataFileError>> = Mutex::new(None);
+    // Openings are drawn by a seeded shuffle, so game n always starts from the same one.
+    let mut order: Vec<usize> = (0..openings.len()).collect();
+    let mut rng = Rng::new(options.seed);
+    rng.shuffle(&mut order);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, 256) {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(16, Evaluator::default());
+                let mut solver = Solver::new(64);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    let opening = &openings[order[index % order.len()]];
+                    let samples = play_game(opening, index, options, &mut searcher, &mut solver);
+                    let mut text = String::new();
+                    for (p, label) in samples {
+                        text.push_str(&format!("{p} {label}\n"));
+                    }
+                    text.push_str(&format!("# game {index}\n"));
+                    if let Ok(mut f) = file.lock() {
+                        if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                            if let Ok(mut slot) = failed.lock() {
+                                slot.get_or_insert(DataFileError::at(out)(e));
+                            }
+                            break;
+                        }
+                    }
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(n, options.games);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or(None) {
+        return Err(e.into());
+    }
+    Ok(todo.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_torn_tail_is_cut_back_to_the_last_complete_game() {
+        let path = std::env::temp_dir().join(format!("wedge-tail-{}.txt", std::process::id()));
+        let game0 =
+            "---------------------------OX------XO--------------------------- X 2\n# game 0\n";
+        for (tail, kept) in [
+            ("", game0.len()),
+            ("--------", game0.len()),
+            ("A X 3\n# game 1", game0.len()),
+            ("A X 3\n# game 1\n", game0.len() + 15),
+        ] {
+            std::fs::write(&path, format!("{game0}{tail}")).unwrap();
+            let len = game0.len() + tail.len();
+            assert_eq!(
+                repair_data_tail(&path).unwrap(),
+                (len - kept) as u64,
+                "{tail:?}"
+            );
+            assert_eq!(std::fs::metadata(&path).unwrap().len(), kept as u64);
+        }
+        // No complete game at all: nothing is kept.
+        std::fs::write(&path, "A X 3\nB O 1\n# gam").unwrap();
+        repair_data_tail(&path).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        std::fs::remove_file(&path).unwrap();
+    }
+}

@@ -1,0 +1,368 @@
+//! Training the pattern evaluation (a folder: [`datagen`] plays and labels games, [`samples`] reads
+//! them back, this file fits the weights): `wedge datagen` plays self-play games from openings and writes
+//! labelled positions; `wedge train` fits the pattern weights to them by least squares.
+//!
+//! Labels: each game is played by a depth-limited search (with bounded noise for variety) until the
+//! endgame is small enough to solve, then solved exactly; the solved positions are labelled with their
+//! exact result, the earlier ones with that result too (the outcome of the game) or, with a label
+//! depth, with a deep search of their own (from their side to move's point of view). An empties range
+//! keeps only some positions (e.g. a test set at 30-40 empties). With siblings, every position after
+//! each legal move of the solved positions is written too, labelled by its own exact solve: data on
+//! ranking a position's moves, which is what the endgame solver's ordering asks of the evaluation.
+//! Data format: one position a line,
+//! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
+//! run resume without repeating games (docs/training.md).
+
+mod datagen;
+mod samples;
+
+pub use datagen::*;
+pub use samples::*;
+
+use crate::board::Board;
+use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
+use crate::rng::Rng;
+use std::collections::HashSet;
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adagrad base step size.
+    pub learning_rate: f32,
+    /// L2 pull towards the starting weights (0, or `init`): keeps rare configurations near them.
+    pub lambda: f32,
+    /// Seed for shuffling and the held-out split.
+    pub seed: u64,
+    /// Fit one value per group of mirror-image configurations ([`pattern::tied_indices`]).
+    pub tie_symmetric: bool,
+    /// Weights to start from (continued training) instead of zeros, and that the regularisation
+    /// pulls towards: a phase without training positions keeps them unchanged.
+    pub init: Option<PatternWeights>,
+}
+
+/// Mean absolute errors per phase (discs) and sample counts.
+#[derive(Clone, Debug, Default)]
+pub struct PhaseErrors {
+    /// Mean absolute error per phase.
+    pub mae: [f64; PHASES],
+    /// Samples per phase.
+    pub count: [usize; PHASES],
+}
+
+impl PhaseErrors {
+    /// Errors of `predict` on `samples`.
+    pub fn measure(samples: &[Sample], predict: impl Fn(Board) -> f64) -> PhaseErrors {
+        let mut e = PhaseErrors::default();
+        for s in samples {
+            let ph = pattern::phase(s.board.empty_count());
+            e.mae[ph] += (predict(s.board) - f64::from(s.label)).abs();
+            e.count[ph] += 1;
+        }
+        for ph in 0..PHASES {
+            if e.count[ph] > 0 {
+                e.mae[ph] /= e.count[ph] as f64;
+            }
+        }
+        e
+    }
+
+    /// The mean over all samples.
+    pub fn overall(&self) -> f64 {
+        let n: usize = self.count.iter().sum();
+        if n == 0 {
+            return 0.0;
+        }
+        (0..PHASES)
+            .map(|p| self.mae[p] * self.count[p] as f64)
+            .sum::<f64>()
+            / n as f64
+    }
+}
+
+/// Mean absolute errors (discs) by number of empty squares.
+#[derive(Clone, Debug)]
+pub struct EmptiesErrors {
+    sum: [f64; 61],
+    count: [usize; 61],
+}
+
+impl EmptiesErrors {
+    /// Errors of `predict` (discs) on `samples`.
+    pub fn measure(samples: &[Sample], predict: impl Fn(Board) -> f64) -> EmptiesErrors {
+        let mut e = EmptiesErrors {
+            sum: [0.0; 61],
+            count: [0; 61],
+        };
+        for s in samples {
+            let n = (s.board.empty_count() as usize).min(60);
+            e.sum[n] += (predict(s.board) - f64::from(s.label)).abs();
+            e.count[n] += 1;
+        }
+        e
+    }
+
+    /// The indices of `lo..=hi` empty squares (empty when `lo > hi`).
+    fn range(lo: u32, hi: u32) -> std::ops::RangeInclusive<usize> {
+        let hi = hi.min(60) as usize;
+        (lo as usize).min(hi + 1)..=hi
+    }
+
+    /// Samples with `lo..=hi` empty squares.
+    pub fn count(&self, lo: u32, hi: u32) -> usize {
+        self.count[EmptiesErrors::range(lo, hi)].iter().sum()
+    }
+
+    /// The mean absolute error over samples with `lo..=hi` empty squares (`None` if there are none).
+    pub fn mae(&self, lo: u32, hi: u32) -> Option<f64> {
+        let n = self.count(lo, hi);
+        let sum: f64 = self.sum[EmptiesErrors::range(lo, hi)].iter().sum();
+        (n > 0).then(|| sum / n as f64)
+    }
+}
+
+/// Splits samples into (training, held-out) with about `held_out_per_mille`/1000 of the games held
+/// out, whole: the positions of one game are alike and share their outcome, so a split by position
+/// would let the training side see most of each held-out game and flatter the held-out error.
+/// Positions that also occur in a held-out game (say, from a common opening) leave the training
+/// side.
+pub fn split(samples: Vec<Sample>, held_out_per_mille: u64) -> (Vec<Sample>, Vec<Sample>) {
+    let (training, held_out): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|s| (s.game >> 32) % 1000 >= held_out_per_mille);
+    let seen: HashSet<Board> = held_out.iter().map(|s| s.board.canonical().0).collect();
+    let training = training
+        .into_iter()
+        .filter(|s| !seen.contains(&s.board.canonical().0))
+        .collect();
+    (training, held_out)
+}
+
+/// Fits the weights by stochastic gradient descent (Adagrad steps) on the squared error, one model
+/// per phase.
+pub fn train(
+    samples: &[Sample],
+    options: &TrainOptions,
+    mut progress: impl FnMut(usize, f64),
+) -> PatternWeights {
+    let n = pattern::per_phase();
+    let mut w = vec![vec![0f32; n]; PHASES];
+    let mut g2 = vec![vec![0f32; n]; PHASES];
+    // Features are computed once.
+    let canon: Vec<u32> = if options.tie_symmetric {
+        pattern::tied_indices()
+    } else {
+        (0..n as u32).collect()
+    };
+    if let Some(init) = &options.init {
+        // A group takes its representative's value (the members are equal in tied weights).
+        for (wp, ip) in w.iter_mut().zip(&init.phases) {
+            for (i, &c) in canon.iter().enumerate().rev() {
+                wp[c as usize] = f32::from(ip[i]) / SCALE as f32;
+            }
+        }
+    }
+    // The regularisation pulls towards the starting weights (zeros without `init`).
+    let prior = w.clone();
+    let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
+        .iter()
+        .map(|s| {
+            let mut idx = Vec::with_capacity(46);
+            let (ph, mob) = pattern::features(s.board, |i| idx.push(canon[i]));
+            (ph, mob, idx, s.label)
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut rng = Rng::new(options.seed);
+    for epoch in 0..options.epochs {
+        rng.shuffle(&mut order);
+        let lr = options.learning_rate;
+        let mut abs_sum = 0f64;
+        for &k in &order {
+            let (ph, mob, idx, label) = &prepared[k];
+            let wp = &mut w[*ph];
+            let gp = &mut g2[*ph];
+            let w0 = &prior[*ph];
+            let mut pred = wp[n - 1] + *mob as f32 * wp[n - 2];
+            for &i in idx {
+                pred += wp[i as usize];
+            }
+            let err = pred - label;
+            abs_sum += f64::from(err.abs());
+            // Adagrad: each weight's step shrinks with its own accumulated gradient, so frequent
+            // configurations settle while rare ones still move.
+            for &i in idx {
+                let i = i as usize;
+                let g = err + options.lambda * (wp[i] - w0[i]);
+                gp[i] += g * g;
+                wp[i] -= lr * g / (gp[i] + 1e-6).sqrt();
+            }
+            for (j, g) in [(n - 2, err * *mob as f32), (n - 1, err)] {
+                gp[j] += g * g;
+                wp[j] -= lr * g / (gp[j] + 1e-6).sqrt();
+            }
+        }
+        progress(epoch + 1, abs_sum / prepared.len().max(1) as f64);
+    }
+    PatternWeights {
+        phases: w
+            .into_iter()
+            .map(|ph| {
+                // Every weight takes its group's fitted value.
+                canon
+                    .iter()
+                    .map(|&c| {
+                        (ph[c as usize] * SCALE as f32)
+                            .round()
+                            .clamp(-32000.0, 32000.0) as i16
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Position};
+
+    /// A board after `plies` random moves from the start (fewer if a side cannot move).
+    fn random_board(rng: &mut Rng, plies: u64) -> Board {
+        let mut b = Board::START;
+        for _ in 0..plies {
+            match crate::tools::players::random_move(b, rng) {
+                Some(m) => b = b.play_move(m).unwrap_or(b),
+                None => break,
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn training_fits_a_learnable_target() {
+        // Label = disc difference (which the shapes together can express): the fit must get close.
+        let mut rng = Rng::new(9);
+        let mut samples = Vec::new();
+        while samples.len() < 3000 {
+            let plies = 10 + rng.below(40);
+            let b = random_board(&mut rng, plies);
+            if !b.is_game_over() {
+                samples.push(Sample {
+                    board: b,
+                    label: (b.disc_difference() as f32).clamp(-64.0, 64.0),
+                    game: samples.len() as u64,
+                });
+            }
+        }
+        let before = PhaseErrors::measure(&samples, |_| 0.0).overall();
+        let w = train(
+            &samples,
+            &TrainOptions {
+                epochs: 10,
+                learning_rate: 0.5,
+                lambda: 0.0,
+                seed: 1,
+                tie_symmetric: true,
+                init: None,
+            },
+            |_, _| {},
+        );
+        let after = PhaseErrors::measure(&samples, |b| f64::from(w.evaluate(b)) / 100.0).overall();
+        assert!(after < before / 3.0, "before {before:.2}, after {after:.2}");
+    }
+
+    #[test]
+    fn continued_training_keeps_phases_without_data_and_moves_the_others() {
+        let Some(init) = crate::eval::built_in_patterns() else {
+            panic!("the embedded weights must load");
+        };
+        // Positions with 10-19 empties only (phase 1), labelled with a value the shipped weights do
+        // not predict.
+        let mut rng = Rng::new(5);
+        let mut samples = Vec::new();
+        while samples.len() < 500 {
+            let plies = 41 + rng.below(10);
+            let b = random_board(&mut rng, plies);
+            if !b.is_game_over() && pattern::phase(b.empty_count()) == 1 {
+                samples.push(Sample {
+                    board: b,
+                    label: 30.0,
+                    game: samples.len() as u64,
+                });
+            }
+        }
+        let w = train(
+            &samples,
+            &TrainOptions {
+                epochs: 3,
+                learning_rate: 0.3,
+                lambda: 0.0,
+                seed: 1,
+                tie_symmetric: true,
+                init: Some((*init).clone()),
+            },
+            |_, _| {},
+        );
+        for ph in (0..PHASES).filter(|&ph| ph != 1) {
+            assert!(w.phases[ph] == init.phases[ph], "phase {ph} changed");
+        }
+        assert!(w.phases[1] != init.phases[1]);
+        let err = |weights: &PatternWeights| {
+            PhaseErrors::measure(&samples, |b| f64::from(weights.evaluate(b)) / 100.0).mae[1]
+        };
+        assert!(err(&w) < err(&init) / 2.0, "{} vs {}", err(&w), err(&init));
+    }
+
+    #[test]
+    fn held_out_split_keeps_games_whole() {
+        // 200 games of 5 positions, each game its own random line; the start position opens all.
+        let mut rng = Rng::new(11);
+        let mut text = String::new();
+        for g in 0..200 {
+            let mut b = Board::START;
+            text.push_str(&format!(
+                "{} 0\n",
+                Position {
+                    board: b,
+                    side: Color::Black
+                }
+            ));
+            for _ in 0..4 {
+                let Some(m) = crate::tools::players::random_move(b, &mut rng) else {
+                    break;
+                };
+                b = b.play_move(m).unwrap_or(b);
+                text.push_str(&format!(
+                    "{} {}\n",
+                    Position {
+                        board: b,
+                        side: Color::Black
+                    },
+                    g % 64
+                ));
+            }
+            text.push_str(&format!("# game {g}\n"));
+        }
+        let path = std::env::temp_dir().join(format!("wedge-split-{}.txt", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let samples = read_samples(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        // Positions of one game share an id, and no two games do.
+        assert_eq!(samples.len(), 1000);
+        let ids: HashSet<u64> = samples.chunks(5).map(|game| game[0].game).collect();
+        assert_eq!(ids.len(), 200);
+        for game in samples.chunks(5) {
+            assert!(game.iter().all(|s| s.game == game[0].game));
+        }
+        let (training, held_out) = split(samples, 100);
+        assert!(!held_out.is_empty() && training.len() > held_out.len());
+        let held_games: HashSet<u64> = held_out.iter().map(|s| s.game).collect();
+        let held_boards: HashSet<Board> = held_out.iter().map(|s| s.board.canonical().0).collect();
+        for s in &training {
+            assert!(!held_games.contains(&s.game));
+            assert!(!held_boards.contains(&s.board.canonical().0));
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Reading data files back as training samples: `<64 squares> <side> <label>` lines, a `# game
+//! <n>` line after each game, so that samples know which game they come from.
+
+use crate::board::text::{FileError, ParseBoardError};
+use crate::board::{Board, Position};
+use std::fmt;
+use std::path::Path;
+
+/// Why a line of a data file is not a sample.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SampleError {
+    /// The line is not `<64 squares> <side> <label>`.
+    Form,
+    /// The position is not a board.
+    Board(ParseBoardError),
+    /// The label is not a number (as written).
+    NotANumber(String),
+    /// The label lies outside -64..64.
+    OutOfRange(f32),
+}
+
+impl fmt::Display for SampleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SampleError::Form => f.write_str("expected '<64 squares> <side> <label>'"),
+            SampleError::Board(e) => write!(f, "{e}"),
+            SampleError::NotANumber(label) => write!(f, "'{label}' is not a number"),
+            SampleError::OutOfRange(label) => write!(f, "label {label} is outside -64..64"),
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
+
+/// One training sample.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The position.
+    pub board: Board,
+    /// The label, discs for the side to move.
+    pub label: f32,
+    /// Which game it comes from (an opaque id, the same for all positions of one game of one file),
+    /// so that a held-out split keeps each game on one side.
+    pub game: u64,
+}
+
+/// Reads data files (`<64 squares> <side> <label>` lines; `#` comments; a `# game <n>` line closes
+/// each game's positions).
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
+    // Games are told apart by the file's name (not its directory, so the split does not depend on
+    // where the file lies) and the number of `# game` lines before them.
+    let salt = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .bytes()
+        .fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+        });
+    let games_closed = std::cell::Cell::new(0u64);
+    crate::board::text::read_lines_with_comments(
+        path,
+        |comment| {
+            if comment.starts_with("# game") {
+                games_closed.set(games_closed.get() + 1);
+            }
+        },
+        |line| -> Result<Sample, SampleError> {
+            let (board, label) = line.rsplit_once(' ').ok_or(SampleError::Form)?;
+            let pos: Position = board.parse().map_err(SampleError::Board)?;
+            let label: f32 = label
+                .parse()
+                .map_err(|_| SampleError::NotANumber(label.to_string()))?;
+            if !(-64.0..=64.0).contains(&label) {
+                return Err(SampleError::OutOfRange(label));
+            }
+            Ok(Sample {
+                board: pos.board,
+                label,
+                game: (salt ^ games_closed.get()).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            })
+        },
+    )
+}
