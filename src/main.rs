@@ -34,6 +34,12 @@ enum Command {
     Match(cli::matches::MatchArgs),
     /// Self-play data for training the pattern evaluation (see docs/training.md).
     Datagen(cli::training::DatagenArgs),
+    /// Training-data files: `merge` joins shards and files into checked binary files, `info`
+    /// counts them (see docs/training.md).
+    Data {
+        #[command(subcommand)]
+        action: cli::data::DataAction,
+    },
     /// Mean absolute error of evaluations against the labels of data files, by empty squares:
     /// the hand evaluation, the built-in trained one and optionally a weights file.
     #[command(name = "evaltest")]
@@ -89,6 +95,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),
         Some(Command::EvalTest(args)) => cli::training::evaltest(args),
+        Some(Command::Data { action }) => cli::data::run(action),
         Some(Command::Book { action }) => cli::book::run(action),
         Some(Command::Weights { action }) => cli::weights::run(action),
         Some(Command::Solve(args)) => cli::solve::run(args),

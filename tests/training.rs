@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use wedge::board::text::read_openings_file;
 use wedge::eval::Evaluator;
+use wedge::search::selectivity::FULL_WIDTH;
 use wedge::search::{Searcher, Solver};
 use wedge::tools::train::{
     datagen, read_samples, search_label, DatagenOptions, EmptiesErrors, Sample,
@@ -85,7 +86,9 @@ fn datagen_deep_search_labels_and_empties_filter() {
     for s in &samples {
         let n = s.board.empty_count();
         assert!((20..=30).contains(&n), "{n} empties kept");
-        let label = search_label(s.board, 3, &mut searcher, &stop).expect("a disc score");
+        let label = search_label(s.board, 3, FULL_WIDTH, &mut searcher, &stop)
+            .expect("a disc score")
+            .0;
         assert_eq!(s.label as i32, label, "{:?}", s.board);
     }
     let _ = std::fs::remove_file(&out);
@@ -310,6 +313,79 @@ fn a_book_journal_is_resumed_only_with_its_own_arguments() {
     );
     assert!(book.exists());
     for p in [openings, book, journal] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
+    use wedge::tools::train::{merge, read_data_file, LabelKind, TextLabels};
+    let options = DatagenOptions {
+        games: 4,
+        depth: 2,
+        exact_empties: 12,
+        seed: 21,
+        label_depth: Some(3),
+        ..DatagenOptions::default()
+    };
+    let whole = temp_path("whole.wdb");
+    datagen(&openings(), &options, &whole, &|_, _| {}).unwrap();
+    let data = read_data_file(&whole).unwrap();
+    assert_eq!(data.blocks.len(), 4);
+    for r in data.blocks.iter().flat_map(|b| &b.records) {
+        let expected = if r.position.board.empty_count() <= 12 {
+            (LabelKind::Exact, 0)
+        } else {
+            (LabelKind::Search, 3)
+        };
+        assert!(
+            (r.kind, r.depth) == expected || r.kind == LabelKind::Exact,
+            "{r:?}"
+        );
+    }
+
+    // Cut in the middle of the last game's block: the resumed run plays that game again only.
+    let cut = temp_path("cut.wdb");
+    let bytes = std::fs::read(&whole).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 25]).unwrap();
+    assert_eq!(datagen(&openings(), &options, &cut, &|_, _| {}).unwrap(), 1);
+    let resumed = read_data_file(&cut).unwrap();
+    assert_eq!(resumed.torn_bytes, 0);
+    let mut a = data.blocks.clone();
+    let mut b = resumed.blocks.clone();
+    a.sort_by_key(|x| x.game);
+    b.sort_by_key(|x| x.game);
+    assert_eq!(a, b);
+
+    // Shards 1/2 and 2/2, merged, give what the whole run gives, merged.
+    let labels = TextLabels {
+        kind: LabelKind::Outcome,
+        depth: 0,
+        exact_empties: 0,
+    };
+    let (s1, s2) = (temp_path("s1.wdb"), temp_path("s2.wdb"));
+    for (path, part) in [(&s1, 0), (&s2, 1)] {
+        let shard = DatagenOptions {
+            shard: (part, 2),
+            ..options.clone()
+        };
+        assert_eq!(datagen(&openings(), &shard, path, &|_, _| {}).unwrap(), 2);
+    }
+    let (m1, m2) = (temp_path("m1.wdb"), temp_path("m2.wdb"));
+    merge(&[s2.clone(), s1.clone()], labels, &m1, None).unwrap();
+    merge(std::slice::from_ref(&whole), labels, &m2, None).unwrap();
+    assert_eq!(std::fs::read(&m1).unwrap(), std::fs::read(&m2).unwrap());
+    // Training reads the binary file.
+    assert_eq!(
+        read_samples(&m2).unwrap().len(),
+        read_data_file(&m2)
+            .unwrap()
+            .blocks
+            .iter()
+            .map(|b| b.records.len())
+            .sum::<usize>()
+    );
+    for p in [whole, cut, s1, s2, m1, m2] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod data;
 pub mod engine;
 pub mod matches;
 pub mod mpc;
@@ -52,6 +53,7 @@ pub fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
     }
     bar.set_prefix(what);
     let last_log = std::sync::Mutex::new(Instant::now());
+    let first_done = std::sync::OnceLock::new();
     move |done: usize, total: usize| {
         if tty {
             bar.set_length(total as u64);
@@ -61,8 +63,10 @@ pub fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
             }
             return;
         }
+        // The rate counts only this run's work: a resumed run starts with work already done.
+        let before = *first_done.get_or_init(|| done.saturating_sub(1));
         let secs = start.elapsed().as_secs_f64();
-        let rate = done as f64 / secs.max(1e-3);
+        let rate = done.saturating_sub(before) as f64 / secs.max(1e-3);
         let eta = if rate > 0.0 {
             (total.saturating_sub(done)) as f64 / rate
         } else {

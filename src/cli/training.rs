@@ -46,6 +46,14 @@ pub struct DatagenArgs {
     /// ranking the moves of a position, the endgame solver's ordering task.
     #[arg(long)]
     pub siblings: bool,
+    /// Selectivity of the searches (moves and labels), percent as the `Selectivity` option:
+    /// 73, 87, 95, 98, 99 or 100 (full width).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(73..=100))]
+    pub selectivity: u8,
+    /// Play only part I of N disjoint parts of the run (`--shard 2/8`: games 1, 9, 17, ...), for
+    /// spreading one run over machines; `wedge data merge` joins the parts.
+    #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+    pub shard: (usize, usize),
 }
 
 /// The arguments of `wedge evaltest`.
@@ -83,6 +91,11 @@ pub struct TrainArgs {
     /// Fit mirror-image configurations separately (by default they share one value).
     #[arg(long)]
     pub untied: bool,
+    /// How the weight sets cover the empties counts: `linear:S` (anchors every S empties,
+    /// blended linearly in between) or `steps:W` (sets of W empties; `steps:10` is the first
+    /// files' six phases).
+    #[arg(long, default_value = "linear:4", value_parser = parse_phasing)]
+    pub phasing: wedge::eval::pattern::Phasing,
     /// Start from this pattern weights file instead of zeros (continued training); phases
     /// without training positions keep its weights.
     #[arg(long)]
@@ -105,6 +118,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         label_depth: args.label_depth.map(|d| d.clamp(1, 30)),
         keep: args.keep_empties.unwrap_or((0, 60)),
         siblings: args.siblings,
+        selectivity: wedge::search::selectivity::level_for_percent(args.selectivity),
+        shard: args.shard,
     };
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
@@ -128,6 +143,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             tie_symmetric: !args.untied,
             // Loaded from `init` by run_train, which returns a bad file as an error.
             init: None,
+            phasing: args.phasing,
         },
     )
 }
@@ -274,9 +290,51 @@ fn run_train(
     Ok(())
 }
 
+/// Parses `linear:S` or `steps:W` (1..=30 empties).
+fn parse_phasing(text: &str) -> Result<wedge::eval::pattern::Phasing, String> {
+    use wedge::eval::pattern::Phasing;
+    let (kind, n) = text
+        .split_once(':')
+        .ok_or_else(|| format!("'{text}': expected linear:S or steps:W"))?;
+    let n: u32 = n
+        .parse()
+        .ok()
+        .filter(|n| (1..=30).contains(n))
+        .ok_or_else(|| format!("'{n}': expected a number of empties from 1 to 30"))?;
+    match kind {
+        "linear" => Ok(Phasing::Linear { spacing: n }),
+        "steps" => Ok(Phasing::Steps { width: n }),
+        _ => Err(format!("'{kind}': expected linear or steps")),
+    }
+}
+
+/// Parses `I/N` (1 <= I <= N) into (I - 1, N).
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}': expected I/N with 1 <= I <= N, e.g. 3/8");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i - 1, n))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_empties_range;
+    use super::{parse_empties_range, parse_shard};
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("1/1"), Ok((0, 1)));
+        assert_eq!(parse_shard("3/8"), Ok((2, 8)));
+        assert!(parse_shard("0/8").is_err());
+        assert!(parse_shard("9/8").is_err());
+        assert!(parse_shard("3").is_err());
+        assert!(parse_shard("a/b").is_err());
+    }
 
     #[test]
     fn empties_ranges() {

@@ -394,7 +394,7 @@ fn is_pattern_file(path: &Path) -> bool {
         && std::fs::File::open(path)
             .and_then(|mut f| f.read_exact(&mut head))
             .is_ok()
-        && &head == crate::eval::pattern::MAGIC
+        && (&head == crate::eval::pattern::MAGIC || &head == crate::eval::pattern::MAGIC_PHASED)
 }
 
 impl Options {

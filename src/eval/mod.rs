@@ -11,6 +11,7 @@
 
 pub mod edge;
 pub mod pattern;
+pub mod phasing;
 pub mod weights;
 
 use crate::board::movegen::{legal_moves, neighbours};

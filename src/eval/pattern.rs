@@ -1,7 +1,9 @@
 //! The pattern (n-tuple) evaluation: the board is read through 11 pattern shapes (the edge with its
 //! two X-squares, the corner 3x3 and 2x5 blocks, rows 2-4, the diagonals of length 4-8), each in all
 //! its distinct placements under the 8 symmetries (46 placements), and every configuration of a
-//! shape has a learned weight per game phase. Plus a mobility weight and a bias per phase.
+//! shape has a learned weight per game phase. Plus a mobility weight and a bias per phase. The
+//! phases are weight sets over the empties counts ([`Phasing`]): steps of 10 empties in the first
+//! files, anchors blended linearly between neighbours in the later ones.
 //!
 //! Reading a placement costs two bit extractions: the board is first mapped by the inverse of the
 //! placement's symmetry, which brings the placement onto the shape's own squares; extracting those
@@ -15,6 +17,7 @@
 
 use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
+pub use crate::eval::phasing::Phasing;
 use crate::files::checksum as fnv;
 use once_cell::sync::Lazy;
 use std::fmt;
@@ -76,10 +79,10 @@ pub const SHAPES: &[Shape] = &[
     },
 ];
 
-/// Number of game phases: phase = empties / 10 (0..=5).
+/// Number of ranges of 10 empties (0..=5) that training reports and the first weight files use.
 pub const PHASES: usize = 6;
 
-/// The phase of a position with `empties` empty squares.
+/// The range of 10 empties of a position with `empties` empty squares (the first files' phase).
 #[inline]
 pub fn phase(empties: u32) -> usize {
     (empties as usize / 10).min(PHASES - 1)
@@ -148,15 +151,15 @@ static BASE3: Lazy<Vec<u32>> = Lazy::new(|| {
 });
 
 /// Calls `f(weight index)` for every active feature of `board` (one per placement), and returns
-/// the phase and the mobility feature.
-pub fn features(board: Board, mut f: impl FnMut(usize)) -> (usize, i32) {
+/// the empties count and the mobility feature.
+pub fn features(board: Board, mut f: impl FnMut(usize)) -> (u32, i32) {
     let (p, o) = (board.player(), board.opponent());
     let idx = PatternIndices::new(p, o);
     for (&offset, &i) in LANE_OFFSETS.iter().zip(&idx.me).take(PLACEMENTS) {
         f(offset as usize + i as usize);
     }
     let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
-    (phase(board.empty_count()), mobility)
+    (board.empty_count(), mobility)
 }
 
 /// Number of placements (of all shapes).
@@ -272,7 +275,9 @@ impl PatternIndices {
 /// The trained weights: one vector per phase (shape tables, then mobility, then bias).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
-    /// `PHASES` vectors of `per_phase()` weights.
+    /// How the phases cover the empties counts.
+    pub phasing: Phasing,
+    /// One vector of `per_phase()` weights per phase (`phasing.sets()` of them).
     pub phases: Vec<Vec<i16>>,
 }
 
@@ -344,18 +349,21 @@ const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
 const _: () = assert!(SHAPE_WEIGHTS <= TABLE_SIZE);
 
-/// [`PatternWeights`] laid out for the searches: each phase's shape tables padded to a power of two,
-/// so that an index masked to `TABLE_SIZE` is in bounds by construction and the 46 reads of an
-/// evaluation need no bounds checks; mobility and bias kept apart. It evaluates exactly as the
-/// weights it was built from.
+/// [`PatternWeights`] laid out for the searches: one table per distinct weight set the empties
+/// counts 0..=60 use (the phases themselves in steps, one blended table per count with linear
+/// phases), each padded to a power of two, so that an index masked to `TABLE_SIZE` is in bounds by
+/// construction and the 46 reads of an evaluation need no bounds checks; mobility and bias kept
+/// apart. It evaluates exactly as the weights it was built from.
 #[derive(Clone, Debug)]
 pub struct PatternTable {
-    /// `PHASES` tables of `TABLE_SIZE` weights (the padding is zero and never read).
+    /// Tables of `TABLE_SIZE` weights (the padding is zero and never read).
     shapes: Vec<[i16; TABLE_SIZE]>,
-    /// Mobility weight per phase.
-    mobility: [i32; PHASES],
-    /// Bias per phase.
-    bias: [i32; PHASES],
+    /// The table of each empties count 0..=60.
+    table_of: [u8; 61],
+    /// Mobility weight by empties count.
+    mobility: [i32; 61],
+    /// Bias by empties count.
+    bias: [i32; 61],
     /// [`LANE_OFFSETS`], copied here so that an evaluation reads them without going through the
     /// lazy static's initialisation check (bench +0.5 to +1.3% in three pairs taken in turn).
     offsets: [u32; LANES],
@@ -364,18 +372,35 @@ pub struct PatternTable {
 impl PatternTable {
     /// The table of `weights`.
     pub fn new(weights: &PatternWeights) -> PatternTable {
-        let mut shapes = vec![[0i16; TABLE_SIZE]; PHASES];
-        let (mut mobility, mut bias) = ([0; PHASES], [0; PHASES]);
-        // Every phase vector holds `per_phase()` = SHAPE_WEIGHTS + 2 weights (files are checked
-        // on loading); a shorter one would only leave zeros here.
-        for (ph, w) in weights.phases.iter().enumerate().take(PHASES) {
-            let n = w.len().min(SHAPE_WEIGHTS);
-            shapes[ph][..n].copy_from_slice(&w[..n]);
-            mobility[ph] = w.get(SHAPE_WEIGHTS).map_or(0, |&v| i32::from(v));
-            bias[ph] = w.get(SHAPE_WEIGHTS + 1).map_or(0, |&v| i32::from(v));
+        let mut shapes: Vec<[i16; TABLE_SIZE]> = Vec::new();
+        let mut table_of = [0u8; 61];
+        let (mut mobility, mut bias) = ([0; 61], [0; 61]);
+        let mut made: Vec<(usize, usize, i32, i32)> = Vec::new();
+        for e in 0..=60u32 {
+            let b = weights.blend(e);
+            // Counts with the same blend share a table (all the counts of a step).
+            let key = (b.lo, b.hi, b.num, b.den);
+            let t = match made.iter().position(|&k| k == key) {
+                Some(t) => t,
+                None => {
+                    made.push(key);
+                    let mut table = [0i16; TABLE_SIZE];
+                    // Every phase vector holds `per_phase()` = SHAPE_WEIGHTS + 2 weights (files
+                    // are checked on loading); a shorter one would only leave zeros here.
+                    for (i, slot) in table.iter_mut().enumerate().take(SHAPE_WEIGHTS) {
+                        *slot = weights.mixed(b, i) as i16;
+                    }
+                    shapes.push(table);
+                    shapes.len() - 1
+                }
+            };
+            table_of[e as usize] = t as u8;
+            mobility[e as usize] = weights.mixed(b, SHAPE_WEIGHTS);
+            bias[e as usize] = weights.mixed(b, SHAPE_WEIGHTS + 1);
         }
         PatternTable {
             shapes,
+            table_of,
             mobility,
             bias,
             offsets: *LANE_OFFSETS,
@@ -393,56 +418,96 @@ impl PatternTable {
     /// (`p`, `o`, `indices` and `moves` must describe the same position).
     #[inline]
     pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices, moves: u64) -> i32 {
-        let ph = phase((!(p | o)).count_ones());
-        // One check here (the phase is below `PHASES`, the table's length); none in the loop.
-        let w = &self.shapes[ph];
+        let e = ((!(p | o)).count_ones() as usize).min(60);
+        // One check here (every table index is below the tables' count); none in the loop.
+        let w = &self.shapes[self.table_of[e] as usize];
         let mut sum = 0i32;
         for k in 0..PLACEMENTS {
             let i = (self.offsets[k] as usize + indices.me[k] as usize) & (TABLE_SIZE - 1);
             sum += i32::from(w[i]);
         }
         let mobility = moves.count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
-        sum += mobility * self.mobility[ph] + self.bias[ph];
+        sum += mobility * self.mobility[e] + self.bias[e];
         sum * 100 / SCALE
     }
 }
 
-/// The first bytes of a pattern weights file.
+/// The first bytes of a pattern weights file of 6 phases of 10 empties.
 pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
 
+/// The first bytes of a pattern weights file that says its phasing.
+pub const MAGIC_PHASED: &[u8; 8] = b"WEDGEPT2";
+
+/// The phasing of [`MAGIC`] files.
+pub const FIRST_PHASING: Phasing = Phasing::Steps { width: 10 };
+
 impl PatternWeights {
-    /// All zero.
+    /// All zero, in the first files' phasing.
     pub fn zero() -> PatternWeights {
+        PatternWeights::zero_with(FIRST_PHASING)
+    }
+
+    /// All zero, in `phasing`.
+    pub fn zero_with(phasing: Phasing) -> PatternWeights {
         PatternWeights {
-            phases: vec![vec![0; per_phase()]; PHASES],
+            phasing,
+            phases: vec![vec![0; per_phase()]; phasing.sets()],
         }
+    }
+
+    /// The phases a position with `empties` empty squares is evaluated with.
+    #[inline]
+    pub fn blend(&self, empties: u32) -> crate::eval::phasing::Blend {
+        self.phasing.blend(empties, self.phases.len())
+    }
+
+    /// Weight `i` under `blend` (0 where a phase vector is too short).
+    #[inline]
+    pub fn mixed(&self, blend: crate::eval::phasing::Blend, i: usize) -> i32 {
+        let at = |ph: usize| {
+            self.phases
+                .get(ph)
+                .and_then(|w| w.get(i))
+                .map_or(0, |&v| i32::from(v))
+        };
+        Phasing::mix(blend, at(blend.lo), at(blend.hi))
     }
 
     /// The evaluation in centidiscs for the side to move, read from scratch through [`features`]
     /// (the trainer's reading): the reference that [`PatternTable`], the searches' layout, must
     /// agree with.
     pub fn evaluate(&self, board: Board) -> i32 {
-        let w = &self.phases[phase(board.empty_count())];
+        let b = self.blend(board.empty_count());
         let mut sum = 0i32;
-        let (_, mobility) = features(board, |i| sum += i32::from(w[i]));
-        let n = w.len();
-        sum += mobility * i32::from(w[n - 2]) + i32::from(w[n - 1]);
+        let (_, mobility) = features(board, |i| sum += self.mixed(b, i));
+        sum += mobility * self.mixed(b, SHAPE_WEIGHTS) + self.mixed(b, SHAPE_WEIGHTS + 1);
         sum * 100 / SCALE
     }
 
-    /// The file image: magic, phases u32, weights per phase u32, checksum u64, then the weights
-    /// (i16 little-endian).
+    /// The file image. Steps of 10 empties in 6 phases (the first files): magic `WEDGEPT1`, phases
+    /// u32, weights per phase u32, checksum u64, then the weights (i16 little-endian). Any other
+    /// phasing: magic `WEDGEPT2`, phases u32, weights per phase u32, kind u32 (0 steps, 1 linear),
+    /// width or spacing u32, checksum u64, then the weights.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(PHASES * per_phase() * 2);
+        let mut body = Vec::with_capacity(self.phases.len() * per_phase() * 2);
         for ph in &self.phases {
             for w in ph {
                 body.extend_from_slice(&w.to_le_bytes());
             }
         }
-        let mut out = Vec::with_capacity(24 + body.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(PHASES as u32).to_le_bytes());
+        let first = self.phasing == FIRST_PHASING && self.phases.len() == PHASES;
+        let mut out = Vec::with_capacity(32 + body.len());
+        out.extend_from_slice(if first { MAGIC } else { MAGIC_PHASED });
+        out.extend_from_slice(&(self.phases.len() as u32).to_le_bytes());
         out.extend_from_slice(&(per_phase() as u32).to_le_bytes());
+        if !first {
+            let (kind, width) = match self.phasing {
+                Phasing::Steps { width } => (0u32, width),
+                Phasing::Linear { spacing } => (1u32, spacing),
+            };
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(&width.to_le_bytes());
+        }
         out.extend_from_slice(&fnv(&body).to_le_bytes());
         out.extend_from_slice(&body);
         out
@@ -454,22 +519,33 @@ impl PatternWeights {
             path: name.to_path_buf(),
             problem,
         };
-        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+        let phased = bytes.len() >= 32 && &bytes[..8] == MAGIC_PHASED;
+        if !phased && (bytes.len() < 24 || &bytes[..8] != MAGIC) {
             return Err(err(PatternFileProblem::BadMagic));
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
         };
         let (phases, n) = (word(8), word(12));
-        if phases != PHASES || n != per_phase() {
+        let (phasing, header) = if phased {
+            let width = (word(20) as u32).clamp(1, 60);
+            match word(16) {
+                0 => (Phasing::Steps { width }, 32),
+                1 => (Phasing::Linear { spacing: width }, 32),
+                kind => return Err(err(PatternFileProblem::Phasing(kind))),
+            }
+        } else {
+            (FIRST_PHASING, 24)
+        };
+        if phases != phasing.sets() || n != per_phase() {
             return Err(err(PatternFileProblem::Shape { phases, weights: n }));
         }
-        let body = &bytes[24..];
+        let body = &bytes[header..];
         if body.len() != phases * n * 2 {
             return Err(err(PatternFileProblem::Truncated));
         }
         let mut sum = [0u8; 8];
-        sum.copy_from_slice(&bytes[16..24]);
+        sum.copy_from_slice(&bytes[header - 8..header]);
         if fnv(body) != u64::from_le_bytes(sum) {
             return Err(err(PatternFileProblem::Checksum));
         }
@@ -478,6 +554,7 @@ impl PatternWeights {
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
         Ok(PatternWeights {
+            phasing,
             phases: values.chunks(n).map(<[i16]>::to_vec).collect(),
         })
     }
@@ -509,6 +586,8 @@ pub enum PatternFileProblem {
         /// Weights per phase in the file.
         weights: usize,
     },
+    /// Its phasing kind is not one this wedge knows.
+    Phasing(usize),
     /// It ends before its weights do.
     Truncated,
     /// Its weights do not match its checksum.
@@ -524,9 +603,11 @@ impl fmt::Display for PatternFileProblem {
             }
             PatternFileProblem::Shape { phases, weights } => write!(
                 f,
-                "made for {phases} phases x {weights} weights; this wedge uses {PHASES} x {}",
+                "made for {phases} phases x {weights} weights; this wedge reads {} weights a \
+                 phase, in as many phases as the file's phasing needs",
                 per_phase()
             ),
+            PatternFileProblem::Phasing(kind) => write!(f, "unknown phasing kind {kind}"),
             PatternFileProblem::Truncated => f.write_str("truncated"),
             PatternFileProblem::Checksum => f.write_str("checksum mismatch (the file is corrupt)"),
         }
@@ -617,17 +698,23 @@ mod tests {
 
     #[test]
     fn indices_kept_move_by_move_and_the_padded_table_match_reading_from_scratch() {
-        // Random weights so that a wrong index changes the value; whole random games, passes too.
+        // Random weights so that a wrong index changes the value; whole random games, passes too;
+        // both phasings (linear anchors blend two phases in between).
         let mut rng = crate::rng::Rng::new(11);
-        let mut w = PatternWeights::zero();
-        for phase in &mut w.phases {
-            for v in phase.iter_mut() {
-                *v = rng.below(2001) as i16 - 1000;
-            }
-        }
-        let table = PatternTable::new(&w);
         let mut passes = 0;
-        for _ in 0..30 {
+        for g in 0..30 {
+            let phasing = if g % 2 == 0 {
+                FIRST_PHASING
+            } else {
+                Phasing::Linear { spacing: 3 }
+            };
+            let mut w = PatternWeights::zero_with(phasing);
+            for phase in &mut w.phases {
+                for v in phase.iter_mut() {
+                    *v = rng.below(2001) as i16 - 1000;
+                }
+            }
+            let table = PatternTable::new(&w);
             let mut b = Board::START;
             let mut idx = PatternIndices::new(b.player(), b.opponent());
             while !b.is_game_over() {
@@ -701,10 +788,16 @@ mod tests {
 
     #[test]
     fn weights_file_round_trip_and_errors() {
+        let p = Path::new("w.bin");
+        let mut w = PatternWeights::zero_with(Phasing::Linear { spacing: 4 });
+        w.phases[15][5] = -7;
+        let bytes = w.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_PHASED);
+        assert_eq!(PatternWeights::from_bytes(&bytes, p).unwrap(), w);
         let mut w = PatternWeights::zero();
         w.phases[2][5] = -7;
         let bytes = w.to_bytes();
-        let p = Path::new("w.bin");
+        assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(PatternWeights::from_bytes(&bytes, p).unwrap(), w);
         assert!(PatternWeights::from_bytes(&bytes[..100], p).is_err());
         let mut bad = bytes.clone();

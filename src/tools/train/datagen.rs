@@ -2,10 +2,12 @@
 //! result, a deep search of its own or (siblings) its own exact solve, appended game by game to a
 //! data file that an interrupted run resumes (docs/training.md).
 
+use super::datafile::{self, Block, LabelKind, Record};
 use crate::board::text::Game;
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::Evaluator;
 use crate::rng::Rng;
+use crate::search::selectivity::FULL_WIDTH;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashSet;
 use std::fmt;
@@ -37,6 +39,12 @@ pub struct DatagenOptions {
     /// Also write the siblings of the exactly solved positions (the position after each legal
     /// move), each labelled by its own exact solve.
     pub siblings: bool,
+    /// Selectivity level of the searches (moves and labels), a [`crate::search::selectivity`]
+    /// level; [`FULL_WIDTH`] searches every move.
+    pub selectivity: u8,
+    /// Play only the games `n` with `n % shard.1 == shard.0` (part `shard.0 + 1` of `shard.1`
+    /// disjoint parts of the same run); `(0, 1)` plays them all.
+    pub shard: (usize, usize),
 }
 
 impl Default for DatagenOptions {
@@ -51,6 +59,8 @@ impl Default for DatagenOptions {
             label_depth: None,
             keep: (0, 60),
             siblings: false,
+            selectivity: FULL_WIDTH,
+            shard: (0, 1),
         }
     }
 }
@@ -62,7 +72,7 @@ fn play_game(
     options: &DatagenOptions,
     searcher: &mut Searcher,
     solver: &mut Solver,
-) -> Vec<(Position, i32)> {
+) -> Vec<Record> {
     // Game `index` is a function of (seed, index) alone: no table state carries over from the
     // games this thread played before, so reruns, resumes and any thread count give the same games.
     searcher.clear();
@@ -75,6 +85,7 @@ fn play_game(
         let limits = Limits {
             depth: Some(options.depth),
             randomness: options.randomness,
+            selectivity: options.selectivity,
             ..Limits::default()
         };
         let r = searcher.search(pos.board, &limits, stop.clone(), &mut |_| {});
@@ -119,7 +130,12 @@ fn play_game(
                     continue;
                 };
                 if keep(&child) && !line.contains(&child.board) {
-                    siblings.push((child, solver.solve_exact(child.board).score));
+                    siblings.push(Record {
+                        position: child,
+                        label: solver.solve_exact(child.board).score.clamp(-64, 64) as i8,
+                        depth: 0,
+                        kind: LabelKind::Exact,
+                    });
                 }
             }
         }
@@ -131,28 +147,45 @@ fn play_game(
                 Color::Black => black_value,
                 Color::White => -black_value,
             };
-            let label = match options.label_depth {
-                Some(depth) if p.board.empty_count() > options.exact_empties => {
-                    search_label(p.board, depth, searcher, &stop).unwrap_or(outcome)
+            let solved = p.board.empty_count() <= options.exact_empties;
+            let (label, kind) = match options.label_depth {
+                Some(depth) if !solved => {
+                    search_label(p.board, depth, options.selectivity, searcher, &stop)
+                        .unwrap_or((outcome, LabelKind::Outcome))
                 }
-                _ => outcome,
+                // The solved part lies on the perfect line: each position's own exact value.
+                _ if solved => (outcome, LabelKind::Exact),
+                _ => (outcome, LabelKind::Outcome),
             };
-            (p, label)
+            let depth = if kind == LabelKind::Search {
+                options.label_depth.unwrap_or(0).min(255) as u8
+            } else {
+                0
+            };
+            Record {
+                position: p,
+                label: label.clamp(-64, 64) as i8,
+                depth,
+                kind,
+            }
         })
         .chain(siblings)
         .collect()
 }
 
-/// The score of a depth-`depth` search of `board` (no noise, from an empty table), in whole discs
-/// for the side to move; `None` if the search gave no disc score.
+/// The score of a depth-`depth` search of `board` at selectivity level `selectivity` (no noise,
+/// from an empty table), in whole discs for the side to move, and whether the search proved it
+/// exact; `None` if the search gave no disc score.
 pub fn search_label(
     board: Board,
     depth: u32,
+    selectivity: u8,
     searcher: &mut Searcher,
     stop: &Arc<AtomicBool>,
-) -> Option<i32> {
+) -> Option<(i32, LabelKind)> {
     let limits = Limits {
         depth: Some(depth),
+        selectivity,
         ..Limits::default()
     };
     // A cleared table makes the label a function of the position alone (not of what this thread
@@ -160,8 +193,11 @@ pub fn search_label(
     searcher.clear();
     let r = searcher.search(board, &limits, stop.clone(), &mut |_| {});
     match r.score {
-        Score::Eval(cd) => Some(((cd as f64 / 100.0).round() as i32).clamp(-64, 64)),
-        Score::Exact(v) => Some(v),
+        Score::Eval(cd) => Some((
+            ((cd as f64 / 100.0).round() as i32).clamp(-64, 64),
+            LabelKind::Search,
+        )),
+        Score::Exact(v) => Some((v, LabelKind::Exact)),
         Score::Wld(_) => None,
     }
 }
@@ -200,6 +236,10 @@ pub enum DatagenError {
     NoOpenings,
     /// The data file could not be repaired, opened or written.
     File(DataFileError),
+    /// The binary data file to resume is not one, or is damaged before its end.
+    Format(datafile::DataFormatFileError),
+    /// The shard is not one of the parts (part, parts; from 0).
+    Shard(usize, usize),
 }
 
 impl fmt::Display for DatagenError {
@@ -207,6 +247,10 @@ impl fmt::Display for DatagenError {
         match self {
             DatagenError::NoOpenings => f.write_str("no openings"),
             DatagenError::File(e) => write!(f, "{e}"),
+            DatagenError::Format(e) => write!(f, "{e}"),
+            DatagenError::Shard(part, parts) => {
+                write!(f, "shard {}/{parts} is not one of 1..={parts}", part + 1)
+            }
         }
     }
 }
@@ -285,8 +329,42 @@ fn games_done(path: &Path) -> HashSet<usize> {
     done
 }
 
-/// Generates games `0..options.games` that are not yet in `out`, appending them; returns how many
-/// games were played now. `progress(done, total)` is called after each game.
+/// Whether `out` is written in the binary format (its name ends in `.wdb`); text otherwise.
+pub fn is_binary_path(out: &Path) -> bool {
+    out.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wdb"))
+}
+
+/// Opens a binary data file for appending: a new or empty file gets the header; an existing one is
+/// checked block by block and cut back to its last complete block. Returns the games it holds.
+fn open_binary(out: &Path) -> Result<HashSet<usize>, DatagenError> {
+    let err = DataFileError::at(out);
+    let len = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        std::fs::write(out, datafile::file_header()).map_err(err)?;
+        return Ok(HashSet::new());
+    }
+    let data = datafile::read_data_file(out).map_err(DatagenError::Format)?;
+    if data.torn_bytes > 0 {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(out)
+            .map_err(err)?;
+        f.set_len(data.sound_bytes).map_err(err)?;
+        f.sync_all().map_err(err)?;
+        log::warn!(
+            "{}: cut {} bytes of an unfinished game from the end (an interrupted run)",
+            out.display(),
+            data.torn_bytes
+        );
+    }
+    Ok(data.blocks.iter().map(|b| b.game as usize).collect())
+}
+
+/// Generates the games of `0..options.games` in this run's shard that are not yet in `out`,
+/// appending each as it finishes (one block of the binary format for a `.wdb` file, lines of text
+/// otherwise); returns how many games were played now. `progress(done, total)` is called after
+/// each game, counting the shard's games.
 pub fn datagen(
     openings: &[Game],
     options: &DatagenOptions,
@@ -296,23 +374,36 @@ pub fn datagen(
     if openings.is_empty() {
         return Err(DatagenError::NoOpenings);
     }
-    let cut = repair_data_tail(out)?;
-    if cut > 0 {
-        log::warn!(
-            "{}: cut {cut} bytes of an unfinished game from the end (an interrupted run)",
-            out.display()
-        );
+    let (part, parts) = options.shard;
+    if parts == 0 || part >= parts {
+        return Err(DatagenError::Shard(part, parts));
     }
-    let done = games_done(out);
-    let todo: Vec<usize> = (0..options.games).filter(|i| !done.contains(i)).collect();
+    let binary = is_binary_path(out);
+    let done = if binary {
+        open_binary(out)?
+    } else {
+        let cut = repair_data_tail(out)?;
+        if cut > 0 {
+            log::warn!(
+                "{}: cut {cut} bytes of an unfinished game from the end (an interrupted run)",
+                out.display()
+            );
+        }
+        games_done(out)
+    };
+    let mine: Vec<usize> = (0..options.games).filter(|i| i % parts == part).collect();
+    let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
         .map_err(DataFileError::at(out))?;
-    let file = Mutex::new(file);
+    // The file and when it was last forced to disk: blocks reach the page cache at once (a killed
+    // process loses nothing written), and the disk every few seconds (a crash of the machine
+    // loses at most those seconds; reopening finds any torn block).
+    let file = Mutex::new((file, std::time::Instant::now()));
     let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(options.games - todo.len());
+    let finished = AtomicUsize::new(mine.len() - todo.len());
     let failed: Mutex<Option<DataFileError>> = Mutex::new(None);
     // Openings are drawn by a seeded shuffle, so game n always starts from the same one.
     let mut order: Vec<usize> = (0..openings.len()).collect();
@@ -327,14 +418,33 @@ pub fn datagen(
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&index) = todo.get(k) else { break };
                     let opening = &openings[order[index % order.len()]];
-                    let samples = play_game(opening, index, options, &mut searcher, &mut solver);
-                    let mut text = String::new();
-                    for (p, label) in samples {
-                        text.push_str(&format!("{p} {label}\n"));
-                    }
-                    text.push_str(&format!("# game {index}\n"));
-                    if let Ok(mut f) = file.lock() {
-                        if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                    let records = play_game(opening, index, options, &mut searcher, &mut solver);
+                    let bytes = if binary {
+                        Block {
+                            game: index as u64,
+                            records,
+                        }
+                        .to_bytes()
+                    } else {
+                        let mut text = String::new();
+                        for r in records {
+                            text.push_str(&format!("{} {}\n", r.position, r.label));
+                        }
+                        text.push_str(&format!("# game {index}\n"));
+                        text.into_bytes()
+                    };
+                    if let Ok(mut guard) = file.lock() {
+                        let (f, synced) = &mut *guard;
+                        let written = f.write_all(&bytes).and_then(|_| f.flush());
+                        let written = written.and_then(|_| {
+                            if synced.elapsed().as_secs() >= 2 {
+                                *synced = std::time::Instant::now();
+                                f.sync_data()
+                            } else {
+                                Ok(())
+                            }
+                        });
+                        if let Err(e) = written {
                             if let Ok(mut slot) = failed.lock() {
                                 slot.get_or_insert(DataFileError::at(out)(e));
                             }
@@ -342,13 +452,16 @@ pub fn datagen(
                         }
                     }
                     let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, options.games);
+                    progress(n, mine.len());
                 }
             });
         }
     });
     if let Some(e) = failed.into_inner().unwrap_or(None) {
         return Err(e.into());
+    }
+    if let Ok((f, _)) = file.into_inner() {
+        f.sync_data().map_err(DataFileError::at(out))?;
     }
     Ok(todo.len())
 }

@@ -13,14 +13,18 @@
 //! `<64 squares> <side> <label>`, and a `# game <n>` line after each game, which lets an interrupted
 //! run resume without repeating games (docs/training.md).
 
+mod datafile;
 mod datagen;
+mod merge;
 mod samples;
 
+pub use datafile::*;
 pub use datagen::*;
+pub use merge::*;
 pub use samples::*;
 
 use crate::board::Board;
-use crate::eval::pattern::{self, PatternWeights, PHASES, SCALE};
+use crate::eval::pattern::{self, PatternWeights, Phasing, PHASES, SCALE};
 use crate::rng::Rng;
 use std::collections::HashSet;
 
@@ -40,6 +44,8 @@ pub struct TrainOptions {
     /// Weights to start from (continued training) instead of zeros, and that the regularisation
     /// pulls towards: a phase without training positions keeps them unchanged.
     pub init: Option<PatternWeights>,
+    /// How the fitted weight sets cover the empties counts.
+    pub phasing: Phasing,
 }
 
 /// Mean absolute errors per phase (discs) and sample counts.
@@ -139,16 +145,18 @@ pub fn split(samples: Vec<Sample>, held_out_per_mille: u64) -> (Vec<Sample>, Vec
     (training, held_out)
 }
 
-/// Fits the weights by stochastic gradient descent (Adagrad steps) on the squared error, one model
-/// per phase.
+/// Fits the weights by stochastic gradient descent (Adagrad steps) on the squared error. A position
+/// between two linear anchors ([`Phasing::Linear`]) is predicted by their blend, and each anchor's
+/// weights take the gradient in proportion to its share.
 pub fn train(
     samples: &[Sample],
     options: &TrainOptions,
     mut progress: impl FnMut(usize, f64),
 ) -> PatternWeights {
     let n = pattern::per_phase();
-    let mut w = vec![vec![0f32; n]; PHASES];
-    let mut g2 = vec![vec![0f32; n]; PHASES];
+    let sets = options.phasing.sets();
+    let mut w = vec![vec![0f32; n]; sets];
+    let mut g2 = vec![vec![0f32; n]; sets];
     // Features are computed once.
     let canon: Vec<u32> = if options.tie_symmetric {
         pattern::tied_indices()
@@ -156,56 +164,85 @@ pub fn train(
         (0..n as u32).collect()
     };
     if let Some(init) = &options.init {
-        // A group takes its representative's value (the members are equal in tied weights).
-        for (wp, ip) in w.iter_mut().zip(&init.phases) {
+        // Each set starts from the starting weights' values where it is centred (the same sets
+        // when the phasings agree). A group takes its representative's value (the members are
+        // equal in tied weights).
+        for (k, wp) in w.iter_mut().enumerate() {
+            let blend = if init.phasing == options.phasing && init.phases.len() == sets {
+                crate::eval::phasing::Blend {
+                    lo: k,
+                    hi: k,
+                    num: 0,
+                    den: 1,
+                }
+            } else {
+                init.blend(set_centre(options.phasing, k))
+            };
             for (i, &c) in canon.iter().enumerate().rev() {
-                wp[c as usize] = f32::from(ip[i]) / SCALE as f32;
+                wp[c as usize] = init.mixed(blend, i) as f32 / SCALE as f32;
             }
         }
     }
     // The regularisation pulls towards the starting weights (zeros without `init`).
     let prior = w.clone();
-    let prepared: Vec<(usize, i32, Vec<u32>, f32)> = samples
+    const K: usize = 46;
+    let mut indices = Vec::with_capacity(samples.len() * K);
+    let prepared: Vec<(usize, usize, f32, i32, f32)> = samples
         .iter()
         .map(|s| {
-            let mut idx = Vec::with_capacity(46);
-            let (ph, mob) = pattern::features(s.board, |i| idx.push(canon[i]));
-            (ph, mob, idx, s.label)
+            let before = indices.len();
+            let (empties, mob) = pattern::features(s.board, |i| indices.push(canon[i]));
+            debug_assert_eq!(indices.len() - before, K);
+            let b = options.phasing.blend(empties, sets);
+            (b.lo, b.hi, b.num as f32 / b.den as f32, mob, s.label)
         })
         .collect();
     let mut order: Vec<usize> = (0..prepared.len()).collect();
     let mut rng = Rng::new(options.seed);
+    let lr = options.learning_rate;
+    let lambda = options.lambda;
+    // One Adagrad step of weight `i` of set `ph` along gradient `g` (before regularisation).
+    let step = |w: &mut [Vec<f32>], g2: &mut [Vec<f32>], ph: usize, i: usize, g: f32| {
+        let g = g + lambda * (w[ph][i] - prior[ph][i]);
+        g2[ph][i] += g * g;
+        w[ph][i] -= lr * g / (g2[ph][i] + 1e-6).sqrt();
+    };
     for epoch in 0..options.epochs {
         rng.shuffle(&mut order);
-        let lr = options.learning_rate;
         let mut abs_sum = 0f64;
         for &k in &order {
-            let (ph, mob, idx, label) = &prepared[k];
-            let wp = &mut w[*ph];
-            let gp = &mut g2[*ph];
-            let w0 = &prior[*ph];
-            let mut pred = wp[n - 1] + *mob as f32 * wp[n - 2];
-            for &i in idx {
-                pred += wp[i as usize];
-            }
+            let (lo, hi, t, mob, label) = prepared[k];
+            let idx = &indices[k * K..k * K + K];
+            let value = |wp: &[f32]| {
+                idx.iter().map(|&i| wp[i as usize]).sum::<f32>()
+                    + mob as f32 * wp[n - 2]
+                    + wp[n - 1]
+            };
+            let pred = if t == 0.0 {
+                value(&w[lo])
+            } else {
+                (1.0 - t) * value(&w[lo]) + t * value(&w[hi])
+            };
             let err = pred - label;
             abs_sum += f64::from(err.abs());
             // Adagrad: each weight's step shrinks with its own accumulated gradient, so frequent
             // configurations settle while rare ones still move.
-            for &i in idx {
-                let i = i as usize;
-                let g = err + options.lambda * (wp[i] - w0[i]);
-                gp[i] += g * g;
-                wp[i] -= lr * g / (gp[i] + 1e-6).sqrt();
-            }
-            for (j, g) in [(n - 2, err * *mob as f32), (n - 1, err)] {
-                gp[j] += g * g;
-                wp[j] -= lr * g / (gp[j] + 1e-6).sqrt();
+            for (ph, share) in [(lo, 1.0 - t), (hi, t)] {
+                if share == 0.0 {
+                    continue;
+                }
+                let e = err * share;
+                for &i in idx {
+                    step(&mut w, &mut g2, ph, i as usize, e);
+                }
+                step(&mut w, &mut g2, ph, n - 2, e * mob as f32);
+                step(&mut w, &mut g2, ph, n - 1, e);
             }
         }
         progress(epoch + 1, abs_sum / prepared.len().max(1) as f64);
     }
     PatternWeights {
+        phasing: options.phasing,
         phases: w
             .into_iter()
             .map(|ph| {
@@ -221,6 +258,15 @@ pub fn train(
             })
             .collect(),
     }
+}
+
+/// The empties count that set `k` of `phasing` stands for: an anchor's own count, a step's middle.
+fn set_centre(phasing: Phasing, k: usize) -> u32 {
+    let e = match phasing {
+        Phasing::Steps { width } => k as u32 * width + width / 2,
+        Phasing::Linear { spacing } => k as u32 * spacing,
+    };
+    e.min(60)
 }
 
 #[cfg(test)]
@@ -266,6 +312,7 @@ mod tests {
                 seed: 1,
                 tie_symmetric: true,
                 init: None,
+                phasing: pattern::FIRST_PHASING,
             },
             |_, _| {},
         );
@@ -302,6 +349,7 @@ mod tests {
                 seed: 1,
                 tie_symmetric: true,
                 init: Some((*init).clone()),
+                phasing: pattern::FIRST_PHASING,
             },
             |_, _| {},
         );

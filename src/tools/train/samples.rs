@@ -1,5 +1,6 @@
-//! Reading data files back as training samples: `<64 squares> <side> <label>` lines, a `# game
-//! <n>` line after each game, so that samples know which game they come from.
+//! Reading data files back as training samples, from either format: text (`<64 squares> <side>
+//! <label>` lines, a `# game <n>` line after each game) or binary ([`super::datafile`], one block
+//! a game), so that samples know which game they come from.
 
 use crate::board::text::{FileError, ParseBoardError};
 use crate::board::{Board, Position};
@@ -44,8 +45,9 @@ pub struct Sample {
     pub game: u64,
 }
 
-/// Reads data files (`<64 squares> <side> <label>` lines; `#` comments; a `# game <n>` line closes
-/// each game's positions).
+/// Reads a data file: binary (it starts with the binary magic; a torn last block, as an interrupted
+/// run leaves, is skipped) or text (`<64 squares> <side> <label>` lines; `#` comments; a `# game
+/// <n>` line closes each game's positions).
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
     // Games are told apart by the file's name (not its directory, so the split does not depend on
     // where the file lies) and the number of `# game` lines before them.
@@ -57,6 +59,25 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
         .fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
         });
+    let game_id = |n: u64| (salt ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if super::datafile::is_binary_data(path) {
+        let data = super::datafile::read_data_file(path).map_err(|e| FileError {
+            path: path.to_path_buf(),
+            line: 0,
+            message: e.error.to_string(),
+        })?;
+        return Ok(data
+            .blocks
+            .iter()
+            .flat_map(|b| {
+                b.records.iter().map(|r| Sample {
+                    board: r.position.board,
+                    label: f32::from(r.label),
+                    game: game_id(b.game),
+                })
+            })
+            .collect());
+    }
     let games_closed = std::cell::Cell::new(0u64);
     crate::board::text::read_lines_with_comments(
         path,
@@ -77,7 +98,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
             Ok(Sample {
                 board: pos.board,
                 label,
-                game: (salt ^ games_closed.get()).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                game: game_id(games_closed.get()),
             })
         },
     )

@@ -1,0 +1,128 @@
+//! `wedge data`: training-data files: `merge` joins shards and files of either format into checked
+//! binary files without duplicates; `info` counts what files hold.
+
+use clap::Subcommand;
+use std::path::PathBuf;
+use wedge::tools::train::{self, LabelKind};
+
+/// What `wedge data` does.
+#[derive(Subcommand)]
+pub enum DataAction {
+    /// Join data files (binary or text) into one binary file, or parts of --max-positions: every
+    /// block checked, positions repeated under symmetry kept once with their best label.
+    Merge {
+        /// The input files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The output (`.wdb`); with --max-positions, parts `<stem>-000.wdb`, ... beside it.
+        #[arg(long)]
+        out: PathBuf,
+        /// The most positions of a part (whole games).
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// What the labels of text inputs are: `outcome`, `exact` or `search:D`.
+        #[arg(long, default_value = "outcome", value_parser = parse_label_kind)]
+        text_labels: (LabelKind, u8),
+        /// In text inputs, positions with at most this many empties have exact labels (the
+        /// solved end of each game; datagen's --exact-empties).
+        #[arg(long, default_value_t = 0)]
+        text_exact_empties: u32,
+    },
+    /// Count the games and positions of data files, by label kind and by empty squares.
+    Info {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// Runs a `wedge data` action.
+pub fn run(action: DataAction) -> Result<(), String> {
+    match action {
+        DataAction::Merge {
+            inputs,
+            out,
+            max_positions,
+            text_labels,
+            text_exact_empties,
+        } => {
+            let labels = train::TextLabels {
+                kind: text_labels.0,
+                depth: text_labels.1,
+                exact_empties: text_exact_empties,
+            };
+            let r = train::merge(&inputs, labels, &out, max_positions.map(|m| m.max(1)))
+                .map_err(|e| e.to_string())?;
+            println!(
+                "read {} positions; {} repeats left out; wrote {} positions of {} games",
+                r.read, r.duplicates, r.written, r.games
+            );
+            if r.torn_bytes > 0 {
+                println!(
+                    "skipped {} bytes of unfinished games at the ends of inputs",
+                    r.torn_bytes
+                );
+            }
+            for f in &r.files {
+                println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
+        DataAction::Info { files } => {
+            for path in files {
+                info(&path)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Prints what one file holds.
+fn info(path: &std::path::Path) -> Result<(), String> {
+    let data = train::read_data_file(path).map_err(|e| e.to_string())?;
+    let mut kinds = [0usize; 3];
+    let mut decades = [0usize; 7];
+    let mut positions = 0;
+    for r in data.blocks.iter().flat_map(|b| &b.records) {
+        kinds[r.kind as usize] += 1;
+        decades[(r.position.board.empty_count() / 10) as usize] += 1;
+        positions += 1;
+    }
+    println!(
+        "{}: {} games, {positions} positions ({} outcome, {} search, {} exact labels){}",
+        path.display(),
+        data.blocks.len(),
+        kinds[0],
+        kinds[1],
+        kinds[2],
+        if data.torn_bytes > 0 {
+            format!(
+                "; {} bytes of an unfinished game at the end",
+                data.torn_bytes
+            )
+        } else {
+            String::new()
+        }
+    );
+    let by_empties: Vec<String> = decades
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(d, n)| format!("{}-{}: {n}", d * 10, d * 10 + 9))
+        .collect();
+    println!("  by empties: {}", by_empties.join(", "));
+    Ok(())
+}
+
+/// Parses `outcome`, `exact` or `search:D`.
+fn parse_label_kind(text: &str) -> Result<(LabelKind, u8), String> {
+    match text {
+        "outcome" => Ok((LabelKind::Outcome, 0)),
+        "exact" => Ok((LabelKind::Exact, 0)),
+        _ => text
+            .strip_prefix("search:")
+            .and_then(|d| d.parse::<u8>().ok())
+            .map(|d| (LabelKind::Search, d))
+            .ok_or_else(|| format!("'{text}': expected outcome, exact or search:D")),
+    }
+}

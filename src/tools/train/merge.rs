@@ -1,0 +1,277 @@
+//! `wedge data merge`: joins data files (the shards of one run, runs of several machines, text
+//! files of either age) into binary files, checked and without duplicates: a position that occurs
+//! more than once under any of the 8 symmetries is kept once, with its best label (exact, then the
+//! deepest search, then the outcome; the first met among equals).
+
+use super::datafile::{self, Block, LabelKind, Record};
+use crate::board::text::{read_lines_with_comments, FileError};
+use crate::board::{Board, Position};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How text inputs' labels are recorded (the text format does not say what its labels are).
+#[derive(Clone, Copy, Debug)]
+pub struct TextLabels {
+    /// The kind and depth of a label above `exact_empties`.
+    pub kind: LabelKind,
+    /// Its depth (searches).
+    pub depth: u8,
+    /// Positions with at most this many empties carry exact labels (the solved end of a game).
+    pub exact_empties: u32,
+}
+
+/// What a merge did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// Positions read from the inputs.
+    pub read: usize,
+    /// Positions left out as repeats of another (under symmetry).
+    pub duplicates: usize,
+    /// Games written (blocks with at least one position).
+    pub games: usize,
+    /// Positions written.
+    pub written: usize,
+    /// Bytes of torn blocks skipped at the ends of binary inputs (interrupted runs).
+    pub torn_bytes: u64,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Why a merge failed.
+#[derive(Debug)]
+pub enum MergeError {
+    /// A text input has a bad line (file and line named).
+    Text(FileError),
+    /// A binary input is damaged or not one.
+    Binary(datafile::DataFormatFileError),
+    /// An output file could not be written.
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Text(e) => write!(f, "{e}"),
+            MergeError::Binary(e) => write!(f, "{e}"),
+            MergeError::Write(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The games of a text data file as blocks, numbered in file order.
+fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileError> {
+    let blocks = std::cell::RefCell::new(vec![Block {
+        game: 0,
+        records: Vec::new(),
+    }]);
+    let records = read_lines_with_comments(
+        path,
+        |comment| {
+            if comment.starts_with("# game") {
+                let mut b = blocks.borrow_mut();
+                let n = b.len() as u64;
+                b.push(Block {
+                    game: n,
+                    records: Vec::new(),
+                });
+            }
+        },
+        |line| -> Result<(), super::SampleError> {
+            let (pos, label) = line.rsplit_once(' ').ok_or(super::SampleError::Form)?;
+            let position: Position = pos.parse().map_err(super::SampleError::Board)?;
+            let label: f32 = label
+                .parse()
+                .map_err(|_| super::SampleError::NotANumber(label.to_string()))?;
+            if !(-64.0..=64.0).contains(&label) {
+                return Err(super::SampleError::OutOfRange(label));
+            }
+            let exact = position.board.empty_count() <= labels.exact_empties;
+            let (kind, depth) = if exact {
+                (LabelKind::Exact, 0)
+            } else {
+                (labels.kind, labels.depth)
+            };
+            if let Some(b) = blocks.borrow_mut().last_mut() {
+                b.records.push(Record {
+                    position,
+                    label: label.round() as i8,
+                    depth,
+                    kind,
+                });
+            }
+            Ok(())
+        },
+    )?;
+    drop(records);
+    let mut blocks = blocks.into_inner();
+    blocks.retain(|b| !b.records.is_empty());
+    Ok(blocks)
+}
+
+/// Merges `inputs` (binary or text; text labels recorded as `text_labels` says) into `out`, or into
+/// numbered parts `<stem>-000.wdb`, ... of at most `max_positions` positions each (whole games).
+pub fn merge(
+    inputs: &[PathBuf],
+    text_labels: TextLabels,
+    out: &Path,
+    max_positions: Option<usize>,
+) -> Result<MergeReport, MergeError> {
+    let mut report = MergeReport::default();
+    let mut games: Vec<Block> = Vec::new();
+    for path in inputs {
+        if datafile::is_binary_data(path) {
+            let data = datafile::read_data_file(path).map_err(MergeError::Binary)?;
+            report.torn_bytes += data.torn_bytes;
+            games.extend(data.blocks);
+        } else {
+            games.extend(read_text_blocks(path, text_labels).map_err(MergeError::Text)?);
+        }
+    }
+    // In game-number order (stable: inputs in the order given among equal numbers), so that the
+    // shards of one run merge into what the whole run would give, whatever order they come in.
+    games.sort_by_key(|b| b.game);
+    // The best record of each position (by canonical form): (game, record) of the first best.
+    let mut best: HashMap<Board, (usize, usize)> = HashMap::new();
+    for (g, block) in games.iter().enumerate() {
+        for (i, r) in block.records.iter().enumerate() {
+            report.read += 1;
+            let key = r.position.board.canonical().0;
+            match best.get(&key) {
+                Some(&(bg, bi)) if games[bg].records[bi].quality() >= r.quality() => {}
+                _ => {
+                    best.insert(key, (g, i));
+                }
+            }
+        }
+    }
+    let mut kept: Vec<Block> = Vec::new();
+    for (g, block) in games.iter().enumerate() {
+        let records: Vec<Record> = block
+            .records
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| best.get(&r.position.board.canonical().0) == Some(&(g, i)))
+            .map(|(_, r)| *r)
+            .collect();
+        if !records.is_empty() {
+            kept.push(Block {
+                game: kept.len() as u64,
+                records,
+            });
+        }
+    }
+    report.written = kept.iter().map(|b| b.records.len()).sum();
+    report.duplicates = report.read - report.written;
+    report.games = kept.len();
+    // Whole games per part, each part up to the limit (a game alone over it still goes whole).
+    let mut parts: Vec<&[Block]> = Vec::new();
+    match max_positions {
+        None => parts.push(&kept),
+        Some(max) => {
+            let (mut from, mut size) = (0, 0);
+            for (i, b) in kept.iter().enumerate() {
+                if size > 0 && size + b.records.len() > max {
+                    parts.push(&kept[from..i]);
+                    (from, size) = (i, 0);
+                }
+                size += b.records.len();
+            }
+            if from < kept.len() || parts.is_empty() {
+                parts.push(&kept[from..]);
+            }
+        }
+    }
+    for (k, part) in parts.iter().enumerate() {
+        let path = match max_positions {
+            None => out.to_path_buf(),
+            Some(_) => part_path(out, k),
+        };
+        datafile::write_data_file(&path, part).map_err(|e| MergeError::Write(path.clone(), e))?;
+        report.files.push(path);
+    }
+    Ok(report)
+}
+
+/// `<dir>/<stem>-<k as 3 digits>.wdb` for output `<dir>/<stem>.wdb`.
+fn part_path(out: &Path, k: usize) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "data".to_string(), |s| s.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}-{k:03}.wdb"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+
+    #[test]
+    fn symmetric_repeats_keep_the_best_label_and_parts_hold_whole_games() {
+        let start = Position::START;
+        // The four first moves are one position under symmetry.
+        let children: Vec<Position> = ["d3", "c4", "f5", "e6"]
+            .iter()
+            .filter_map(|m| m.parse::<Square>().ok())
+            .filter_map(|s| start.play(Move::play(s)))
+            .collect();
+        assert_eq!(children.len(), 4);
+        let rec = |position, label, kind, depth| Record {
+            position,
+            label,
+            depth,
+            kind,
+        };
+        let dir = std::env::temp_dir().join(format!("wedge-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.wdb");
+        datafile::write_data_file(
+            &a,
+            &[
+                Block {
+                    game: 0,
+                    records: vec![
+                        rec(start, 0, LabelKind::Outcome, 0),
+                        rec(children[0], 2, LabelKind::Search, 8),
+                    ],
+                },
+                Block {
+                    game: 1,
+                    records: vec![rec(children[1], 3, LabelKind::Search, 12)],
+                },
+            ],
+        )
+        .unwrap();
+        let b = dir.join("b.txt");
+        std::fs::write(
+            &b,
+            format!("{} -4\n# game 0\n{} 0\n# game 1\n", children[2], start),
+        )
+        .unwrap();
+        let labels = TextLabels {
+            kind: LabelKind::Outcome,
+            depth: 0,
+            exact_empties: 0,
+        };
+        let out = dir.join("all.wdb");
+        let report = merge(&[a.clone(), b.clone()], labels, &out, None).unwrap();
+        assert_eq!((report.read, report.duplicates, report.written), (5, 3, 2));
+        let data = datafile::read_data_file(&out).unwrap();
+        let all: Vec<Record> = data.blocks.iter().flat_map(|b| b.records.clone()).collect();
+        // The start once (the first of two outcome labels), the opening move once with the
+        // depth-12 label.
+        assert_eq!(all.len(), 2);
+        assert_eq!((all[0].position, all[0].kind), (start, LabelKind::Outcome));
+        assert_eq!((all[1].label, all[1].depth), (3, 12));
+        // Parts of at most one position: two files, each a whole game.
+        let report = merge(&[a, b], labels, &out, Some(1)).unwrap();
+        assert_eq!(report.files.len(), 2);
+        assert!(report.files[0].ends_with("all-000.wdb"));
+        for f in &report.files {
+            assert_eq!(datafile::read_data_file(f).unwrap().blocks.len(), 1);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
