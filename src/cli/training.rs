@@ -96,6 +96,10 @@ pub struct TrainArgs {
     /// files' six phases).
     #[arg(long, default_value = "linear:4", value_parser = parse_phasing)]
     pub phasing: wedge::eval::pattern::Phasing,
+    /// Add a side-to-move term that cancels the odd/even swing of searches (half the mean
+    /// difference between 1-ply and static values, per phase; docs/training.md).
+    #[arg(long)]
+    pub tempo: bool,
     /// Start from this pattern weights file instead of zeros (continued training); phases
     /// without training positions keep its weights.
     #[arg(long)]
@@ -145,6 +149,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             init: None,
             phasing: args.phasing,
         },
+        args.tempo,
     )
 }
 
@@ -229,6 +234,7 @@ fn run_train(
     held_out: u64,
     init: Option<&Path>,
     mut options: wedge::tools::train::TrainOptions,
+    tempo: bool,
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
     if let Some(path) = init {
@@ -243,7 +249,7 @@ fn run_train(
         test.len()
     );
     let start = Instant::now();
-    let weights = train(&training, &options, |epoch, mae| {
+    let mut weights = train(&training, &options, |epoch, mae| {
         eprintln!("epoch {epoch}: training MAE {mae:.3} discs")
     });
     println!("trained in {:.1} s", start.elapsed().as_secs_f64());
@@ -285,6 +291,31 @@ fn run_train(
         test_err.overall(),
         init_column(init_err.as_ref().map(|e| e.overall()))
     );
+    if tempo {
+        use wedge::tools::train::{add_tempo, parity_offsets};
+        // A sample of the training positions is plenty for 61 means.
+        let step = (training.len() / 200_000).max(1);
+        let sample: Vec<_> = training.iter().step_by(step).copied().collect();
+        let by_decade = |offsets: &[(f64, usize)]| -> String {
+            (0..6)
+                .map(|d| {
+                    let (x, n) = offsets[d * 10..(d * 10 + 10).min(61)]
+                        .iter()
+                        .fold((0.0, 0), |(x, n), &(o, k)| (x + o * k as f64, n + k));
+                    format!("{:+.2}", if n > 0 { x / n as f64 } else { 0.0 })
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let before = parity_offsets(&weights, &sample);
+        let terms = add_tempo(&mut weights, &before);
+        let after = parity_offsets(&weights, &sample);
+        println!("parity offset (1-ply minus static, discs) by tens of empties 0-9 .. 50-59:");
+        println!("  before {}", by_decade(&before));
+        println!("  after  {}", by_decade(&after));
+        let terms: Vec<String> = terms.iter().map(|t| format!("{t:.2}")).collect();
+        println!("side-to-move term by phase (discs): {}", terms.join(" "));
+    }
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
