@@ -18,10 +18,15 @@
 use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
 pub use crate::eval::phasing::Phasing;
-use crate::files::checksum as fnv;
+
+mod table;
+mod weights;
+
 use once_cell::sync::Lazy;
-use std::fmt;
-use std::path::{Path, PathBuf};
+pub use table::PatternTable;
+pub use weights::{
+    PatternFileError, PatternFileProblem, PatternWeights, FIRST_PHASING, MAGIC, MAGIC_PHASED,
+};
 
 /// A pattern shape: its squares in ascending order (the digit order of its index).
 pub struct Shape {
@@ -272,15 +277,6 @@ impl PatternIndices {
     }
 }
 
-/// The trained weights: one vector per phase (shape tables, then mobility, then bias).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatternWeights {
-    /// How the phases cover the empties counts.
-    pub phasing: Phasing,
-    /// One vector of `per_phase()` weights per phase (`phasing.sets()` of them).
-    pub phases: Vec<Vec<i16>>,
-}
-
 /// Weights per phase.
 pub fn per_phase() -> usize {
     LAYOUT.per_phase
@@ -349,288 +345,6 @@ const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
 const _: () = assert!(SHAPE_WEIGHTS <= TABLE_SIZE);
 
-/// [`PatternWeights`] laid out for the searches: one table per distinct weight set the empties
-/// counts 0..=60 use (the phases themselves in steps, one blended table per count with linear
-/// phases), each padded to a power of two, so that an index masked to `TABLE_SIZE` is in bounds by
-/// construction and the 46 reads of an evaluation need no bounds checks; mobility and bias kept
-/// apart. It evaluates exactly as the weights it was built from.
-#[derive(Clone, Debug)]
-pub struct PatternTable {
-    /// Tables of `TABLE_SIZE` weights (the padding is zero and never read).
-    shapes: Vec<[i16; TABLE_SIZE]>,
-    /// The table of each empties count 0..=60.
-    table_of: [u8; 61],
-    /// Mobility weight by empties count.
-    mobility: [i32; 61],
-    /// Bias by empties count.
-    bias: [i32; 61],
-    /// [`LANE_OFFSETS`], copied here so that an evaluation reads them without going through the
-    /// lazy static's initialisation check (bench +0.5 to +1.3% in three pairs taken in turn).
-    offsets: [u32; LANES],
-}
-
-impl PatternTable {
-    /// The table of `weights`.
-    pub fn new(weights: &PatternWeights) -> PatternTable {
-        let mut shapes: Vec<[i16; TABLE_SIZE]> = Vec::new();
-        let mut table_of = [0u8; 61];
-        let (mut mobility, mut bias) = ([0; 61], [0; 61]);
-        let mut made: Vec<(usize, usize, i32, i32)> = Vec::new();
-        for e in 0..=60u32 {
-            let b = weights.blend(e);
-            // Counts with the same blend share a table (all the counts of a step).
-            let key = (b.lo, b.hi, b.num, b.den);
-            let t = match made.iter().position(|&k| k == key) {
-                Some(t) => t,
-                None => {
-                    made.push(key);
-                    let mut table = [0i16; TABLE_SIZE];
-                    // Every phase vector holds `per_phase()` = SHAPE_WEIGHTS + 2 weights (files
-                    // are checked on loading); a shorter one would only leave zeros here.
-                    for (i, slot) in table.iter_mut().enumerate().take(SHAPE_WEIGHTS) {
-                        *slot = weights.mixed(b, i) as i16;
-                    }
-                    shapes.push(table);
-                    shapes.len() - 1
-                }
-            };
-            table_of[e as usize] = t as u8;
-            mobility[e as usize] = weights.mixed(b, SHAPE_WEIGHTS);
-            bias[e as usize] = weights.mixed(b, SHAPE_WEIGHTS + 1);
-        }
-        PatternTable {
-            shapes,
-            table_of,
-            mobility,
-            bias,
-            offsets: *LANE_OFFSETS,
-        }
-    }
-
-    /// The evaluation in centidiscs for the side to move.
-    #[inline]
-    pub fn evaluate(&self, board: Board) -> i32 {
-        let (p, o) = (board.player(), board.opponent());
-        self.evaluate_indexed(p, o, &PatternIndices::new(p, o), legal_moves(p, o))
-    }
-
-    /// [`PatternTable::evaluate`] with the indices and the legal moves of `p` already known
-    /// (`p`, `o`, `indices` and `moves` must describe the same position).
-    #[inline]
-    pub fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices, moves: u64) -> i32 {
-        let e = ((!(p | o)).count_ones() as usize).min(60);
-        // One check here (every table index is below the tables' count); none in the loop.
-        let w = &self.shapes[self.table_of[e] as usize];
-        let mut sum = 0i32;
-        for k in 0..PLACEMENTS {
-            let i = (self.offsets[k] as usize + indices.me[k] as usize) & (TABLE_SIZE - 1);
-            sum += i32::from(w[i]);
-        }
-        let mobility = moves.count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
-        sum += mobility * self.mobility[e] + self.bias[e];
-        sum * 100 / SCALE
-    }
-}
-
-/// The first bytes of a pattern weights file of 6 phases of 10 empties.
-pub const MAGIC: &[u8; 8] = b"WEDGEPT1";
-
-/// The first bytes of a pattern weights file that says its phasing.
-pub const MAGIC_PHASED: &[u8; 8] = b"WEDGEPT2";
-
-/// The phasing of [`MAGIC`] files.
-pub const FIRST_PHASING: Phasing = Phasing::Steps { width: 10 };
-
-impl PatternWeights {
-    /// All zero, in the first files' phasing.
-    pub fn zero() -> PatternWeights {
-        PatternWeights::zero_with(FIRST_PHASING)
-    }
-
-    /// All zero, in `phasing`.
-    pub fn zero_with(phasing: Phasing) -> PatternWeights {
-        PatternWeights {
-            phasing,
-            phases: vec![vec![0; per_phase()]; phasing.sets()],
-        }
-    }
-
-    /// The phases a position with `empties` empty squares is evaluated with.
-    #[inline]
-    pub fn blend(&self, empties: u32) -> crate::eval::phasing::Blend {
-        self.phasing.blend(empties, self.phases.len())
-    }
-
-    /// Weight `i` under `blend` (0 where a phase vector is too short).
-    #[inline]
-    pub fn mixed(&self, blend: crate::eval::phasing::Blend, i: usize) -> i32 {
-        let at = |ph: usize| {
-            self.phases
-                .get(ph)
-                .and_then(|w| w.get(i))
-                .map_or(0, |&v| i32::from(v))
-        };
-        Phasing::mix(blend, at(blend.lo), at(blend.hi))
-    }
-
-    /// The evaluation in centidiscs for the side to move, read from scratch through [`features`]
-    /// (the trainer's reading): the reference that [`PatternTable`], the searches' layout, must
-    /// agree with.
-    pub fn evaluate(&self, board: Board) -> i32 {
-        let b = self.blend(board.empty_count());
-        let mut sum = 0i32;
-        let (_, mobility) = features(board, |i| sum += self.mixed(b, i));
-        sum += mobility * self.mixed(b, SHAPE_WEIGHTS) + self.mixed(b, SHAPE_WEIGHTS + 1);
-        sum * 100 / SCALE
-    }
-
-    /// The file image. Steps of 10 empties in 6 phases (the first files): magic `WEDGEPT1`, phases
-    /// u32, weights per phase u32, checksum u64, then the weights (i16 little-endian). Any other
-    /// phasing: magic `WEDGEPT2`, phases u32, weights per phase u32, kind u32 (0 steps, 1 linear),
-    /// width or spacing u32, checksum u64, then the weights.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(self.phases.len() * per_phase() * 2);
-        for ph in &self.phases {
-            for w in ph {
-                body.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        let first = self.phasing == FIRST_PHASING && self.phases.len() == PHASES;
-        let mut out = Vec::with_capacity(32 + body.len());
-        out.extend_from_slice(if first { MAGIC } else { MAGIC_PHASED });
-        out.extend_from_slice(&(self.phases.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(per_phase() as u32).to_le_bytes());
-        if !first {
-            let (kind, width) = match self.phasing {
-                Phasing::Steps { width } => (0u32, width),
-                Phasing::Linear { spacing } => (1u32, spacing),
-            };
-            out.extend_from_slice(&kind.to_le_bytes());
-            out.extend_from_slice(&width.to_le_bytes());
-        }
-        out.extend_from_slice(&fnv(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
-    }
-
-    /// Reads a weights file image; `name` is used in errors.
-    pub fn from_bytes(bytes: &[u8], name: &Path) -> Result<PatternWeights, PatternFileError> {
-        let err = |problem| PatternFileError {
-            path: name.to_path_buf(),
-            problem,
-        };
-        let phased = bytes.len() >= 32 && &bytes[..8] == MAGIC_PHASED;
-        if !phased && (bytes.len() < 24 || &bytes[..8] != MAGIC) {
-            return Err(err(PatternFileProblem::BadMagic));
-        }
-        let word = |at: usize| {
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
-        };
-        let (phases, n) = (word(8), word(12));
-        let (phasing, header) = if phased {
-            let width = (word(20) as u32).clamp(1, 60);
-            match word(16) {
-                0 => (Phasing::Steps { width }, 32),
-                1 => (Phasing::Linear { spacing: width }, 32),
-                kind => return Err(err(PatternFileProblem::Phasing(kind))),
-            }
-        } else {
-            (FIRST_PHASING, 24)
-        };
-        if phases != phasing.sets() || n != per_phase() {
-            return Err(err(PatternFileProblem::Shape { phases, weights: n }));
-        }
-        let body = &bytes[header..];
-        if body.len() != phases * n * 2 {
-            return Err(err(PatternFileProblem::Truncated));
-        }
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(&bytes[header - 8..header]);
-        if fnv(body) != u64::from_le_bytes(sum) {
-            return Err(err(PatternFileProblem::Checksum));
-        }
-        let values: Vec<i16> = body
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        Ok(PatternWeights {
-            phasing,
-            phases: values.chunks(n).map(<[i16]>::to_vec).collect(),
-        })
-    }
-
-    /// Reads a weights file.
-    pub fn load(path: &Path) -> Result<PatternWeights, PatternFileError> {
-        let bytes =
-            crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| {
-                PatternFileError {
-                    path: path.to_path_buf(),
-                    problem: PatternFileProblem::Read(e),
-                }
-            })?;
-        PatternWeights::from_bytes(&bytes, path)
-    }
-}
-
-/// What is wrong with a pattern weights file.
-#[derive(Debug)]
-pub enum PatternFileProblem {
-    /// It cannot be read.
-    Read(std::io::Error),
-    /// It does not start as a wedge pattern weights file.
-    BadMagic,
-    /// It was made for another layout: this many phases of this many weights.
-    Shape {
-        /// Phases in the file.
-        phases: usize,
-        /// Weights per phase in the file.
-        weights: usize,
-    },
-    /// Its phasing kind is not one this wedge knows.
-    Phasing(usize),
-    /// It ends before its weights do.
-    Truncated,
-    /// Its weights do not match its checksum.
-    Checksum,
-}
-
-impl fmt::Display for PatternFileProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PatternFileProblem::Read(e) => write!(f, "{e}"),
-            PatternFileProblem::BadMagic => {
-                f.write_str("not a wedge pattern weights file (bad magic)")
-            }
-            PatternFileProblem::Shape { phases, weights } => write!(
-                f,
-                "made for {phases} phases x {weights} weights; this wedge reads {} weights a \
-                 phase, in as many phases as the file's phasing needs",
-                per_phase()
-            ),
-            PatternFileProblem::Phasing(kind) => write!(f, "unknown phasing kind {kind}"),
-            PatternFileProblem::Truncated => f.write_str("truncated"),
-            PatternFileProblem::Checksum => f.write_str("checksum mismatch (the file is corrupt)"),
-        }
-    }
-}
-
-/// A pattern weights file that cannot be used: which file, and why.
-#[derive(Debug)]
-pub struct PatternFileError {
-    /// The file (or the name given for an image in memory).
-    pub path: PathBuf,
-    /// What is wrong with it.
-    pub problem: PatternFileProblem,
-}
-
-impl fmt::Display for PatternFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.problem)
-    }
-}
-
-impl std::error::Error for PatternFileError {}
-
 /// The squares of every placement of shape `k` (for tests and docs).
 pub fn placements(k: usize) -> Vec<Vec<Square>> {
     LAYOUT.placements[k]
@@ -649,6 +363,7 @@ pub fn placements(k: usize) -> Vec<Vec<Square>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn tied_weights_evaluate_all_images_alike() {
