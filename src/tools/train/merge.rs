@@ -5,7 +5,7 @@
 
 use super::datafile::{self, Block, LabelKind, Record};
 use crate::board::text::{read_lines_with_comments, FileError};
-use crate::board::{Board, Position};
+use crate::board::Board;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
         game: 0,
         records: Vec::new(),
     }]);
-    let records = read_lines_with_comments(
+    read_lines_with_comments(
         path,
         |comment| {
             if comment.starts_with("# game") {
@@ -80,16 +80,8 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
             }
         },
         |line| -> Result<(), super::SampleError> {
-            let (pos, label) = line.rsplit_once(' ').ok_or(super::SampleError::Form)?;
-            let position: Position = pos.parse().map_err(super::SampleError::Board)?;
-            let label: f32 = label
-                .parse()
-                .map_err(|_| super::SampleError::NotANumber(label.to_string()))?;
-            if !(-64.0..=64.0).contains(&label) {
-                return Err(super::SampleError::OutOfRange(label));
-            }
-            let exact = position.board.empty_count() <= labels.exact_empties;
-            let (kind, depth) = if exact {
+            let (position, label) = super::parse_line(line)?;
+            let (kind, depth) = if position.board.empty_count() <= labels.exact_empties {
                 (LabelKind::Exact, 0)
             } else {
                 (labels.kind, labels.depth)
@@ -105,7 +97,6 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
             Ok(())
         },
     )?;
-    drop(records);
     let mut blocks = blocks.into_inner();
     blocks.retain(|b| !b.records.is_empty());
     Ok(blocks)
@@ -206,7 +197,7 @@ fn part_path(out: &Path, k: usize) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Move, Square};
+    use crate::board::{Move, Position, Square};
 
     #[test]
     fn symmetric_repeats_keep_the_best_label_and_parts_hold_whole_games() {

@@ -87,14 +87,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
             }
         },
         |line| -> Result<Sample, SampleError> {
-            let (board, label) = line.rsplit_once(' ').ok_or(SampleError::Form)?;
-            let pos: Position = board.parse().map_err(SampleError::Board)?;
-            let label: f32 = label
-                .parse()
-                .map_err(|_| SampleError::NotANumber(label.to_string()))?;
-            if !(-64.0..=64.0).contains(&label) {
-                return Err(SampleError::OutOfRange(label));
-            }
+            let (pos, label) = parse_line(line)?;
             Ok(Sample {
                 board: pos.board,
                 label,
@@ -102,4 +95,17 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
             })
         },
     )
+}
+
+/// One position line of the text format: `<64 squares> <side> <label>`, the label within -64..64.
+pub fn parse_line(line: &str) -> Result<(Position, f32), SampleError> {
+    let (board, label) = line.rsplit_once(' ').ok_or(SampleError::Form)?;
+    let pos: Position = board.parse().map_err(SampleError::Board)?;
+    let label: f32 = label
+        .parse()
+        .map_err(|_| SampleError::NotANumber(label.to_string()))?;
+    if !(-64.0..=64.0).contains(&label) {
+        return Err(SampleError::OutOfRange(label));
+    }
+    Ok((pos, label))
 }
