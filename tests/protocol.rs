@@ -142,6 +142,45 @@ fn infinite_then_stop_and_quit_mid_search() {
     assert_eq!(e.wait_exit(), 0);
 }
 
+/// `Threads` runs the midgame search on helper threads too: searches end with a legal move, a
+/// stop and a quit work as with one thread, and the reported nodes (all threads) keep growing.
+#[test]
+fn midgame_search_with_helper_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name Threads value 4");
+    e.send("position startpos moves f5 d6 c3");
+    e.send("go depth 10");
+    let (lines, mv) = e.bestmove();
+    let after = ["f5", "d6", "c3"]
+        .iter()
+        .fold(Position::START, |p, m| p.play(m.parse().unwrap()).unwrap());
+    assert!(legal_in(&after, &mv), "{mv}");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let i = w.iter().position(|&x| x == "nodes")?;
+            w.get(i + 1)?.parse().ok()
+        })
+        .collect();
+    assert!(
+        nodes.len() >= 10 && nodes.windows(2).all(|w| w[0] <= w[1]),
+        "{lines:#?}"
+    );
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 8"));
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv));
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth 3"));
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
 #[test]
 fn exact_and_wld_solves() {
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";

@@ -327,3 +327,101 @@ fn selective_search_to_the_end_proves_its_score() {
         assert!(reports.iter().any(|i| i.selectivity < 100));
     }
 }
+
+/// The midgame search with helper threads (lazy SMP, `Threads`): at 1, 2 and 4 threads every
+/// search returns a legal move, a score inside the evaluation's range at a heuristic depth, and the
+/// solver's exact score when the iterations reach the end of the game (helpers share the table:
+/// a race there must never make a proof wrong). One thread is the single-threaded search itself:
+/// same result and node count as a searcher that never had helpers.
+#[test]
+fn parallel_search_is_sound_at_1_2_and_4_threads() {
+    use wedge::search::selectivity::default_level;
+    let ev = Evaluator::default();
+    let positions = random_positions(77, 400);
+    let midgame: Vec<Board> = positions
+        .iter()
+        .copied()
+        .filter(|b| b.empty_count() >= 30)
+        .take(4)
+        .collect();
+    let endgame: Vec<Board> = positions
+        .iter()
+        .copied()
+        .filter(|b| (10..=12).contains(&b.empty_count()))
+        .take(4)
+        .collect();
+    assert!(midgame.len() == 4 && endgame.len() == 4);
+    let reference: Vec<_> = midgame
+        .iter()
+        .map(|&b| search(&mut Searcher::new(8, ev.clone()), b, 9))
+        .collect();
+    for threads in [1, 2, 4] {
+        let mut s = Searcher::new(8, ev.clone());
+        s.set_threads(threads);
+        for (b, r1) in midgame.iter().zip(&reference) {
+            let limits = Limits {
+                depth: Some(9),
+                selectivity: default_level(),
+                ..Limits::default()
+            };
+            let mut last_nodes = 0;
+            let r = s.search(*b, &limits, Arc::new(AtomicBool::new(false)), &mut |i| {
+                last_nodes = i.nodes
+            });
+            let mv = r.best_move.expect("a move");
+            assert!(
+                b.play_move(mv).is_some(),
+                "{threads} threads: {mv:?} in {b:?}"
+            );
+            assert_eq!(r.depth, 9);
+            assert!(value(r.score).abs() <= EVAL_LIMIT, "{:?}", r.score);
+            assert!(r.nodes >= last_nodes, "{} < {last_nodes}", r.nodes);
+            if threads == 1 {
+                // A fresh searcher and a reused one differ only in the table's contents.
+                let again = search(&mut Searcher::new(8, ev.clone()), *b, 9);
+                assert_eq!(&again, r1);
+            }
+        }
+        for &b in &endgame {
+            s.clear();
+            let limits = Limits {
+                selectivity: default_level(),
+                solve_empties: 0,
+                ..Limits::default()
+            };
+            let r = s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+            let exact = wedge::search::Solver::new(4).solve_exact(b).score;
+            assert_eq!(r.score, Score::Exact(exact), "{threads} threads: {b:?}");
+            let child = b.play_move(r.best_move.unwrap()).unwrap();
+            let after = wedge::search::Solver::new(4).solve_exact(child).score;
+            assert_eq!(
+                -after, exact,
+                "{threads} threads: the move does not keep the score"
+            );
+        }
+    }
+}
+
+/// A stop ends a search with helpers as it ends one without: the search returns the best move of
+/// its last iteration, and the helpers are gone with it (the test would hang on a helper left
+/// running in the scope).
+#[test]
+fn a_stopped_parallel_search_returns_a_move() {
+    let b = wedge::board::text::board_after("f5d6c3d3c4").unwrap();
+    let mut s = Searcher::new(16, Evaluator::default());
+    s.set_threads(4);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = s.search(b, &limits, stop, &mut |_| {});
+    stopper.join().unwrap();
+    assert!(b.play_move(r.best_move.unwrap()).is_some());
+    assert!(r.depth >= 1 && r.nodes > 0);
+}

@@ -18,6 +18,9 @@ pub struct BenchArgs {
     /// Hash table size in MB.
     #[arg(long, value_parser = hash_mb, default_value_t = 64)]
     pub hash: usize,
+    /// Search threads (the engine's `Threads`); node counts are the fingerprint with 1 only.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 /// Searches every bench position, printing a line each, then the totals.
@@ -29,6 +32,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         depth.clamp(1, 60),
         wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,
+        args.threads as usize,
         never,
         |line: &bench::BenchLine| {
             i += 1;

@@ -275,7 +275,8 @@ pub fn level_limits(level: u32) -> LevelLimits {
 pub struct Options {
     /// Hash table size, MB.
     pub hash_mb: usize,
-    /// Search threads: the endgame solver uses them all; the midgame search uses one.
+    /// Search threads: the midgame search (helpers sharing its table) and the endgame solver use
+    /// them all.
     pub threads: usize,
     /// Root moves reported per iteration.
     pub multipv: usize,

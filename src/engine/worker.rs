@@ -215,7 +215,7 @@ pub fn spawn(
                         stop,
                     } => {
                         let level = crate::search::selectivity::default_level();
-                        let lines = bench::run(depth, level, hash_mb, stop.clone(), |_| {});
+                        let lines = bench::run(depth, level, hash_mb, 1, stop.clone(), |_| {});
                         let figures = lines.map(|lines| BenchFigures {
                             nodes: lines.iter().map(|l| l.nodes).sum(),
                             time: lines.iter().map(|l| l.time).sum(),

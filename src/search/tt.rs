@@ -1,13 +1,25 @@
-//! The midgame transposition table: a fixed-size array of 2-entry buckets indexed by the position hash.
+//! The midgame transposition table: a fixed-size array of 2-entry buckets indexed by the position
+//! hash, shared by every thread of a search.
 //!
 //! Each entry keeps the full 64-bit hash (so a false hit needs a 64-bit collision), lower and upper
 //! bounds on the score, the depth they were searched to, the best move and the search generation.
 //! Replacement within a bucket: the same position is updated in place; otherwise the entry from an
 //! older search goes first, then the shallower one. Deep results from the current search survive
 //! (they are the expensive ones), while stale entries never block the table.
+//!
+//! Sharing between threads, racy on purpose: an entry is two relaxed atomic words, the packed data
+//! and the hash XOR the data. Threads read and write them without locks, so a write can interleave
+//! with another thread's write or read of the same slot. A reader recomputes the hash from the two
+//! words; if they come from different writes the result is (short of a 64-bit coincidence) not the
+//! hash probed for, and the slot reads as a miss. So a probe sees a whole entry or nothing, never
+//! one position's bounds under another's key. What races can do is lose a store (two threads
+//! replacing the same slot) or combine bounds from a store that another thread just overwrote;
+//! both only cost work, as a full table does. Relaxed atomics compile to the plain loads and
+//! stores of a single-threaded table on x86-64 and AArch64: one thread searches exactly as before.
 
 use crate::board::hash;
 use crate::board::square::NO_SQUARE;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// One stored position.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -29,16 +41,79 @@ pub struct Entry {
     pub selectivity: u8,
 }
 
+impl Entry {
+    /// Everything but the key, in one word.
+    #[inline]
+    fn pack(&self) -> u64 {
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.depth as u64) << 32
+            | (self.best as u64) << 40
+            | (self.generation as u64) << 48
+            | (self.selectivity as u64) << 56
+    }
+
+    #[inline]
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            generation: (data >> 48) as u8,
+            selectivity: (data >> 56) as u8,
+        }
+    }
+}
+
+/// The data word spread over all 64 bits (a bijection: an odd multiplier), so that the words of
+/// two different writes decode to a key in pseudo-random bits.
+#[inline]
+fn scramble(data: u64) -> u64 {
+    data.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// One slot: the key exclusive-or'ed with the scrambled data word, and the data word. All zeros
+/// is an empty slot: it decodes to key 0, and stored keys are odd.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry the slot holds (key 0: empty or torn).
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::unpack(self.check.load(Relaxed) ^ scramble(data), data)
+    }
+
+    #[inline]
+    fn store(&self, e: &Entry) {
+        let data = e.pack();
+        self.check.store(e.key ^ scramble(data), Relaxed);
+        self.data.store(data, Relaxed);
+    }
+
+    #[inline]
+    fn clear(&self) {
+        self.check.store(0, Relaxed);
+        self.data.store(0, Relaxed);
+    }
+}
+
 /// Two entries, aligned so that a bucket never straddles two cache lines.
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(align(32))]
-struct Bucket([Entry; 2]);
+struct Bucket([Slot; 2]);
 
 /// The table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -61,19 +136,29 @@ impl TranspositionTable {
         Ok(TranspositionTable {
             buckets: super::huge_page_vec(size, Bucket::default)?,
             mask: size - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
         })
     }
 
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.generation = 0;
+    /// Forgets everything. Only between searches: a search running meanwhile would see a part of
+    /// the table cleared (harmless, but a waste).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            b.0.iter().for_each(Slot::clear);
+        }
+        self.generation.store(0, Relaxed);
     }
 
-    /// Starts a new search: entries written before it become the first to be replaced.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    /// Starts a new search: entries written before it become the first to be replaced. Called
+    /// before the search's threads start.
+    pub fn new_search(&self) {
+        self.generation
+            .store(self.generation.load(Relaxed).wrapping_add(1), Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key >> 1) as usize & self.mask]
     }
 
     /// Starts loading the bucket of (`player`, `opponent`) into the cache, so that a probe a little
@@ -81,15 +166,18 @@ impl TranspositionTable {
     #[inline]
     pub fn prefetch(&self, player: u64, opponent: u64) {
         let key = hash(player, opponent) | 1;
-        super::prefetch(&self.buckets[(key >> 1) as usize & self.mask]);
+        super::prefetch(self.bucket(key));
     }
 
     /// The entry for (`player`, `opponent`), if stored.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
         let key = hash(player, opponent) | 1;
-        let bucket = &self.buckets[(key >> 1) as usize & self.mask].0;
-        bucket.iter().find(|e| e.key == key).copied()
+        self.bucket(key)
+            .0
+            .iter()
+            .map(Slot::load)
+            .find(|e| e.key == key)
     }
 
     /// Stores a search result: the score `score` found with window `alpha..beta` at `depth` and
@@ -99,7 +187,7 @@ impl TranspositionTable {
     /// sure one included); any other is replaced.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         player: u64,
         opponent: u64,
         depth: u32,
@@ -110,8 +198,9 @@ impl TranspositionTable {
         best: Option<u8>,
     ) {
         let key = hash(player, opponent) | 1;
-        let generation = self.generation;
-        let bucket = &mut self.buckets[(key >> 1) as usize & self.mask].0;
+        let generation = self.generation.load(Relaxed);
+        let bucket = &self.bucket(key).0;
+        let entries = [bucket[0].load(), bucket[1].load()];
         let score = score.clamp(-32000, 32000) as i16;
         let (lower, upper) = if i32::from(score) >= beta {
             (score, i16::MAX)
@@ -121,8 +210,8 @@ impl TranspositionTable {
             (score, score)
         };
         let depth = depth.min(255) as u8;
-        let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
-            let e = &mut bucket[i];
+        let slot = if let Some(i) = entries.iter().position(|e| e.key == key) {
+            let mut e = entries[i];
             if (e.depth, e.selectivity) == (depth, selectivity) {
                 // Same depth and level: the bounds combine.
                 e.lower = e.lower.max(lower);
@@ -131,26 +220,28 @@ impl TranspositionTable {
                 if let Some(b) = best {
                     e.best = b;
                 }
+                bucket[i].store(&e);
                 return;
             }
             if (e.depth, e.selectivity) > (depth, selectivity) && e.generation == generation {
                 // A deeper or surer result from this search is worth more; only refresh the move
                 // if none.
-                if e.best == NO_SQUARE {
+                if e.best == NO_SQUARE && best.is_some() {
                     e.best = best.unwrap_or(NO_SQUARE);
+                    bucket[i].store(&e);
                 }
                 return;
             }
             i
         } else {
             let age = |e: &Entry| (e.generation == generation, e.depth);
-            if age(&bucket[0]) <= age(&bucket[1]) {
+            if age(&entries[0]) <= age(&entries[1]) {
                 0
             } else {
                 1
             }
         };
-        bucket[slot] = Entry {
+        bucket[slot].store(&Entry {
             key,
             lower,
             upper,
@@ -158,17 +249,19 @@ impl TranspositionTable {
             best: best.unwrap_or(NO_SQUARE),
             generation,
             selectivity,
-        };
+        });
     }
 
     /// Per mille of sampled slots written by the current search (the UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed);
         let sample = self.buckets.len().min(500);
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|b| {
                 b.0.iter()
-                    .filter(|e| e.key != 0 && e.generation == self.generation)
+                    .map(Slot::load)
+                    .filter(|e| e.key != 0 && e.generation == generation)
                     .count()
             })
             .sum();
@@ -182,7 +275,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_bounds() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(1, 2, 5, 5, -10, 10, 3, Some(7));
         let e = tt.probe(1, 2).unwrap();
         assert_eq!((e.lower, e.upper, e.depth, e.best), (3, 3, 5, 7));
@@ -196,7 +289,7 @@ mod tests {
 
     #[test]
     fn hashfull_counts_current_generation() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for i in 0..100_000u64 {
             tt.store(i, i << 32, 1, 5, 0, 1, 0, None);
@@ -204,5 +297,45 @@ mod tests {
         assert!(tt.hashfull() > 500);
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    /// Threads storing and probing the same small table at once: a probe returns a whole entry
+    /// of the position asked for or nothing, never bounds that another position stored.
+    #[test]
+    fn concurrent_stores_never_give_another_positions_entry() {
+        let tt = TranspositionTable::new(1);
+        // Distinct positions' values are tied to their discs, so a mixed entry shows.
+        let value = |i: u64| ((i * 37) % 4000) as i32 - 2000;
+        let depth = |i: u64| (i % 40 + 1) as u32;
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    let mut found = 0;
+                    for round in 0..20_000u64 {
+                        // Far more positions than slots: constant replacement in every bucket.
+                        let i = (round * 7919 + t * 104_729) % 50_000;
+                        let (p, o) = (i | 1 << 40, i << 20 | 1 << 63);
+                        tt.store(
+                            p,
+                            o,
+                            depth(i),
+                            3,
+                            -30000,
+                            30000,
+                            value(i),
+                            Some((i % 60) as u8),
+                        );
+                        let j = (round * 31 + t) % 50_000;
+                        if let Some(e) = tt.probe(j | 1 << 40, j << 20 | 1 << 63) {
+                            found += 1;
+                            assert_eq!((e.lower, e.upper), (value(j) as i16, value(j) as i16));
+                            assert_eq!((e.depth, e.best), (depth(j) as u8, (j % 60) as u8));
+                        }
+                    }
+                    assert!(found > 0);
+                });
+            }
+        });
     }
 }

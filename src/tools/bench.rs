@@ -51,13 +51,15 @@ pub struct BenchLine {
 }
 
 /// Searches every bench position to `depth` at Multi-ProbCut level `selectivity` (the engine's:
-/// [`crate::search::selectivity::default_level`]) with a fresh table and default evaluation, calling
-/// `progress` after each one. Setting `stop` ends the run early (the lines finished so far come
-/// back); a table that cannot be allocated is an error.
+/// [`crate::search::selectivity::default_level`]) on `threads` threads with a fresh table and default
+/// evaluation, calling `progress` after each one. Setting `stop` ends the run early (the lines
+/// finished so far come back); a table that cannot be allocated is an error. With one thread the
+/// node count is the fingerprint; with more it varies from run to run.
 pub fn run(
     depth: u32,
     selectivity: u8,
     hash_mb: usize,
+    threads: usize,
     stop: Arc<AtomicBool>,
     mut progress: impl FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, TableAllocError> {
@@ -71,6 +73,7 @@ pub fn run(
             continue;
         };
         let mut searcher = Searcher::try_new(hash_mb, Evaluator::default())?;
+        searcher.set_threads(threads);
         let limits = Limits {
             depth: Some(depth),
             selectivity,

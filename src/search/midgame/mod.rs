@@ -7,6 +7,7 @@
 
 pub mod probcut;
 mod solve;
+mod threads;
 mod tree;
 
 use super::endgame::{SolveResult, Solver};
@@ -21,7 +22,7 @@ use crate::board::square::NO_SQUARE;
 use crate::board::{final_score, Bitboard, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
 use crate::rng::Rng;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -40,21 +41,62 @@ const ASPIRATION: i32 = 150;
 /// The midgame searcher: owns the transposition table, the evaluation and the endgame solver, which
 /// persist between searches of the same game.
 pub struct Searcher {
-    tt: TranspositionTable,
-    eval: Evaluator,
+    /// The search thread's state (the table and evaluation with it).
+    tree: Tree,
     solver: Solver,
+    rng: Rng,
+    /// Threads of the midgame search: this one plus `threads - 1` helpers ([`threads`]).
+    threads: usize,
+}
+
+/// What one thread of the midgame search works with: the shared table, its own copy of the
+/// evaluation, and its own counters and flags. The search's thread has one, and so does every
+/// helper ([`threads`]).
+pub(super) struct Tree {
+    tt: Arc<TranspositionTable>,
+    eval: Evaluator,
     nodes: u64,
     node_limit: u64,
     stop: Arc<AtomicBool>,
     aborted: bool,
     seldepth: u32,
     use_tt: bool,
-    rng: Rng,
     progress: Arc<Progress>,
     /// When the search in progress started.
     started: Instant,
     /// The Multi-ProbCut level of the search in progress ([`FULL_WIDTH`]: none).
     selectivity: u8,
+    /// Nodes searched by the helpers so far, for the node limit and the reports (always 0 with
+    /// one thread). A helper's tree holds the search's counter, to add its own nodes to.
+    helper_nodes: Arc<AtomicU64>,
+    /// Whether this is a helper's tree ([`threads`]).
+    helper: bool,
+}
+
+impl Tree {
+    /// A thread's state for a search of `tt` with `eval`.
+    fn new(tt: Arc<TranspositionTable>, eval: Evaluator, progress: Arc<Progress>) -> Tree {
+        Tree {
+            tt,
+            eval,
+            nodes: 0,
+            node_limit: u64::MAX,
+            stop: Arc::new(AtomicBool::new(false)),
+            aborted: false,
+            seldepth: 0,
+            use_tt: true,
+            progress,
+            started: Instant::now(),
+            selectivity: FULL_WIDTH,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            helper: false,
+        }
+    }
+
+    /// Nodes of the search so far, all threads.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+    }
 }
 
 /// A root move with its latest score and PV.
@@ -78,43 +120,35 @@ impl Searcher {
         let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
         solver.set_evaluator(eval.clone());
         solver.set_progress(progress.clone());
+        let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         Ok(Searcher {
-            tt: TranspositionTable::try_new(hash_mb)?,
-            eval,
+            tree: Tree::new(tt, eval, progress),
             solver,
-            nodes: 0,
-            node_limit: u64::MAX,
-            stop: Arc::new(AtomicBool::new(false)),
-            aborted: false,
-            seldepth: 0,
-            use_tt: true,
             rng: Rng::new(0),
-            progress,
-            started: Instant::now(),
-            selectivity: FULL_WIDTH,
+            threads: 1,
         })
     }
 
     /// The live figures of the search in progress, for another thread to report.
     pub fn progress(&self) -> Arc<Progress> {
-        self.progress.clone()
+        self.tree.progress.clone()
     }
 
     /// Turns the transposition table on or off (on by default). Off is for testing and analysis:
     /// the search then returns exactly the plain minimax value at a fixed depth, only slower.
     pub fn set_use_tt(&mut self, on: bool) {
-        self.use_tt = on;
+        self.tree.use_tt = on;
     }
 
     /// Replaces the evaluation (e.g. after a weight change).
     pub fn set_evaluator(&mut self, eval: Evaluator) {
         self.solver.set_evaluator(eval.clone());
-        self.eval = eval;
+        self.tree.eval = eval;
     }
 
     /// The evaluation in use.
     pub fn evaluator(&self) -> &Evaluator {
-        &self.eval
+        &self.tree.eval
     }
 
     /// Resizes the hash table (its contents are lost). If the memory is not there, the tables in
@@ -124,18 +158,20 @@ impl Searcher {
         let threads = self.solver.threads();
         let tt = TranspositionTable::try_new(hash_mb)?;
         let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
-        self.tt = tt;
-        solver.set_evaluator(self.eval.clone());
-        solver.set_progress(self.progress.clone());
+        self.tree.tt = Arc::new(tt);
+        solver.set_evaluator(self.tree.eval.clone());
+        solver.set_progress(self.tree.progress.clone());
         solver.set_threads(threads);
         self.solver = solver;
         Ok(())
     }
 
-    /// Searches with `threads` threads in all where the search can use them: the endgame solver
-    /// (exact and WLD solves, and the hand-over near the end of a game) shares its work with
-    /// `threads - 1` helpers; the midgame search itself runs on one thread.
+    /// Searches with `threads` threads in all: the midgame search runs `threads - 1` helpers
+    /// beside its own thread, all sharing the transposition table ([`threads`]), and the endgame
+    /// solver (exact and WLD solves, and the hand-over near the end of a game) shares its work with
+    /// `threads - 1` helpers of its own.
     pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
         if threads != self.solver.threads() {
             let fewer = threads < self.solver.threads();
             self.solver.set_threads(threads);
@@ -148,7 +184,7 @@ impl Searcher {
 
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tree.tt.clear();
         self.solver.clear();
     }
 
@@ -162,14 +198,15 @@ impl Searcher {
         report: &mut dyn FnMut(Info),
     ) -> SearchResult {
         let start = Instant::now();
-        self.stop = stop;
-        self.nodes = 0;
-        self.started = start;
-        self.progress.reset();
-        self.aborted = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.selectivity = limits.selectivity.min(FULL_WIDTH);
-        self.tt.new_search();
+        self.tree.stop = stop;
+        self.tree.nodes = 0;
+        self.tree.helper_nodes.store(0, Ordering::Relaxed);
+        self.tree.started = start;
+        self.tree.progress.reset();
+        self.tree.aborted = false;
+        self.tree.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.tree.selectivity = limits.selectivity.min(FULL_WIDTH);
+        self.tree.tt.new_search();
 
         let (p, o) = (board.player(), board.opponent());
         let moves = legal_moves(p, o);
@@ -204,7 +241,7 @@ impl Searcher {
             let mut r = self.search(
                 board.pass(),
                 &child_limits,
-                self.stop.clone(),
+                self.tree.stop.clone(),
                 &mut from_here,
             );
             r.score = r.score.negated();
@@ -233,17 +270,17 @@ impl Searcher {
                 solve_empties: 0,
                 ..limits.clone()
             };
-            let fallback = self.search(board, &quick, self.stop.clone(), report);
-            if self.aborted {
+            let fallback = self.search(board, &quick, self.tree.stop.clone(), report);
+            if self.tree.aborted {
                 return fallback;
             }
-            let nodes = self.nodes;
-            self.nodes = 0;
+            let nodes = self.tree.nodes;
+            self.tree.nodes = 0;
             let (mut r, confidence) = self.solve(board, SolveKind::Exact, start, report);
             r.nodes += nodes;
             // A selective pass that finished before the time ran out knows more than the quick
             // search: its move is kept.
-            return if self.aborted && confidence == 0 {
+            return if self.tree.aborted && confidence == 0 {
                 SearchResult {
                     nodes: r.nodes,
                     ..fallback
@@ -255,8 +292,6 @@ impl Searcher {
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let multipv = limits.multipv.clamp(1, 64);
-        // With randomness every root move needs a real score to add noise to.
-        let width = if limits.randomness > 0 { 64 } else { multipv };
         let mut roots: Vec<RootMove> = Bitboard(moves)
             .map(|sq| RootMove {
                 sq: sq.index() as u8,
@@ -264,7 +299,75 @@ impl Searcher {
                 pv: Vec::new(),
             })
             .collect();
-        self.order_root(p, o, &mut roots);
+        self.tree.order_root(p, o, &mut roots);
+        let plan = Plan {
+            max_depth,
+            empties,
+            multipv,
+            // With randomness every root move needs a real score to add noise to.
+            width: if limits.randomness > 0 { 64 } else { multipv },
+            soft_time: limits.soft_time.filter(|_| !limits.infinite),
+            skip: None,
+        };
+        let (mut result, proven) = if self.threads > 1 {
+            threads::deepen_with_helpers(
+                &mut self.tree,
+                self.threads,
+                p,
+                o,
+                &plan,
+                &mut roots,
+                report,
+            )
+        } else {
+            self.tree.deepen(p, o, &plan, &mut roots, report)
+        };
+        if limits.randomness > 0 && result.depth > 0 {
+            // Bounded noise on the root scores: weaker, varied play (reproducible from the seed).
+            let r = i64::from(limits.randomness);
+            let mut best = i64::MIN;
+            for rm in &roots {
+                let noise = (self.rng.below(2 * r as u64 + 1) as i64) - r;
+                let v = i64::from(rm.score) + noise;
+                if v > best && rm.score > -INF_CENTIDISCS {
+                    best = v;
+                    result.best_move = Square::new(rm.sq).map(Move::play);
+                    result.pv = rm.pv.clone();
+                    result.score = score_of(rm.score, proven);
+                }
+            }
+        }
+        result.nodes = self.tree.total_nodes();
+        result
+    }
+
+    /// Seeds the generator behind `Limits::randomness`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+}
+
+impl Tree {
+    /// Iterative deepening from the root (`p`, `o`) as `plan` says, with `roots` in the order to
+    /// search them (kept sorted by the latest scores), calling `report` after each finished
+    /// iteration. Returns the result of the last iteration that searched at least its first move,
+    /// and whether its score is a proof (a full-width search to the end of the game).
+    fn deepen(
+        &mut self,
+        p: u64,
+        o: u64,
+        plan: &Plan,
+        roots: &mut [RootMove],
+        report: &mut dyn FnMut(Info),
+    ) -> (SearchResult, bool) {
+        let Plan {
+            max_depth,
+            empties,
+            multipv,
+            width,
+            soft_time,
+            skip,
+        } = *plan;
         let mut result = SearchResult {
             best_move: Square::new(roots[0].sq).map(Move::play),
             score: Score::Eval(0),
@@ -281,6 +384,10 @@ impl Searcher {
         loop {
             if depth < max_depth && depth < empties {
                 depth += 1;
+                // A helper leaves some depths to the others (never the last one).
+                if skip.is_some_and(|s| s.skips(depth)) && depth < max_depth.min(empties) {
+                    continue;
+                }
             } else if depth >= empties && self.selectivity < FULL_WIDTH {
                 // So shallow an end makes no probable cut: straight to full width.
                 self.selectivity = if depth <= probcut::MIN_DEPTH {
@@ -298,7 +405,7 @@ impl Searcher {
                 multipv: width,
                 guess: prev_score,
             };
-            let scores = self.search_root(p, o, iteration, &mut roots, report);
+            let scores = self.search_root(p, o, iteration, roots, report);
             if self.aborted && scores.is_none() {
                 break;
             }
@@ -315,7 +422,7 @@ impl Searcher {
             }
             proven = to_the_end;
             prev_score = best.score;
-            let elapsed = start.elapsed();
+            let elapsed = self.started.elapsed();
             for (k, rm) in roots.iter().take(multipv).enumerate() {
                 report(Info {
                     multipv: k + 1,
@@ -323,36 +430,18 @@ impl Searcher {
                     seldepth: self.seldepth.max(depth),
                     score: score_of(rm.score, to_the_end),
                     bound: Bound::Exact,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: elapsed,
                     hashfull: self.tt.hashfull(),
                     selectivity: self.reported_selectivity(depth),
                     pv: rm.pv.clone(),
                 });
             }
-            if let Some(soft) = limits.soft_time {
-                if elapsed >= soft.mul_f64(0.5) && !limits.infinite {
-                    break;
-                }
+            if soft_time.is_some_and(|soft| elapsed >= soft.mul_f64(0.5)) {
+                break;
             }
         }
-        if limits.randomness > 0 && result.depth > 0 {
-            // Bounded noise on the root scores: weaker, varied play (reproducible from the seed).
-            let r = i64::from(limits.randomness);
-            let mut best = i64::MIN;
-            for rm in &roots {
-                let noise = (self.rng.below(2 * r as u64 + 1) as i64) - r;
-                let v = i64::from(rm.score) + noise;
-                if v > best && rm.score > -INF_CENTIDISCS {
-                    best = v;
-                    result.best_move = Square::new(rm.sq).map(Move::play);
-                    result.pv = rm.pv.clone();
-                    result.score = score_of(rm.score, proven);
-                }
-            }
-        }
-        result.nodes = self.nodes;
-        result
+        (result, proven)
     }
 
     /// The confidence of an iteration `depth` plies deep, percent: probable cuts happen below
@@ -363,11 +452,6 @@ impl Searcher {
         } else {
             100
         }
-    }
-
-    /// Seeds the generator behind `Limits::randomness`.
-    pub fn set_seed(&mut self, seed: u64) {
-        self.rng = Rng::new(seed);
     }
 
     /// Initial root order: by the static evaluation of each child, best for the side to move first
@@ -471,7 +555,7 @@ impl Searcher {
                     seldepth: self.seldepth.max(depth),
                     score: Score::Eval(best),
                     bound,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: self.started.elapsed(),
                     hashfull: self.tt.hashfull(),
                     selectivity: self.reported_selectivity(depth),
@@ -495,6 +579,24 @@ impl Searcher {
             return Some(());
         }
     }
+}
+
+/// What an iterative deepening searches: up to which depth, how many root moves it scores exactly
+/// and reports, when it stops starting iterations, which depths it leaves out.
+#[derive(Clone, Copy)]
+struct Plan {
+    /// Deepest iteration.
+    max_depth: u32,
+    /// Empty squares at the root (an iteration that deep reaches the end of the game).
+    empties: u32,
+    /// Root moves reported after each iteration.
+    multipv: usize,
+    /// Root moves given exact scores (at least `multipv`).
+    width: usize,
+    /// No iteration starts after half of this.
+    soft_time: Option<Duration>,
+    /// The depths a helper thread leaves out.
+    skip: Option<threads::Skip>,
 }
 
 /// One iteration at the root: its depth, how many root moves get exact scores, and the score

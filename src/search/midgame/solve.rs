@@ -15,11 +15,11 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(Info),
     ) -> (SearchResult, u8) {
-        self.solver.set_stop_flag(self.stop.clone());
-        let budget =
-            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_stop_flag(self.tree.stop.clone());
+        let budget = (self.tree.node_limit != u64::MAX)
+            .then(|| self.tree.node_limit.saturating_sub(self.tree.nodes));
         self.solver.set_node_limit(budget);
-        let (empties, base) = (board.empty_count(), self.nodes);
+        let (empties, base) = (board.empty_count(), self.tree.nodes);
         // A probable score: the disc difference of a selective exact pass, or the smallest win or
         // loss (or a draw) for a selective WLD pass.
         let probable = |score: i32| match kind {
@@ -44,10 +44,10 @@ impl Searcher {
             SolveKind::Exact => self.solver.solve_exact_reporting(board, &mut on_pass),
             SolveKind::Wld => self.solver.solve_wld_reporting(board, &mut on_pass),
         };
-        self.aborted = r.aborted;
-        self.nodes += r.nodes;
-        self.progress.set_nodes(self.nodes);
-        self.progress.set_solving_nodes(0);
+        self.tree.aborted = r.aborted;
+        self.tree.nodes += r.nodes;
+        self.tree.progress.set_nodes(self.tree.nodes);
+        self.tree.progress.set_solving_nodes(0);
         let score = match kind {
             _ if r.aborted => probable(r.score),
             SolveKind::Exact => Score::Exact(r.score),
@@ -69,7 +69,7 @@ impl Searcher {
                 best_move,
                 score,
                 pv: r.pv,
-                nodes: self.nodes,
+                nodes: self.tree.nodes,
                 depth: empties,
             },
             confidence,
@@ -92,7 +92,7 @@ impl Searcher {
             seldepth: empties,
             score,
             bound: Bound::Exact,
-            nodes: self.nodes,
+            nodes: self.tree.nodes,
             time: start.elapsed(),
             hashfull: self.solver.hashfull(),
             selectivity: 100,
@@ -111,9 +111,9 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(Info),
     ) -> SearchResult {
-        self.solver.set_stop_flag(self.stop.clone());
-        let budget =
-            (self.node_limit != u64::MAX).then(|| self.node_limit.saturating_sub(self.nodes));
+        self.solver.set_stop_flag(self.tree.stop.clone());
+        let budget = (self.tree.node_limit != u64::MAX)
+            .then(|| self.tree.node_limit.saturating_sub(self.tree.nodes));
         self.solver.set_node_limit(budget);
         let empties = board.empty_count();
         let mut best: Option<(i32, Move, Vec<Move>)> = None;
@@ -126,10 +126,10 @@ impl Searcher {
                 SolveKind::Exact => self.solver.solve_exact(child),
                 SolveKind::Wld => self.solver.solve_wld(child),
             };
-            self.nodes += r.nodes;
-            self.progress.set_nodes(self.nodes);
+            self.tree.nodes += r.nodes;
+            self.tree.progress.set_nodes(self.tree.nodes);
             if r.aborted {
-                self.aborted = true;
+                self.tree.aborted = true;
                 break;
             }
             let score = -r.score;
@@ -144,23 +144,23 @@ impl Searcher {
                 best_move: first,
                 score: Score::Eval(0),
                 pv: first.into_iter().collect(),
-                nodes: self.nodes,
+                nodes: self.tree.nodes,
                 depth: 0,
             };
         };
         let score = match kind {
-            _ if self.aborted => Score::Eval(100 * score),
+            _ if self.tree.aborted => Score::Eval(100 * score),
             SolveKind::Exact => Score::Exact(score),
             SolveKind::Wld => Score::Wld(score.signum()),
         };
-        if !self.aborted {
+        if !self.tree.aborted {
             self.report_proof(score, &pv, empties, start, report);
         }
         SearchResult {
             best_move: Some(mv),
             score,
             pv,
-            nodes: self.nodes,
+            nodes: self.tree.nodes,
             depth: empties,
         }
     }

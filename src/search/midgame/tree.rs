@@ -12,13 +12,22 @@ pub(super) struct Child<'a> {
     ply: u32,
 }
 
-impl Searcher {
-    /// Looks at the stop flag and the node limit.
+impl Tree {
+    /// Looks at the stop flag and the node limit (all threads' nodes); a helper adds its nodes
+    /// to the search's count instead.
     #[inline]
     pub(super) fn check_stop(&mut self) {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.progress.set_nodes(self.nodes);
-            if self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+            if self.helper {
+                self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+                if self.stop.load(Ordering::Relaxed) {
+                    self.aborted = true;
+                }
+                return;
+            }
+            let nodes = self.total_nodes();
+            self.progress.set_nodes(nodes);
+            if self.stop.load(Ordering::Relaxed) || nodes >= self.node_limit {
                 self.aborted = true;
             }
         }

@@ -1,0 +1,140 @@
+//! The midgame search on several threads: lazy SMP. Every helper runs its own iterative deepening
+//! of the same root, and all of them share one transposition table: what one thread stores (bounds,
+//! best moves) cuts off or orders the others' searches. The search's own thread alone decides,
+//! reports and returns; the helpers only fill the table, and stop when it is done.
+//!
+//! Helpers diversify by leaving out some depths (each helper its own pattern of [`Skip`]), so that
+//! at any time some threads are one iteration ahead of the others and their deeper results are in
+//! the table when the others arrive. The young-brothers-wait scheme of the endgame solver
+//! ([`crate::search::endgame`]) was the alternative; lazy SMP needs no split points in the midgame
+//! tree, keeps Multi-ProbCut's shallow searches (which have no useful split points) on one thread
+//! each, and costs a thread nothing when it finds nothing useful to do. Measured in
+//! docs/benchmarks.md.
+//!
+//! Shared between the threads: the table (lock-free entries, racy on purpose: see
+//! [`crate::search::tt`]), the evaluation's read-only weight table (an `Arc`), the flag that stops
+//! the helpers (set once, by the search's thread, when it has its result), and a counter of the
+//! helpers' nodes (each adds its count in steps, relaxed: it is a report and a node limit, not a
+//! synchronisation). Nothing else is shared: each helper has its own counters, root list and
+//! evaluation copy. Scoped threads end before the search returns, so no helper outlives the
+//! table or the position it was given.
+
+use super::{Plan, RootMove, Tree};
+use crate::search::{Info, Progress, SearchResult};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Which depths a helper leaves out: depth `d` when `(d + phase) / size` is odd. Helper 1 searches
+/// only even depths, helpers 2 the odd ones, the next four skip pairs at four phases, and so on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Skip {
+    size: u32,
+    phase: u32,
+}
+
+impl Skip {
+    /// The pattern of helper `i` (from 1): block sizes 1 (two helpers), 2 (four), 3 (six),
+    /// 4 (eight), at every phase of their block, then again.
+    pub fn for_helper(i: usize) -> Skip {
+        let k = (i.max(1) - 1) % 20;
+        let (size, first) = match k {
+            0..=1 => (1, 0),
+            2..=5 => (2, 2),
+            6..=11 => (3, 6),
+            _ => (4, 12),
+        };
+        Skip {
+            size,
+            phase: (k - first) as u32,
+        }
+    }
+
+    /// Whether the helper leaves depth `depth` out.
+    pub fn skips(&self, depth: u32) -> bool {
+        ((depth + self.phase) / self.size) % 2 == 1
+    }
+}
+
+/// Iterative deepening of `plan` on `main` (the search's own thread, which reports through
+/// `report` and whose result is returned) with `threads - 1` helpers beside it. The helpers start
+/// with `main`'s root order, search with one principal line each, and are stopped and joined when
+/// `main` has finished; their node counts are added to `main`'s `helper_nodes`. A helper that cannot
+/// be started is left out (the search goes on with fewer).
+pub(super) fn deepen_with_helpers(
+    main: &mut Tree,
+    threads: usize,
+    p: u64,
+    o: u64,
+    plan: &Plan,
+    roots: &mut [RootMove],
+    report: &mut dyn FnMut(Info),
+) -> (SearchResult, bool) {
+    let done = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let mut helpers = Vec::with_capacity(threads.saturating_sub(1));
+        for i in 1..threads {
+            let mut tree = Tree::new(
+                main.tt.clone(),
+                main.eval.clone(),
+                Arc::new(Progress::default()),
+            );
+            tree.stop = done.clone();
+            tree.use_tt = main.use_tt;
+            tree.selectivity = main.selectivity;
+            tree.started = main.started;
+            tree.helper_nodes = main.helper_nodes.clone();
+            tree.helper = true;
+            let plan = Plan {
+                multipv: 1,
+                width: 1,
+                soft_time: None,
+                skip: Some(Skip::for_helper(i)),
+                ..*plan
+            };
+            let mut roots = roots.to_vec();
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-helper-{i}"))
+                .spawn_scoped(scope, move || {
+                    tree.deepen(p, o, &plan, &mut roots, &mut |_| {});
+                    tree.nodes
+                });
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(e) => {
+                    log::warn!("search helper {i} could not start: {e}");
+                    break;
+                }
+            }
+        }
+        let result = main.deepen(p, o, plan, roots, report);
+        done.store(true, Ordering::Relaxed);
+        // The helpers' exact counts replace the steps they reported while searching.
+        let nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        main.helper_nodes.store(nodes, Ordering::Relaxed);
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_skip_different_depths() {
+        let searched = |i: usize| -> Vec<u32> {
+            (1..=12)
+                .filter(|&d| !Skip::for_helper(i).skips(d))
+                .collect()
+        };
+        assert_eq!(searched(1), vec![2, 4, 6, 8, 10, 12]);
+        assert_eq!(searched(2), vec![1, 3, 5, 7, 9, 11]);
+        assert_eq!(searched(3), vec![1, 4, 5, 8, 9, 12]);
+        assert_eq!(searched(4), vec![3, 4, 7, 8, 11, 12]);
+        // Every helper searches about half the depths, and the patterns repeat after 20.
+        for i in 1..=40 {
+            let n = searched(i).len();
+            assert!((4..=8).contains(&n), "helper {i}: {n}");
+            assert_eq!(Skip::for_helper(i), Skip::for_helper(i + 20));
+        }
+    }
+}
