@@ -351,23 +351,22 @@ fn parallel_search_is_sound_at_1_2_and_4_threads() {
         .take(4)
         .collect();
     assert!(midgame.len() == 4 && endgame.len() == 4);
+    let limits = Limits {
+        depth: Some(9),
+        selectivity: default_level(),
+        ..Limits::default()
+    };
+    let never = || Arc::new(AtomicBool::new(false));
     let reference: Vec<_> = midgame
         .iter()
-        .map(|&b| search(&mut Searcher::new(8, ev.clone()), b, 9))
+        .map(|&b| Searcher::new(8, ev.clone()).search(b, &limits, never(), &mut |_| {}))
         .collect();
     for threads in [1, 2, 4] {
-        let mut s = Searcher::new(8, ev.clone());
-        s.set_threads(threads);
         for (b, r1) in midgame.iter().zip(&reference) {
-            let limits = Limits {
-                depth: Some(9),
-                selectivity: default_level(),
-                ..Limits::default()
-            };
+            let mut s = Searcher::new(8, ev.clone());
+            s.set_threads(threads);
             let mut last_nodes = 0;
-            let r = s.search(*b, &limits, Arc::new(AtomicBool::new(false)), &mut |i| {
-                last_nodes = i.nodes
-            });
+            let r = s.search(*b, &limits, never(), &mut |i| last_nodes = i.nodes);
             let mv = r.best_move.expect("a move");
             assert!(
                 b.play_move(mv).is_some(),
@@ -377,11 +376,13 @@ fn parallel_search_is_sound_at_1_2_and_4_threads() {
             assert!(value(r.score).abs() <= EVAL_LIMIT, "{:?}", r.score);
             assert!(r.nodes >= last_nodes, "{} < {last_nodes}", r.nodes);
             if threads == 1 {
-                // A fresh searcher and a reused one differ only in the table's contents.
-                let again = search(&mut Searcher::new(8, ev.clone()), *b, 9);
-                assert_eq!(&again, r1);
+                // Threads 1 is the search of a searcher never given threads: same move, score,
+                // line and node count.
+                assert_eq!(&r, r1);
             }
         }
+        let mut s = Searcher::new(8, ev.clone());
+        s.set_threads(threads);
         for &b in &endgame {
             s.clear();
             let limits = Limits {
@@ -424,4 +425,37 @@ fn a_stopped_parallel_search_returns_a_move() {
     stopper.join().unwrap();
     assert!(b.play_move(r.best_move.unwrap()).is_some());
     assert!(r.depth >= 1 && r.nodes > 0);
+}
+
+/// A timed search with a single legal move stays shallow (the timer would otherwise let it think
+/// for the whole move's time); an untimed one searches as deep as it is asked.
+#[test]
+fn a_single_legal_move_is_not_thought_over_when_timed() {
+    // Positions of random games with one legal move and 20 empties or more.
+    let mut rng = Rng::new(91);
+    let mut only = Vec::new();
+    while only.len() < 3 {
+        let mut b = Board::START;
+        while b.empty_count() >= 20 {
+            if b.legal_moves().count() == 1 {
+                only.push(b);
+                break;
+            }
+            match random_move(b, &mut rng) {
+                Some(m) => b = b.play_move(m).unwrap(),
+                None => break,
+            }
+        }
+    }
+    for b in only {
+        let mut s = Searcher::new(8, Evaluator::default());
+        let timed = Limits {
+            timed: true,
+            ..Limits::default()
+        };
+        let r = s.search(b, &timed, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        assert!(r.depth <= 8, "{b:?}: depth {}", r.depth);
+        let deep = search(&mut s, b, 10);
+        assert_eq!(deep.depth, 10);
+    }
 }

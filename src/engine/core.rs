@@ -264,7 +264,10 @@ impl Core {
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
             hard = Some(hard.map_or(h, |x| x.min(h)));
-            soft = Some(soft.map_or(h, |x| x.min(h)).max(h.mul_f64(0.6)).min(h));
+            // A fixed time a move is spent in full: time saved now is not given back later, and
+            // an iteration cut short still improves the move (its first moves are searched
+            // deeper). With a clock as well, the clock's share stays the limit.
+            soft = soft.map(|x| x.min(h));
         }
         if params.infinite {
             soft = None;
@@ -289,6 +292,7 @@ impl Core {
                 depth,
                 nodes: params.nodes,
                 soft_time: soft,
+                timed: hard.is_some(),
                 infinite: params.infinite,
                 solve: if params.exact {
                     Some(SolveKind::Exact)

@@ -165,6 +165,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Do not start a new iteration after half of this time.
     pub soft_time: Option<Duration>,
+    /// A timer will stop the search (a clock or `movetime`): with a single legal move the search
+    /// then stays shallow and leaves the time for later moves.
+    pub timed: bool,
     /// Search until stopped (never end on time).
     pub infinite: bool,
     /// Solve to the end instead of a heuristic search.
@@ -190,6 +193,7 @@ impl Default for Limits {
             depth: None,
             nodes: None,
             soft_time: None,
+            timed: false,
             infinite: false,
             solve: None,
             multipv: 1,

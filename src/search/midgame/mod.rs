@@ -37,6 +37,8 @@ const CHECK_EVERY: u64 = 256;
 pub const MAX_DEPTH: u32 = 60;
 /// First aspiration half-window, centidiscs.
 const ASPIRATION: i32 = 150;
+/// Deepest iteration of a timed search with a single legal move.
+const ONLY_MOVE_DEPTH: u32 = 8;
 
 /// The midgame searcher: owns the transposition table, the evaluation and the endgame solver, which
 /// persist between searches of the same game.
@@ -167,7 +169,7 @@ impl Searcher {
     }
 
     /// Searches with `threads` threads in all: the midgame search runs `threads - 1` helpers
-    /// beside its own thread, all sharing the transposition table ([`threads`]), and the endgame
+    /// beside its own thread, all sharing the transposition table (lazy SMP), and the endgame
     /// solver (exact and WLD solves, and the hand-over near the end of a game) shares its work with
     /// `threads - 1` helpers of its own.
     pub fn set_threads(&mut self, threads: usize) {
@@ -274,8 +276,10 @@ impl Searcher {
             if self.tree.aborted {
                 return fallback;
             }
-            let nodes = self.tree.nodes;
+            // All threads' nodes; the solve counts its own from zero.
+            let nodes = fallback.nodes;
             self.tree.nodes = 0;
+            self.tree.helper_nodes.store(0, Ordering::Relaxed);
             let (mut r, confidence) = self.solve(board, SolveKind::Exact, start, report);
             r.nodes += nodes;
             // A selective pass that finished before the time ran out knows more than the quick
@@ -290,7 +294,11 @@ impl Searcher {
             };
         }
 
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if moves.count_ones() == 1 && limits.timed && !limits.infinite {
+            // One legal move: a short search gives its score; the time is kept for later moves.
+            max_depth = max_depth.min(ONLY_MOVE_DEPTH);
+        }
         let multipv = limits.multipv.clamp(1, 64);
         let mut roots: Vec<RootMove> = Bitboard(moves)
             .map(|sq| RootMove {
@@ -308,8 +316,12 @@ impl Searcher {
             width: if limits.randomness > 0 { 64 } else { multipv },
             soft_time: limits.soft_time.filter(|_| !limits.infinite),
             skip: None,
+            // Noise is added to the scores of one depth: those of the last finished iteration.
+            whole_iterations: limits.randomness > 0,
         };
-        let (mut result, proven) = if self.threads > 1 {
+        let Deepened {
+            mut result, proven, ..
+        } = if self.threads > 1 {
             threads::deepen_with_helpers(
                 &mut self.tree,
                 self.threads,
@@ -351,7 +363,8 @@ impl Tree {
     /// Iterative deepening from the root (`p`, `o`) as `plan` says, with `roots` in the order to
     /// search them (kept sorted by the latest scores), calling `report` after each finished
     /// iteration. Returns the result of the last iteration that searched at least its first move,
-    /// and whether its score is a proof (a full-width search to the end of the game).
+    /// whether its score is a proof (a full-width search to the end of the game), and how far the
+    /// last finished iteration went.
     fn deepen(
         &mut self,
         p: u64,
@@ -359,7 +372,7 @@ impl Tree {
         plan: &Plan,
         roots: &mut [RootMove],
         report: &mut dyn FnMut(Info),
-    ) -> (SearchResult, bool) {
+    ) -> Deepened {
         let Plan {
             max_depth,
             empties,
@@ -367,7 +380,9 @@ impl Tree {
             width,
             soft_time,
             skip,
+            whole_iterations,
         } = *plan;
+        let mut finished: Option<Vec<RootMove>> = None;
         let mut result = SearchResult {
             best_move: Square::new(roots[0].sq).map(Move::play),
             score: Score::Eval(0),
@@ -381,6 +396,7 @@ impl Tree {
         // search, the only one whose end-of-game score is a proof.
         let mut depth = 0;
         let mut proven = false;
+        let mut finished_at = (0, FULL_WIDTH);
         loop {
             if depth < max_depth && depth < empties {
                 depth += 1;
@@ -406,6 +422,12 @@ impl Tree {
                 guess: prev_score,
             };
             let scores = self.search_root(p, o, iteration, roots, report);
+            if self.aborted && whole_iterations {
+                if let Some(last) = finished.take() {
+                    roots.clone_from_slice(&last);
+                }
+                break;
+            }
             if self.aborted && scores.is_none() {
                 break;
             }
@@ -421,7 +443,11 @@ impl Tree {
                 break;
             }
             proven = to_the_end;
+            finished_at = (depth, self.selectivity);
             prev_score = best.score;
+            if whole_iterations {
+                finished = Some(roots.to_vec());
+            }
             let elapsed = self.started.elapsed();
             for (k, rm) in roots.iter().take(multipv).enumerate() {
                 report(Info {
@@ -441,7 +467,32 @@ impl Tree {
                 break;
             }
         }
-        (result, proven)
+        Deepened {
+            result,
+            proven,
+            finished_at,
+        }
+    }
+
+    /// Reports the last finished iteration of a helper, whose move the search plays.
+    fn report_adopted(&self, found: &Deepened, report: &mut dyn FnMut(Info)) {
+        let (depth, level) = found.finished_at;
+        report(Info {
+            multipv: 1,
+            depth,
+            seldepth: depth,
+            score: found.result.score,
+            bound: Bound::Exact,
+            nodes: self.total_nodes(),
+            time: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            selectivity: if depth > probcut::MIN_DEPTH {
+                selectivity::percent(level)
+            } else {
+                100
+            },
+            pv: found.result.pv.clone(),
+        });
     }
 
     /// The confidence of an iteration `depth` plies deep, percent: probable cuts happen below
@@ -597,6 +648,18 @@ struct Plan {
     soft_time: Option<Duration>,
     /// The depths a helper thread leaves out.
     skip: Option<threads::Skip>,
+    /// Whether the root list given back must be that of the last finished iteration (scores all
+    /// of one depth) rather than that of an iteration stopped part-way.
+    whole_iterations: bool,
+}
+
+/// What an iterative deepening found: the result of its last iteration (finished, or stopped after
+/// its first move), whether that is a proof, and the depth and Multi-ProbCut level of the last
+/// finished iteration ((0, [`FULL_WIDTH`]) if none finished).
+struct Deepened {
+    result: SearchResult,
+    proven: bool,
+    finished_at: (u32, u8),
 }
 
 /// One iteration at the root: its depth, how many root moves get exact scores, and the score

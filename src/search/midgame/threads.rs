@@ -1,7 +1,9 @@
 //! The midgame search on several threads: lazy SMP. Every helper runs its own iterative deepening
 //! of the same root, and all of them share one transposition table: what one thread stores (bounds,
-//! best moves) cuts off or orders the others' searches. The search's own thread alone decides,
-//! reports and returns; the helpers only fill the table, and stop when it is done.
+//! best moves) cuts off or orders the others' searches. The search's own thread reports and
+//! returns; the helpers fill the table, and stop when it is done. Then the deepest finished
+//! iteration decides: a helper's, if it finished one deeper than the search's own thread did (with
+//! one principal line; MultiPV and `Randomness` need the search's own scored root list).
 //!
 //! Helpers diversify by leaving out some depths (each helper its own pattern of [`Skip`]), so that
 //! at any time some threads are one iteration ahead of the others and their deeper results are in
@@ -9,7 +11,7 @@
 //! ([`crate::search::endgame`]) was the alternative; lazy SMP needs no split points in the midgame
 //! tree, keeps Multi-ProbCut's shallow searches (which have no useful split points) on one thread
 //! each, and costs a thread nothing when it finds nothing useful to do. Measured in
-//! docs/benchmarks.md.
+//! docs/search.md (Threads).
 //!
 //! Shared between the threads: the table (lock-free entries, racy on purpose: see
 //! [`crate::search::tt`]), the evaluation's read-only weight table (an `Arc`), the flag that stops
@@ -19,13 +21,13 @@
 //! evaluation copy. Scoped threads end before the search returns, so no helper outlives the
 //! table or the position it was given.
 
-use super::{Plan, RootMove, Tree};
-use crate::search::{Info, Progress, SearchResult};
+use super::{Deepened, Plan, RootMove, Tree};
+use crate::search::{Info, Progress};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Which depths a helper leaves out: depth `d` when `(d + phase) / size` is odd. Helper 1 searches
-/// only even depths, helpers 2 the odd ones, the next four skip pairs at four phases, and so on.
+/// only even depths, helper 2 the odd ones, the next four skip pairs at four phases, and so on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Skip {
     size: u32,
@@ -58,8 +60,9 @@ impl Skip {
 /// Iterative deepening of `plan` on `main` (the search's own thread, which reports through
 /// `report` and whose result is returned) with `threads - 1` helpers beside it. The helpers start
 /// with `main`'s root order, search with one principal line each, and are stopped and joined when
-/// `main` has finished; their node counts are added to `main`'s `helper_nodes`. A helper that cannot
-/// be started is left out (the search goes on with fewer).
+/// `main` has finished (or panicked); their node counts end in `main`'s `helper_nodes`. A helper
+/// that cannot be started is left out (the search goes on with fewer); one that panicked counts no
+/// nodes and is logged.
 pub(super) fn deepen_with_helpers(
     main: &mut Tree,
     threads: usize,
@@ -68,9 +71,12 @@ pub(super) fn deepen_with_helpers(
     plan: &Plan,
     roots: &mut [RootMove],
     report: &mut dyn FnMut(Info),
-) -> (SearchResult, bool) {
+) -> Deepened {
     let done = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
+        // Sets the flag when this closure leaves, by a return or a panic: the scope then waits for
+        // the helpers, and nothing else would stop them.
+        let _stop_helpers = StopOnDrop(done.clone());
         let mut helpers = Vec::with_capacity(threads.saturating_sub(1));
         for i in 1..threads {
             let mut tree = Tree::new(
@@ -89,14 +95,16 @@ pub(super) fn deepen_with_helpers(
                 width: 1,
                 soft_time: None,
                 skip: Some(Skip::for_helper(i)),
+                // Its result is then that of its last finished iteration.
+                whole_iterations: true,
                 ..*plan
             };
             let mut roots = roots.to_vec();
             let spawned = std::thread::Builder::new()
                 .name(format!("search-helper-{i}"))
                 .spawn_scoped(scope, move || {
-                    tree.deepen(p, o, &plan, &mut roots, &mut |_| {});
-                    tree.nodes
+                    let found = tree.deepen(p, o, &plan, &mut roots, &mut |_| {});
+                    (found, tree.nodes)
                 });
             match spawned {
                 Ok(handle) => helpers.push(handle),
@@ -106,13 +114,45 @@ pub(super) fn deepen_with_helpers(
                 }
             }
         }
-        let result = main.deepen(p, o, plan, roots, report);
+        let mut found = main.deepen(p, o, plan, roots, report);
         done.store(true, Ordering::Relaxed);
+        let mut nodes = 0;
+        let mut deepest: Option<Deepened> = None;
+        for h in helpers {
+            match h.join() {
+                Ok((helper, n)) => {
+                    nodes += n;
+                    if deepest
+                        .as_ref()
+                        .is_none_or(|d| helper.finished_at > d.finished_at)
+                    {
+                        deepest = Some(helper);
+                    }
+                }
+                Err(_) => log::error!("a search helper panicked; its work is lost"),
+            }
+        }
         // The helpers' exact counts replace the steps they reported while searching.
-        let nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
         main.helper_nodes.store(nodes, Ordering::Relaxed);
-        result
+        // A helper that finished a deeper iteration than this thread knows the better move (with
+        // one principal line: MultiPV and noise need this thread's scored root list).
+        if let Some(helper) = deepest {
+            if plan.width == 1 && helper.finished_at > found.finished_at {
+                main.report_adopted(&helper, report);
+                found = helper;
+            }
+        }
+        found
     })
+}
+
+/// Sets its flag when dropped.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]
