@@ -123,7 +123,12 @@ fn passes_in_uci_and_ugi_mode() {
 
 #[test]
 fn infinite_then_stop_and_quit_mid_search() {
-    let mut e = Engine::start();
+    stop_and_quit_mid_search(Engine::start());
+}
+
+/// An infinite search from the start answers isready and queries, ends on `stop` with a legal
+/// move, and a `quit` during the next one exits with status 0.
+fn stop_and_quit_mid_search(mut e: Engine) {
     e.send("position startpos");
     e.send("go infinite");
     e.until(|l| l.starts_with("info depth 6"));
@@ -169,16 +174,7 @@ fn midgame_search_with_helper_threads() {
         nodes.len() >= 10 && nodes.windows(2).all(|w| w[0] <= w[1]),
         "{lines:#?}"
     );
-    e.send("position startpos");
-    e.send("go infinite");
-    e.until(|l| l.starts_with("info depth 8"));
-    e.send("stop");
-    let (_, mv) = e.bestmove();
-    assert!(legal_in(&Position::START, &mv));
-    e.send("go infinite");
-    e.until(|l| l.starts_with("info depth 3"));
-    e.send("quit");
-    assert_eq!(e.wait_exit(), 0);
+    stop_and_quit_mid_search(e);
 }
 
 #[test]

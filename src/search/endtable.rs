@@ -8,18 +8,17 @@
 //! solve: all of FFO #40-#59 is 1.7 * 2^33 nodes, and only those from 10 empties probe the table
 //! (a few probes each).
 //!
-//! Threads read and write slots without locks: a slot is two relaxed atomic words, the key
-//! exclusive-or'ed with the data word, and the data word. A slot torn by two threads writing at
-//! once then decodes to a key that (short of a 2^-64 coincidence) no position has, so it reads as a
-//! miss instead of as wrong bounds. On x86-64 relaxed atomic loads and stores are plain moves: the
-//! single-threaded solver pays nothing for this.
+//! Threads read and write slots without locks ([`super::slot`]): a slot torn by two writers reads
+//! as a miss instead of as wrong bounds, and the single-threaded solver pays nothing for this. An
+//! empty slot holds data 0, which is no stored entry (its bounds are both 0 and its empties 0, which
+//! the solver never stores, as it stores only from `TT_MIN` empties).
 //!
 //! Against the former layout (two 24-byte slots holding the whole board, in buckets that straddled
 //! two cache lines every other time; 256 MB made 8 M slots, now 16 M), FFO #53 took 1.410 G nodes
 //! instead of 1.489 G and 8% less time; the smaller solves, whose trees fit either table, are
 //! unchanged.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use super::slot::Slot;
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,38 +84,6 @@ fn keep_rank(e: &Entry) -> u32 {
     u32::from(e.empties) + u32::from(e.cost)
 }
 
-/// One slot: the key exclusive-or'ed with the scrambled data word, and the data word. An empty
-/// slot is all zeros: data 0 is no stored entry (its bounds are both 0 and its empties 0, which the
-/// solver never stores, as it stores only from `TT_MIN` empties).
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-/// The data word spread over all 64 bits (a bijection: an odd multiplier), so that mixing the words
-/// of two writes changes the decoded key in pseudo-random bits.
-#[inline]
-fn scramble(data: u64) -> u64 {
-    data.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-impl Slot {
-    /// The slot's key and data word.
-    #[inline]
-    fn load(&self) -> (u64, u64) {
-        let data = self.data.load(Relaxed);
-        (self.check.load(Relaxed) ^ scramble(data), data)
-    }
-
-    #[inline]
-    fn store(&self, key: u64, e: &Entry) {
-        let data = e.pack();
-        self.check.store(key ^ scramble(data), Relaxed);
-        self.data.store(data, Relaxed);
-    }
-}
-
 /// Slots per bucket.
 const WAYS: usize = 4;
 
@@ -161,10 +128,7 @@ impl EndTable {
     /// Forgets every position.
     pub fn clear(&self) {
         for b in self.buckets.iter() {
-            for s in &b.slots {
-                s.check.store(0, Relaxed);
-                s.data.store(0, Relaxed);
-            }
+            b.slots.iter().for_each(Slot::clear);
         }
     }
 
@@ -245,14 +209,12 @@ impl EndTable {
                 (k, entry.lower, entry.upper)
             }
         };
-        bucket.slots[slot].store(
-            place.key,
-            &Entry {
-                lower,
-                upper: upper.max(lower),
-                ..entry
-            },
-        );
+        let entry = Entry {
+            lower,
+            upper: upper.max(lower),
+            ..entry
+        };
+        bucket.slots[slot].store(place.key, entry.pack());
     }
 
     /// Per mille of the first (up to) 1000 slots holding an entry of solve `generation`.
@@ -419,9 +381,7 @@ mod tests {
             .iter()
             .position(|s| s.load().0 == at.key)
             .expect("stored");
-        bucket.slots[k]
-            .data
-            .store(entry(-30, 40, 11, 2).pack(), Relaxed);
+        bucket.slots[k].store_data_only(entry(-30, 40, 11, 2).pack());
         assert_eq!(t.probe(at), None);
     }
 

@@ -10,6 +10,7 @@ pub mod nearbytable;
 mod parallel;
 pub mod progress;
 pub mod selectivity;
+mod slot;
 pub mod tt;
 
 pub use endgame::{SolveResult, Solver};

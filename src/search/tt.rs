@@ -7,19 +7,16 @@
 //! older search goes first, then the shallower one. Deep results from the current search survive
 //! (they are the expensive ones), while stale entries never block the table.
 //!
-//! Sharing between threads, racy on purpose: an entry is two relaxed atomic words, the packed data
-//! and the hash XOR the data. Threads read and write them without locks, so a write can interleave
-//! with another thread's write or read of the same slot. A reader recomputes the hash from the two
-//! words; if they come from different writes the result is (short of a 64-bit coincidence) not the
-//! hash probed for, and the slot reads as a miss. So a probe sees a whole entry or nothing, never
-//! one position's bounds under another's key. What races can do is lose a store (two threads
-//! replacing the same slot) or combine bounds from a store that another thread just overwrote;
-//! both only cost work, as a full table does. Relaxed atomics compile to the plain loads and
-//! stores of a single-threaded table on x86-64 and AArch64: one thread searches exactly as before.
+//! Shared between threads, racy on purpose: slots are read and written without locks
+//! ([`super::slot`]), so a probe sees a whole entry of its own position or nothing. What races can
+//! do is lose a store (two threads replacing the same slot) or combine bounds from a store that
+//! another thread just overwrote; both only cost work, as a full table does. One thread searches
+//! exactly as it would with a plain table.
 
+use super::slot::Slot;
 use crate::board::hash;
 use crate::board::square::NO_SQUARE;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// One stored position.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -67,41 +64,11 @@ impl Entry {
     }
 }
 
-/// The data word spread over all 64 bits (a bijection: an odd multiplier), so that the words of
-/// two different writes decode to a key in pseudo-random bits.
+/// The entry a slot holds (key 0: empty; a torn slot decodes to a key no position has).
 #[inline]
-fn scramble(data: u64) -> u64 {
-    data.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// One slot: the key exclusive-or'ed with the scrambled data word, and the data word. All zeros
-/// is an empty slot: it decodes to key 0, and stored keys are odd.
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Slot {
-    /// The entry the slot holds (key 0: empty or torn).
-    #[inline]
-    fn load(&self) -> Entry {
-        let data = self.data.load(Relaxed);
-        Entry::unpack(self.check.load(Relaxed) ^ scramble(data), data)
-    }
-
-    #[inline]
-    fn store(&self, e: &Entry) {
-        let data = e.pack();
-        self.check.store(e.key ^ scramble(data), Relaxed);
-        self.data.store(data, Relaxed);
-    }
-
-    #[inline]
-    fn clear(&self) {
-        self.check.store(0, Relaxed);
-        self.data.store(0, Relaxed);
-    }
+fn load(slot: &Slot) -> Entry {
+    let (key, data) = slot.load();
+    Entry::unpack(key, data)
 }
 
 /// Two entries, aligned so that a bucket never straddles two cache lines.
@@ -173,11 +140,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
         let key = hash(player, opponent) | 1;
-        self.bucket(key)
-            .0
-            .iter()
-            .map(Slot::load)
-            .find(|e| e.key == key)
+        self.bucket(key).0.iter().map(load).find(|e| e.key == key)
     }
 
     /// Stores a search result: the score `score` found with window `alpha..beta` at `depth` and
@@ -200,7 +163,7 @@ impl TranspositionTable {
         let key = hash(player, opponent) | 1;
         let generation = self.generation.load(Relaxed);
         let bucket = &self.bucket(key).0;
-        let entries = [bucket[0].load(), bucket[1].load()];
+        let entries = [load(&bucket[0]), load(&bucket[1])];
         let score = score.clamp(-32000, 32000) as i16;
         let (lower, upper) = if i32::from(score) >= beta {
             (score, i16::MAX)
@@ -220,7 +183,7 @@ impl TranspositionTable {
                 if let Some(b) = best {
                     e.best = b;
                 }
-                bucket[i].store(&e);
+                bucket[i].store(e.key, e.pack());
                 return;
             }
             if (e.depth, e.selectivity) > (depth, selectivity) && e.generation == generation {
@@ -228,7 +191,7 @@ impl TranspositionTable {
                 // if none.
                 if e.best == NO_SQUARE && best.is_some() {
                     e.best = best.unwrap_or(NO_SQUARE);
-                    bucket[i].store(&e);
+                    bucket[i].store(e.key, e.pack());
                 }
                 return;
             }
@@ -241,7 +204,7 @@ impl TranspositionTable {
                 1
             }
         };
-        bucket[slot].store(&Entry {
+        let entry = Entry {
             key,
             lower,
             upper,
@@ -249,7 +212,8 @@ impl TranspositionTable {
             best: best.unwrap_or(NO_SQUARE),
             generation,
             selectivity,
-        });
+        };
+        bucket[slot].store(key, entry.pack());
     }
 
     /// Per mille of sampled slots written by the current search (the UCI `hashfull`).
@@ -260,7 +224,7 @@ impl TranspositionTable {
             .iter()
             .map(|b| {
                 b.0.iter()
-                    .map(Slot::load)
+                    .map(load)
                     .filter(|e| e.key != 0 && e.generation == generation)
                     .count()
             })
