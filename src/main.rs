@@ -32,6 +32,8 @@ enum Command {
     },
     /// Play a match between two engines (see docs/match.md).
     Match(cli::matches::MatchArgs),
+    /// Tune an engine's spin options by SPSA over games (see docs/tuning.md).
+    Tune(cli::tune::TuneArgs),
     /// Self-play data for training the pattern evaluation (see docs/training.md).
     Datagen(cli::training::DatagenArgs),
     /// Training-data files: `merge` joins shards and files into checked binary files, `info`
@@ -83,15 +85,16 @@ fn die_quietly_on_closed_pipe() {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    // Not for `match`: it writes to its engines' pipes, and an engine that exits must be a failure
+    // Not for `match` and `tune`: they write to its engines' pipes, and an engine that exits must be a failure
     // the runner reports, not a signal that kills the runner.
-    if cli.command.is_some() && !matches!(cli.command, Some(Command::Match(_))) {
+    if cli.command.is_some() && !matches!(cli.command, Some(Command::Match(_) | Command::Tune(_))) {
         die_quietly_on_closed_pipe();
     }
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),
         Some(Command::EvalTest(args)) => cli::training::evaltest(args),

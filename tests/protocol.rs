@@ -508,21 +508,79 @@ fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
     assert!(!lines.last().unwrap().contains("+2.00"), "{lines:?}");
-    // A global term's weight adjusts the trained evaluation, which stays in use.
+    // Every named weight adjusts the trained evaluation, which stays in use.
     e.send("position startpos moves f5 d6 c3 d3 c4");
     e.send("setoption name MobilityMid value 170");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
     assert!(
-        lines.iter().any(|l| l.starts_with("global term changes")),
+        lines.iter().any(|l| l.starts_with("adjust mobility")),
         "{lines:?}"
     );
-    // A board-shape weight selects the hand evaluation.
-    e.send("setoption name CornerMid value 500");
+    e.send("setoption name CornerMid value 600");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(lines.iter().any(|l| l.starts_with("patterns (trained)")));
+    assert!(
+        lines.iter().any(|l| l.starts_with("adjust edges")),
+        "{lines:?}"
+    );
+    // The hand evaluation is chosen explicitly, and the choice is checked.
+    e.send("setoption name Evaluation value handmade");
+    let err = e.until(|_| true);
+    assert!(err[0].contains("trained or hand"), "{err:?}");
+    e.send("setoption name Evaluation value hand");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("total"));
     assert!(lines.iter().any(|l| l.starts_with("mobility")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("patterns")),
+        "{lines:?}"
+    );
+}
+
+/// The node count of `bench 6` in engine `e`.
+fn bench_nodes(e: &mut Engine) -> u64 {
+    e.send("bench 6");
+    let lines = e.until(|l| l.contains(" nodes "));
+    let last = lines.last().unwrap();
+    last.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn setting_every_option_to_its_default_changes_nothing() {
+    let mut fresh = Engine::start();
+    let expected = bench_nodes(&mut fresh);
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    let mut set = 0;
+    for line in &lines {
+        let Some(rest) = line.strip_prefix("option name ") else {
+            continue;
+        };
+        let Some((name, kind)) = rest.split_once(" type ") else {
+            continue;
+        };
+        let Some(default) = kind.split(" default ").nth(1) else {
+            continue; // a button
+        };
+        let default = default.split(" min ").next().unwrap();
+        let default = default.split(" var ").next().unwrap();
+        e.send(&format!("setoption name {name} value {default}"));
+        set += 1;
+    }
+    assert!(set > 30, "only {set} options set");
+    assert_eq!(
+        e.sync(),
+        Vec::<String>::new(),
+        "an option refused its default"
+    );
+    assert_eq!(bench_nodes(&mut e), expected);
+    // A real change does change the search (the test can fail).
+    e.send("setoption name XSquareMid value -900");
+    assert_ne!(bench_nodes(&mut e), expected);
 }
 
 proptest::proptest! {
@@ -603,4 +661,75 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// The `eval` lines of `e` at a few positions.
+fn evals(e: &mut Engine) -> Vec<String> {
+    let mut all = Vec::new();
+    for moves in [
+        "f5 d6 c3 d3 c4",
+        "f5 f6 e6 f4 e3 c5 c4 e7 c6 e2",
+        "c4 c3 d3 c5 b4",
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("eval");
+        all.extend(e.until(|l| l.starts_with("total")));
+    }
+    all
+}
+
+#[test]
+fn a_dumped_evaluation_loads_back_the_same() {
+    let dir = std::env::temp_dir().join(format!("wedge-dump-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Patterns other than the built-in ones, and named weights on top.
+    let mut p = (*wedge::eval::built_in_patterns().unwrap()).clone();
+    let bias = p.phases[3].len() - 1;
+    p.phases[3][bias] += 40;
+    let patterns = dir.join("p.bin");
+    std::fs::write(&patterns, p.to_bytes()).unwrap();
+    let tuned = dir.join("tuned.txt");
+    std::fs::write(&tuned, "MobilityMid 150\nCornerMid 700\nParityEnd 60\n").unwrap();
+    let dumped_patterns = dir.join("p2.bin");
+    let dump = |evaluation: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args(["weights", "dump", "--evaluation", evaluation, "--from"])
+            .arg(&patterns)
+            .arg("--from")
+            .arg(&tuned)
+            .arg("--patterns")
+            .arg(&dumped_patterns)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let file = dir.join(format!("dumped-{evaluation}.txt"));
+        std::fs::write(&file, &out.stdout).unwrap();
+        file
+    };
+    let load = |files: &[&std::path::Path], hand: bool| {
+        let mut e = Engine::start();
+        for f in files {
+            e.send(&format!("setoption name EvalFile value {}", f.display()));
+        }
+        if hand {
+            e.send("setoption name Evaluation value hand");
+        }
+        assert_eq!(e.sync(), Vec::<String>::new());
+        let lines = evals(&mut e);
+        (lines, bench_nodes(&mut e))
+    };
+    let trained = dump("trained");
+    assert_eq!(
+        std::fs::read(&dumped_patterns).unwrap(),
+        std::fs::read(&patterns).unwrap()
+    );
+    let original = load(&[&patterns, &tuned], false);
+    assert!(original.0.iter().any(|l| l.starts_with("adjust parity")));
+    assert_eq!(load(&[&dumped_patterns, &trained], false), original);
+    assert_ne!(load(&[], false), original, "the test must see the changes");
+    // The hand evaluation's dump says so, and loads as the hand evaluation.
+    let hand = dump("hand");
+    let original = load(&[&tuned], true);
+    assert!(original.0.iter().any(|l| l.starts_with("mobility")));
+    assert_eq!(load(&[&hand], false), original);
 }

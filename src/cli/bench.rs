@@ -29,6 +29,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let mut i = 0;
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
+        &wedge::eval::Evaluator::default(),
         depth.clamp(1, 60),
         wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,

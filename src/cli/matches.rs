@@ -58,6 +58,28 @@ pub struct MatchArgs {
     pub move_timeout: u64,
 }
 
+/// The time control given by `--tc`, `--movetime`, `--depth` or `--nodes` (100 ms a move if none).
+pub fn time_control(
+    tc: &Option<String>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> Result<wedge::tools::arena::player::TimeControl, String> {
+    use std::time::Duration;
+    use wedge::tools::arena::{self, player::TimeControl};
+    Ok(if let Some(tc) = tc {
+        arena::parse_tc(tc)?
+    } else if let Some(ms) = movetime {
+        TimeControl::MoveTime(Duration::from_millis(ms.max(1)))
+    } else if let Some(d) = depth {
+        TimeControl::Depth(d.clamp(1, 60))
+    } else if let Some(n) = nodes {
+        TimeControl::Nodes(n.max(1))
+    } else {
+        TimeControl::MoveTime(Duration::from_millis(100))
+    })
+}
+
 /// Plays the match and prints its report.
 pub fn run(args: MatchArgs) -> Result<(), String> {
     use std::io::Write;
@@ -89,17 +111,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let mut openings =
         arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
     openings.truncate(pairs);
-    let tc = if let Some(tc) = &args.tc {
-        arena::parse_tc(tc)?
-    } else if let Some(ms) = args.movetime {
-        player::TimeControl::MoveTime(std::time::Duration::from_millis(ms.max(1)))
-    } else if let Some(d) = args.depth {
-        player::TimeControl::Depth(d.clamp(1, 60))
-    } else if let Some(n) = args.nodes {
-        player::TimeControl::Nodes(n.max(1))
-    } else {
-        player::TimeControl::MoveTime(std::time::Duration::from_millis(100))
-    };
+    let tc = time_control(&args.tc, args.movetime, args.depth, args.nodes)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut out = match &args.out {
         Some(path) => Some(

@@ -12,6 +12,7 @@ pub mod mpc;
 pub mod perft;
 pub mod solve;
 pub mod training;
+pub mod tune;
 pub mod weights;
 
 use std::path::Path;
@@ -90,8 +91,5 @@ pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
     options
         .set("EvalFile", Some(&path.to_string_lossy()))
         .map_err(|e| e.to_string())?;
-    Ok(wedge::eval::Evaluator::with_pattern(
-        options.weights.clone(),
-        options.pattern.clone(),
-    ))
+    Ok(options.evaluator())
 }

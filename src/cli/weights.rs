@@ -1,30 +1,75 @@
-//! `wedge weights`: the evaluation weights as a weights file.
+//! `wedge weights`: the evaluation in use, written as the files that load it again.
 
 use clap::Subcommand;
 use std::path::PathBuf;
-use wedge::eval::weights::Weights;
+use wedge::engine::options::Options;
 
 /// What `wedge weights` does.
 #[derive(Subcommand)]
 pub enum WeightsAction {
-    /// Print the weights (built-in, or those of --from after loading it) as a weights file.
+    /// Print the evaluation's named weights as a weights file (with its `Evaluation` line), after
+    /// loading --from files and --set values as the engine's options would; --patterns also writes
+    /// the trained pattern weights in use. Loading both files again gives the same evaluation.
     Dump {
-        /// A weights file to load first (it is checked line by line).
+        /// A file to load first, as `setoption name EvalFile` loads it: trained pattern weights or
+        /// a text weights file (repeatable, in order; each is checked, line by line for text).
         #[arg(long)]
-        from: Option<PathBuf>,
+        from: Vec<PathBuf>,
+        /// A named weight to set after the files, NAME=VALUE (repeatable).
+        #[arg(long = "set")]
+        set: Vec<String>,
+        /// The evaluation to dump for: trained (the default) or hand.
+        #[arg(long)]
+        evaluation: Option<String>,
+        /// Also write the trained pattern weights in use to this file (the file `EvalFile` loads).
+        #[arg(long)]
+        patterns: Option<PathBuf>,
     },
 }
 
-/// Prints the weights: the built-in ones, or those of a file after loading it.
+/// Prints the weights, and writes the patterns when asked.
 pub fn run(action: WeightsAction) -> Result<(), String> {
-    let WeightsAction::Dump { from } = action;
-    match from {
-        None => {
-            print!("{}", Weights::default().dump());
-            Ok(())
-        }
-        Some(path) => Weights::load(&path)
-            .map(|w| print!("{}", w.dump()))
-            .map_err(|e| e.to_string()),
+    let WeightsAction::Dump {
+        from,
+        set,
+        evaluation,
+        patterns,
+    } = action;
+    let mut options = Options::default();
+    for path in &from {
+        options
+            .set("EvalFile", Some(&path.to_string_lossy()))
+            .map_err(|e| e.to_string())?;
     }
+    for item in &set {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--set: '{item}' is not NAME=VALUE"))?;
+        if wedge::eval::weights::Weights::find(name).is_none() {
+            return Err(format!("--set: unknown weight '{name}'"));
+        }
+        options
+            .set(name, Some(value))
+            .map_err(|e| format!("--set: {e}"))?;
+    }
+    if let Some(kind) = &evaluation {
+        options
+            .set("Evaluation", Some(kind))
+            .map_err(|e| format!("--evaluation: {e}"))?;
+    }
+    let source = if options.pattern_file.is_empty() {
+        "the built-in patterns".to_string()
+    } else {
+        format!("patterns from {}", options.pattern_file)
+    };
+    if let Some(out) = &patterns {
+        let weights = options
+            .pattern
+            .as_ref()
+            .ok_or("--patterns: no trained pattern weights are loaded")?;
+        std::fs::write(out, weights.to_bytes())
+            .map_err(|e| format!("--patterns: {}: {e}", out.display()))?;
+    }
+    print!("{}", options.weights.dump(options.evaluation, &source));
+    Ok(())
 }

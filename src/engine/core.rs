@@ -92,7 +92,7 @@ impl Core {
     pub fn start(events: Sender<Event>) -> Result<(Core, Option<CoreError>), CoreError> {
         let options = Options::default();
         let hash_mb = options.hash_mb;
-        let evaluator = Evaluator::with_pattern(options.weights.clone(), options.pattern.clone());
+        let evaluator = options.evaluator();
         let (jobs, jobs_rx) = unbounded::<Job>();
         worker::spawn(jobs_rx, events, hash_mb, evaluator.clone()).map_err(CoreError::NoWorker)?;
         let (book, warning) = match Book::embedded() {
@@ -137,10 +137,7 @@ impl Core {
                 self.book = (!book.is_empty()).then_some(book);
             }
             Effect::Weights => {
-                self.evaluator = Evaluator::with_pattern(
-                    self.options.weights.clone(),
-                    self.options.pattern.clone(),
-                );
+                self.evaluator = self.options.evaluator();
                 self.send(Job::SetEvaluator(self.evaluator.clone()));
             }
         }
@@ -189,13 +186,14 @@ impl Core {
         stop
     }
 
-    /// Starts a bench run on the worker (its own fresh tables, at most 256 MB); returns its stop
-    /// flag.
+    /// Starts a bench run on the worker (its own fresh tables, at most 256 MB; the evaluation and
+    /// `Selectivity` in use); returns its stop flag.
     pub fn start_bench(&self, depth: u32) -> Arc<AtomicBool> {
         let stop = Arc::new(AtomicBool::new(false));
         self.send(Job::Bench {
             depth,
             hash_mb: self.options.hash_mb.min(256),
+            selectivity: self.options.selectivity,
             stop: stop.clone(),
         });
         stop

@@ -2,7 +2,7 @@
 //! name (case-insensitive). Evaluation weights are options too, one per weight.
 
 use crate::board::square::truncate;
-use crate::eval::weights::{self, Weights};
+use crate::eval::weights::{self, EvalKind, Weights};
 use std::path::Path;
 
 /// Default hash size, MB.
@@ -24,6 +24,13 @@ pub enum Kind {
     Check {
         /// Default value.
         default: bool,
+    },
+    /// One of a fixed set of words (matched case-insensitively).
+    Combo {
+        /// Default value.
+        default: &'static str,
+        /// The values it takes.
+        values: &'static [&'static str],
     },
     /// Free text.
     Text {
@@ -108,6 +115,29 @@ impl EngineOption {
         }
     }
 
+    /// The value as one of a combo option's words (its own spelling).
+    fn combo(&self, value: Option<&str>) -> Result<&'static str, OptionError> {
+        let Kind::Combo { values, .. } = self.kind else {
+            return Err(OptionError::BadValue(format!(
+                "setoption: '{}' is not a choice option",
+                self.name
+            )));
+        };
+        let v = value.unwrap_or("").trim();
+        values
+            .iter()
+            .find(|w| w.eq_ignore_ascii_case(v))
+            .copied()
+            .ok_or_else(|| {
+                OptionError::BadValue(format!(
+                    "setoption: '{}' takes {}, got '{}'",
+                    self.name,
+                    values.join(" or "),
+                    truncate(v)
+                ))
+            })
+    }
+
     /// The value as `true` or `false`.
     fn check(&self, value: Option<&str>) -> Result<bool, OptionError> {
         check(self.name, value)
@@ -179,6 +209,17 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
         set: |o, d, v| {
             o.book_randomness = d.spin(v)? as i32;
             Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "Evaluation",
+        kind: Kind::Combo {
+            default: "trained",
+            values: &["trained", "hand"],
+        },
+        set: |o, d, v| {
+            o.evaluation = EvalKind::parse(d.combo(v)?).unwrap_or(EvalKind::Trained);
+            Ok(Effect::Weights)
         },
     },
     EngineOption {
@@ -286,12 +327,17 @@ pub struct Options {
     pub own_book: bool,
     /// The weights file last loaded (empty: built-in weights).
     pub eval_file: String,
+    /// The pattern weights file in use (empty: the built-in patterns).
+    pub pattern_file: String,
     /// Milliseconds kept in reserve on every move.
     pub move_overhead_ms: u64,
-    /// The evaluation weights.
+    /// The named evaluation weights: the hand evaluation's terms, or adjustments of the trained
+    /// one by their change from the defaults.
     pub weights: Weights,
-    /// Trained pattern weights in use (the built-in ones by default, or an `EvalFile` of that
-    /// kind); `None` selects the hand evaluation.
+    /// Which evaluation the searches use.
+    pub evaluation: EvalKind,
+    /// The trained pattern weights (the built-in ones by default, or an `EvalFile` of that kind);
+    /// `None` only if the built-in ones failed to load, and then the hand evaluation is used.
     pub pattern: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
     /// Book moves within this many discs of the best are chosen at random (0: always the best).
     pub book_randomness: i32,
@@ -314,8 +360,10 @@ impl Default for Options {
             ponder: false,
             own_book: true,
             eval_file: String::new(),
+            pattern_file: String::new(),
             move_overhead_ms: 30,
             weights: Weights::default(),
+            evaluation: EvalKind::Trained,
             pattern: crate::eval::built_in_patterns(),
             book_randomness: 0,
             level: MAX_LEVEL,
@@ -335,6 +383,10 @@ pub fn option_lines() -> Vec<String> {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
             Kind::Check { default } => format!("option name {name} type check default {default}"),
+            Kind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
             Kind::Text { default } => {
                 let d = if default.is_empty() {
                     "<empty>"
@@ -414,17 +466,23 @@ impl Options {
             self.weights
                 .set_by_name(spec.name, &v.to_string())
                 .map_err(|e| OptionError::BadValue(format!("setoption: {e}")))?;
-            // Board-shape weights belong to the hand evaluation: setting one selects it. Global
-            // terms (mobility, discs, parity) also adjust the trained evaluation, which stays.
-            if !crate::eval::GLOBAL_TERMS.contains(&id) {
-                self.pattern = None;
-            }
             return Ok(Effect::Weights);
         };
         (option.set)(self, option, value)
     }
 
-    /// Loads `EvalFile` (empty: the built-in evaluation); on error nothing changes.
+    /// The evaluation these options select.
+    pub fn evaluator(&self) -> crate::eval::Evaluator {
+        let pattern = match self.evaluation {
+            EvalKind::Trained => self.pattern.clone(),
+            EvalKind::Hand => None,
+        };
+        crate::eval::Evaluator::with_pattern(self.weights.clone(), pattern)
+    }
+
+    /// Loads `EvalFile`: trained pattern weights, or a text file of named weights (which keeps the
+    /// evaluation in use: with patterns they adjust it); empty: the built-in patterns and the
+    /// default named weights. On error nothing changes.
     fn load_eval_file(&mut self, path: &str) -> Result<Effect, OptionError> {
         let file = |message: String| OptionError::File {
             option: "EvalFile",
@@ -434,14 +492,19 @@ impl Options {
             self.weights = Weights::default();
             self.pattern = crate::eval::built_in_patterns();
             self.eval_file.clear();
+            self.pattern_file.clear();
         } else if is_pattern_file(Path::new(path)) {
             let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
                 .map_err(|e| file(e.to_string()))?;
             self.pattern = Some(std::sync::Arc::new(p));
             self.eval_file = path.to_string();
+            self.pattern_file = path.to_string();
         } else {
-            self.weights = Weights::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
-            self.pattern = None;
+            let loaded = Weights::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
+            self.weights = loaded.weights;
+            if let Some(kind) = loaded.evaluation {
+                self.evaluation = kind;
+            }
             self.eval_file = path.to_string();
         }
         Ok(Effect::Weights)
@@ -501,6 +564,7 @@ mod tests {
             let default = match option.kind {
                 Kind::Spin { default, .. } => Some(default.to_string()),
                 Kind::Check { default } => Some(default.to_string()),
+                Kind::Combo { default, .. } => Some(default.to_string()),
                 Kind::Text { .. } => Some(String::new()),
                 Kind::Button => None,
             };

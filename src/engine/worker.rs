@@ -52,6 +52,8 @@ pub enum Job {
         depth: u32,
         /// Table size, MB.
         hash_mb: usize,
+        /// The `Selectivity` level of the searches.
+        selectivity: u8,
         /// Ends the run early.
         stop: Arc<AtomicBool>,
     },
@@ -212,10 +214,18 @@ pub fn spawn(
                     Job::Bench {
                         depth,
                         hash_mb,
+                        selectivity,
                         stop,
                     } => {
-                        let level = crate::search::selectivity::default_level();
-                        let lines = bench::run(depth, level, hash_mb, 1, stop.clone(), |_| {});
+                        let lines = bench::run(
+                            searcher.evaluator(),
+                            depth,
+                            selectivity,
+                            hash_mb,
+                            1,
+                            stop.clone(),
+                            |_| {},
+                        );
                         let figures = lines.map(|lines| BenchFigures {
                             nodes: lines.iter().map(|l| l.nodes).sum(),
                             time: lines.iter().map(|l| l.time).sum(),

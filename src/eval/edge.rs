@@ -144,10 +144,11 @@ pub static FEATURES: Lazy<Vec<EdgeFeatures>> = Lazy::new(|| {
 /// The weighted edge table for both phases.
 #[derive(Clone)]
 pub struct EdgeTable {
-    /// Value of each configuration in the midgame, centidiscs.
-    pub mid: Vec<i16>,
+    /// Value of each configuration in the midgame, centidiscs (32-bit: weights up to 10,000 times
+    /// six stable discs do not fit in 16).
+    pub mid: Vec<i32>,
     /// Value of each configuration in the endgame, centidiscs.
-    pub end: Vec<i16>,
+    pub end: Vec<i32>,
 }
 
 impl EdgeTable {
@@ -169,8 +170,8 @@ impl EdgeTable {
                 + i32::from(f.c_empty) * w.get(id::C_EMPTY_END)
                 + i32::from(f.stable) * w.get(id::EDGE_STABLE_END)
                 + common(f);
-            mid.push(m.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
-            end.push(e.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+            mid.push(m);
+            end.push(e);
         }
         EdgeTable { mid, end }
     }

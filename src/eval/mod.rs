@@ -1,11 +1,12 @@
-//! The static evaluation: a phase-blended linear sum of features, in centidiscs (1/100 disc) from
-//! the side to move's point of view.
+//! The static evaluation, in centidiscs (1/100 disc) from the side to move's point of view: the
+//! trained pattern evaluation ([`pattern`], the default), or the hand evaluation, a phase-blended
+//! linear sum of named features.
 //!
-//! Terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares, edge-stable
-//! discs), X-squares beside empty corners, mobility, potential mobility, disc difference and parity.
-//! Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from a file. A
-//! trained pattern evaluation ([`pattern`]) replaces the board terms, and the global terms' weights
-//! (mobility, potential mobility, discs, parity) adjust it by their change from the defaults. The
+//! Hand terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares,
+//! edge-stable discs), X-squares beside empty corners, mobility, potential mobility, disc difference
+//! and parity. Each weight is named ([`weights`]) and can be set one at a time (`setoption`) or from
+//! a file. With the trained evaluation every named weight adjusts it by its change from the default
+//! times its feature, so the defaults reproduce the trained evaluation exactly. The
 //! searches call [`Evaluator::evaluate_indexed`] with the pattern indices they keep move by move
 //! ([`PatternIndices`]); [`Evaluator::evaluate`] reads a board from scratch, with the same value.
 
@@ -53,30 +54,149 @@ pub struct Term {
     pub value: i32,
 }
 
-/// An evaluation function: the hand weights and the tables built from them, or a trained pattern
-/// evaluation when one is loaded. The patterns replace the hand evaluation's board terms (edges,
-/// corners, X-squares); its global terms ([`GLOBAL_TERMS`]) still apply on top of them by as much as
-/// their weights differ from the defaults, so a tuner can adjust them with the trained evaluation.
+/// An evaluation function: the trained pattern evaluation adjusted by the named weights, or the hand
+/// evaluation made of the named weights alone.
+///
+/// With patterns, every named weight adds its term times its change from the default (the hand
+/// evaluation's formula applied to the weights minus their defaults), so the defaults give exactly
+/// the trained evaluation and any setting is a small change on top of it.
 #[derive(Clone)]
 pub struct Evaluator {
     weights: Weights,
-    edges: EdgeTable,
-    /// The trained weights in use, laid out for the searches' reads (shared: 3 MB).
+    /// The hand terms in use: all the weights (hand evaluation) or their changes from the
+    /// defaults (with patterns).
+    terms: HandTerms,
+    /// The trained weights in use, laid out for the searches' reads (shared: 32 MB).
     pattern: Option<Arc<PatternTable>>,
-    /// With patterns: each global term's weight minus its default, when any is non-zero.
-    global_delta: Option<[i32; 7]>,
+    /// With patterns: whether any named weight differs from its default.
+    adjusted: bool,
 }
 
-/// The weights of the global terms (mobility, potential mobility, discs, parity): not board shapes,
-/// so they keep working with the trained pattern evaluation. Order: the `global_delta` order.
-pub const GLOBAL_TERMS: [usize; 7] = [
-    id::MOBILITY_MID,
-    id::MOBILITY_END,
-    id::POTENTIAL_MID,
-    id::POTENTIAL_END,
-    id::DISCS_MID,
-    id::DISCS_END,
-    id::PARITY_END,
+/// A set of hand weights with the edge table built from them.
+#[derive(Clone)]
+struct HandTerms {
+    weights: Weights,
+    edges: EdgeTable,
+}
+
+impl HandTerms {
+    fn new(weights: Weights) -> HandTerms {
+        HandTerms {
+            edges: EdgeTable::new(&weights),
+            weights,
+        }
+    }
+
+    /// The sums of the four edges' table values (midgame, endgame).
+    #[inline]
+    fn edges(&self, p: u64, o: u64) -> (i32, i32) {
+        let idx = [
+            edge::index(p as u8, o as u8),
+            edge::index((p >> 56) as u8, (o >> 56) as u8),
+            edge::index(file_a(p), file_a(o)),
+            edge::index(file_a(p >> 7), file_a(o >> 7)),
+        ];
+        let (mut m, mut e) = (0, 0);
+        for i in idx {
+            m += self.edges.mid[i];
+            e += self.edges.end[i];
+        }
+        (m, e)
+    }
+
+    /// The sum of the terms for `board` (centidiscs, side to move).
+    fn value(&self, board: Board) -> i32 {
+        let (p, o) = (board.player(), board.opponent());
+        let w = &self.weights;
+        let f = Evaluator::features(p, o);
+        let (em, ee) = self.edges(p, o);
+        let mid = em
+            + f.x * w.get(id::X_EMPTY_MID)
+            + f.mobility * w.get(id::MOBILITY_MID)
+            + f.potential * w.get(id::POTENTIAL_MID)
+            + f.discs * w.get(id::DISCS_MID);
+        let end = ee
+            + f.x * w.get(id::X_EMPTY_END)
+            + f.mobility * w.get(id::MOBILITY_END)
+            + f.potential * w.get(id::POTENTIAL_END)
+            + f.discs * w.get(id::DISCS_END)
+            + f.parity * w.get(id::PARITY_END);
+        Evaluator::blend(mid, end, board.empty_count() as i32)
+    }
+
+    /// The terms one by one, named from `names` (in the order of [`TERM_NAMES`]); `only_set`
+    /// keeps only the terms with a non-zero weight (the adjustments that are in force).
+    fn breakdown(&self, board: Board, names: &[&'static str; 6], only_set: bool) -> Vec<Term> {
+        let (p, o) = (board.player(), board.opponent());
+        let w = &self.weights;
+        let n = board.empty_count() as i32;
+        let f = Evaluator::features(p, o);
+        let (em, ee) = self.edges(p, o);
+        // (feature, midgame weight, endgame weight); parity has an endgame weight only.
+        let weighted = [
+            (f.x, w.get(id::X_EMPTY_MID), w.get(id::X_EMPTY_END)),
+            (f.mobility, w.get(id::MOBILITY_MID), w.get(id::MOBILITY_END)),
+            (
+                f.potential,
+                w.get(id::POTENTIAL_MID),
+                w.get(id::POTENTIAL_END),
+            ),
+            (f.discs, w.get(id::DISCS_MID), w.get(id::DISCS_END)),
+            (f.parity, 0, w.get(id::PARITY_END)),
+        ];
+        let edges_set = EDGE_WEIGHTS.iter().any(|&i| w.get(i) != 0);
+        let mut terms = Vec::with_capacity(6);
+        if edges_set || !only_set {
+            terms.push(Term {
+                name: names[0],
+                feature: 0,
+                value: Evaluator::blend(em, ee, n),
+            });
+        }
+        for (&name, (feature, mid, end)) in names[1..].iter().zip(weighted) {
+            if mid != 0 || end != 0 || !only_set {
+                terms.push(Term {
+                    name,
+                    feature,
+                    value: Evaluator::blend(feature * mid, feature * end, n),
+                });
+            }
+        }
+        terms
+    }
+}
+
+/// The hand evaluation's terms, as `eval` names them.
+const TERM_NAMES: [&str; 6] = [
+    "edges",
+    "x-squares",
+    "mobility",
+    "potential mobility",
+    "discs",
+    "parity",
+];
+
+/// The same terms as adjustments of the trained evaluation.
+const ADJUSTMENT_NAMES: [&str; 6] = [
+    "adjust edges",
+    "adjust x-squares",
+    "adjust mobility",
+    "adjust potential mobility",
+    "adjust discs",
+    "adjust parity",
+];
+
+/// The weights the edge table folds in.
+const EDGE_WEIGHTS: [usize; 9] = [
+    id::CORNER_MID,
+    id::CORNER_END,
+    id::C_EMPTY_MID,
+    id::C_EMPTY_END,
+    id::C_TAKEN,
+    id::A_SQUARE,
+    id::B_SQUARE,
+    id::EDGE_STABLE_MID,
+    id::EDGE_STABLE_END,
 ];
 
 /// The trained pattern weights compiled into the binary (docs/training.md has the recipe).
@@ -129,19 +249,27 @@ impl Evaluator {
         Evaluator::with_pattern(weights, None)
     }
 
-    /// An evaluator that uses trained pattern weights when given (else the hand weights). The
-    /// built-in weights' table is shared; other weights get a table of their own (built here).
+    /// An evaluator that uses trained pattern weights, adjusted by `weights`' changes from the
+    /// defaults, when given (else the hand evaluation with `weights`). The built-in weights' table
+    /// is shared; other weights get a table of their own (built here).
     pub fn with_pattern(weights: Weights, pattern: Option<Arc<PatternWeights>>) -> Evaluator {
-        let edges = EdgeTable::new(&weights);
-        let delta = GLOBAL_TERMS.map(|i| weights.get(i) - weights::SPECS[i].default);
+        let pattern = pattern.map(|w| match (&*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
+            (Some(built_in), Some(table)) if Arc::ptr_eq(&w, built_in) => Arc::clone(table),
+            _ => Arc::new(PatternTable::new(&w)),
+        });
+        let (terms, adjusted) = match pattern {
+            Some(_) => {
+                let delta = weights.minus_defaults();
+                let adjusted = delta != Weights::zero();
+                (HandTerms::new(delta), adjusted)
+            }
+            None => (HandTerms::new(weights.clone()), false),
+        };
         Evaluator {
-            global_delta: delta.iter().any(|&d| d != 0).then_some(delta),
             weights,
-            edges,
-            pattern: pattern.map(|w| match (&*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
-                (Some(built_in), Some(table)) if Arc::ptr_eq(&w, built_in) => Arc::clone(table),
-                _ => Arc::new(PatternTable::new(&w)),
-            }),
+            terms,
+            pattern,
+            adjusted,
         }
     }
 
@@ -150,7 +278,7 @@ impl Evaluator {
         self.pattern.is_some()
     }
 
-    /// The weights in use.
+    /// The named weights in use.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
@@ -174,23 +302,6 @@ impl Evaluator {
         }
     }
 
-    /// The sums of the four edges' table values (midgame, endgame).
-    #[inline]
-    fn edges(&self, p: u64, o: u64) -> (i32, i32) {
-        let idx = [
-            edge::index(p as u8, o as u8),
-            edge::index((p >> 56) as u8, (o >> 56) as u8),
-            edge::index(file_a(p), file_a(o)),
-            edge::index(file_a(p >> 7), file_a(o >> 7)),
-        ];
-        let (mut m, mut e) = (0, 0);
-        for i in idx {
-            m += i32::from(self.edges.mid[i]);
-            e += i32::from(self.edges.end[i]);
-        }
-        (m, e)
-    }
-
     /// Blends a midgame and an endgame value by the number of empty squares.
     #[inline]
     fn blend(mid: i32, end: i32, empties: i32) -> i32 {
@@ -201,28 +312,11 @@ impl Evaluator {
     /// The evaluation of `board` in centidiscs for the side to move.
     #[inline]
     pub fn evaluate(&self, board: Board) -> i32 {
-        if let Some(pattern) = &self.pattern {
-            return match &self.global_delta {
-                None => pattern.evaluate(board),
-                Some(delta) => pattern.evaluate(board) + Evaluator::adjustment(delta, board),
-            };
+        match &self.pattern {
+            Some(pattern) if self.adjusted => pattern.evaluate(board) + self.terms.value(board),
+            Some(pattern) => pattern.evaluate(board),
+            None => self.terms.value(board),
         }
-        let (p, o) = (board.player(), board.opponent());
-        let w = &self.weights;
-        let f = Evaluator::features(p, o);
-        let (em, ee) = self.edges(p, o);
-        let mid = em
-            + f.x * w.get(id::X_EMPTY_MID)
-            + f.mobility * w.get(id::MOBILITY_MID)
-            + f.potential * w.get(id::POTENTIAL_MID)
-            + f.discs * w.get(id::DISCS_MID);
-        let end = ee
-            + f.x * w.get(id::X_EMPTY_END)
-            + f.mobility * w.get(id::MOBILITY_END)
-            + f.potential * w.get(id::POTENTIAL_END)
-            + f.discs * w.get(id::DISCS_END)
-            + f.parity * w.get(id::PARITY_END);
-        Evaluator::blend(mid, end, board.empty_count() as i32)
     }
 
     /// [`Evaluator::evaluate`] of the position `p` to move against `o`, whose pattern indices
@@ -243,78 +337,26 @@ impl Evaluator {
         indices: &PatternIndices,
         moves: u64,
     ) -> i32 {
-        match (&self.pattern, &self.global_delta) {
-            (Some(pattern), None) => pattern.evaluate_indexed(p, o, indices, moves),
+        match &self.pattern {
+            Some(pattern) if !self.adjusted => pattern.evaluate_indexed(p, o, indices, moves),
             _ => Board::new(p, o).map_or(0, |b| self.evaluate(b)),
         }
     }
 
-    /// The global terms' adjustment to the pattern evaluation (centidiscs): each term's feature times
-    /// its weight's change from the default, blended by phase.
-    fn adjustment(delta: &[i32; 7], board: Board) -> i32 {
-        let f = Evaluator::features(board.player(), board.opponent());
-        let mid = f.mobility * delta[0] + f.potential * delta[2] + f.discs * delta[4];
-        let end = f.mobility * delta[1]
-            + f.potential * delta[3]
-            + f.discs * delta[5]
-            + f.parity * delta[6];
-        Evaluator::blend(mid, end, board.empty_count() as i32)
-    }
-
     /// The evaluation term by term (the values add up to [`Evaluator::evaluate`] up to rounding).
+    /// With patterns: the trained value, then each adjustment in force (the terms whose weights
+    /// differ from their defaults), named `adjust <term>`.
     pub fn breakdown(&self, board: Board) -> Vec<Term> {
-        if let Some(pattern) = &self.pattern {
-            let mut terms = vec![Term {
-                name: "patterns (trained)",
-                feature: 0,
-                value: pattern.evaluate(board),
-            }];
-            if let Some(delta) = &self.global_delta {
-                terms.push(Term {
-                    name: "global term changes",
-                    feature: 0,
-                    value: Evaluator::adjustment(delta, board),
-                });
-            }
-            return terms;
-        }
-        let (p, o) = (board.player(), board.opponent());
-        let w = &self.weights;
-        let n = board.empty_count() as i32;
-        let f = Evaluator::features(p, o);
-        let (em, ee) = self.edges(p, o);
-        let term = |name, feature: i32, mid: i32, end: i32| Term {
-            name,
-            feature,
-            value: Evaluator::blend(feature * mid, feature * end, n),
+        let Some(pattern) = &self.pattern else {
+            return self.terms.breakdown(board, &TERM_NAMES, false);
         };
-        vec![
-            Term {
-                name: "edges",
-                feature: 0,
-                value: Evaluator::blend(em, ee, n),
-            },
-            term(
-                "x-squares",
-                f.x,
-                w.get(id::X_EMPTY_MID),
-                w.get(id::X_EMPTY_END),
-            ),
-            term(
-                "mobility",
-                f.mobility,
-                w.get(id::MOBILITY_MID),
-                w.get(id::MOBILITY_END),
-            ),
-            term(
-                "potential mobility",
-                f.potential,
-                w.get(id::POTENTIAL_MID),
-                w.get(id::POTENTIAL_END),
-            ),
-            term("discs", f.discs, w.get(id::DISCS_MID), w.get(id::DISCS_END)),
-            term("parity", f.parity, 0, w.get(id::PARITY_END)),
-        ]
+        let mut terms = vec![Term {
+            name: "patterns (trained)",
+            feature: 0,
+            value: pattern.evaluate(board),
+        }];
+        terms.extend(self.terms.breakdown(board, &ADJUSTMENT_NAMES, true));
+        terms
     }
 }
 
@@ -356,6 +398,56 @@ mod tests {
         let back = Evaluator::with_pattern(w, built_in_patterns());
         assert_eq!(back.evaluate(b), base.evaluate(b));
         assert_eq!(back.breakdown(b).len(), 1);
+    }
+
+    #[test]
+    fn every_named_weight_adjusts_the_trained_evaluation_as_the_hand_one() {
+        // Every position of a few random games: corners, X- and C-squares, stable edges, both
+        // parities and all phases occur.
+        let mut rng = crate::rng::Rng::new(5);
+        let mut boards = Vec::new();
+        for _ in 0..6 {
+            let mut b = Board::START;
+            while !b.is_game_over() {
+                if !b.can_move() {
+                    b = b.pass();
+                    continue;
+                }
+                let moves: Vec<_> = b.legal_moves().collect();
+                let sq = moves[rng.below(moves.len() as u64) as usize];
+                b = b.play(sq).unwrap();
+                boards.push(b);
+            }
+        }
+        let trained = Evaluator::default();
+        let hand = Evaluator::new(Weights::default());
+        for (i, spec) in weights::SPECS.iter().enumerate() {
+            let mut w = Weights::default();
+            w.set_by_name(spec.name, &(spec.default + 300).to_string())
+                .unwrap();
+            let (t, h) = (
+                Evaluator::with_pattern(w.clone(), built_in_patterns()),
+                Evaluator::new(w),
+            );
+            assert!(
+                t.is_pattern(),
+                "{} must keep the trained evaluation",
+                spec.name
+            );
+            let mut changed = 0;
+            for &b in &boards {
+                let dt = t.evaluate(b) - trained.evaluate(b);
+                let dh = h.evaluate(b) - hand.evaluate(b);
+                assert!((dt - dh).abs() <= 1, "{}: {dt} vs {dh}", spec.name);
+                changed += (dt != 0) as usize;
+                let idx = PatternIndices::new(b.player(), b.opponent());
+                assert_eq!(
+                    t.evaluate_indexed(b.player(), b.opponent(), &idx),
+                    t.evaluate(b)
+                );
+            }
+            assert!(changed > 0, "weight {i} ({}) changes nothing", spec.name);
+        }
     }
 
     #[test]

@@ -81,6 +81,8 @@ pub enum WeightError {
         /// The text given.
         value: String,
     },
+    /// The `Evaluation` line names neither `trained` nor `hand`.
+    BadEvaluation(String),
     /// The value is outside the weight's range.
     OutOfRange {
         /// The weight.
@@ -100,6 +102,9 @@ impl fmt::Display for WeightError {
             WeightError::NoValue(n) => write!(f, "'{n}' has no value"),
             WeightError::Extra(extra) => write!(f, "unexpected '{extra}' after the value"),
             WeightError::Unknown(n) => write!(f, "unknown weight '{n}'"),
+            WeightError::BadEvaluation(v) => {
+                write!(f, "'{EVALUATION_KEY}' takes trained or hand, got '{v}'")
+            }
             WeightError::NotANumber { name, value } => {
                 write!(f, "'{name}' needs an integer, got '{value}'")
             }
@@ -138,6 +143,20 @@ impl Weights {
         self.values[id]
     }
 
+    /// Every weight at 0.
+    pub fn zero() -> Weights {
+        Weights { values: [0; COUNT] }
+    }
+
+    /// Each weight minus its default: the adjustment these weights make to the trained evaluation.
+    pub fn minus_defaults(&self) -> Weights {
+        let mut values = self.values;
+        for (v, spec) in values.iter_mut().zip(SPECS) {
+            *v -= spec.default;
+        }
+        Weights { values }
+    }
+
     /// The index of the weight called `name` (case-insensitive).
     pub fn find(name: &str) -> Option<usize> {
         SPECS.iter().position(|s| s.name.eq_ignore_ascii_case(name))
@@ -163,10 +182,13 @@ impl Weights {
         Ok(())
     }
 
-    /// Reads a weights file: `name value` per line, `#` comments. Weights the file does not name keep
-    /// their built-in values. Any unknown name or bad value fails the whole file, naming the line.
-    pub fn load(path: &Path) -> Result<Weights, FileError> {
+    /// Reads a weights file: `name value` per line, `#` comments, and optionally one line
+    /// `Evaluation trained` or `Evaluation hand` saying which evaluation the weights are for. Weights
+    /// the file does not name keep their built-in values. Any unknown name or bad value fails the
+    /// whole file, naming the line.
+    pub fn load(path: &Path) -> Result<WeightsFile, FileError> {
         let mut w = Weights::default();
+        let mut evaluation = None;
         let named = read_lines(path, |line| {
             let mut parts = line.split_whitespace();
             let name = parts.next().unwrap_or("");
@@ -175,6 +197,12 @@ impl Weights {
                 .ok_or_else(|| WeightError::NoValue(name.to_string()))?;
             if let Some(extra) = parts.next() {
                 return Err(WeightError::Extra(extra.to_string()));
+            }
+            if name.eq_ignore_ascii_case(EVALUATION_KEY) {
+                evaluation = Some(EvalKind::parse(value).ok_or_else(|| {
+                    WeightError::BadEvaluation(crate::board::square::truncate(value))
+                })?);
+                return Ok(());
             }
             w.set_by_name(name, value)
         })?;
@@ -186,18 +214,71 @@ impl Weights {
                 message: "the file names no weight (it is empty or all comments)".to_string(),
             });
         }
-        Ok(w)
+        Ok(WeightsFile {
+            weights: w,
+            evaluation,
+        })
     }
 
-    /// The weights as a file that [`Weights::load`] reads back.
-    pub fn dump(&self) -> String {
+    /// The weights as a file that [`Weights::load`] reads back, for `evaluation`; `patterns` says
+    /// (in a comment) which trained weights they adjust.
+    pub fn dump(&self, evaluation: EvalKind, patterns: &str) -> String {
         let mut out =
             String::from("# wedge evaluation weights (centidiscs per unit of each feature)\n");
+        match evaluation {
+            EvalKind::Trained => out.push_str(&format!(
+                "# for the trained evaluation ({patterns}): each weight adds (value - default) \
+                 times its feature\n"
+            )),
+            EvalKind::Hand => out.push_str("# for the hand evaluation: the sum of the terms\n"),
+        }
+        out.push_str(&format!("{EVALUATION_KEY} {}\n", evaluation.name()));
         for (spec, v) in SPECS.iter().zip(&self.values) {
-            out.push_str(&format!("# {}\n{} {}\n", spec.meaning, spec.name, v));
+            out.push_str(&format!(
+                "# {} (default {})\n{} {}\n",
+                spec.meaning, spec.default, spec.name, v
+            ));
         }
         out
     }
+}
+
+/// The key of a weights file's line that chooses the evaluation (the `Evaluation` option's name).
+pub const EVALUATION_KEY: &str = "Evaluation";
+
+/// Which evaluation the searches use: the `Evaluation` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The trained pattern evaluation, adjusted by the named weights' changes from their defaults.
+    Trained,
+    /// The hand evaluation: the named weights alone.
+    Hand,
+}
+
+impl EvalKind {
+    /// The option value: `trained` or `hand`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Trained => "trained",
+            EvalKind::Hand => "hand",
+        }
+    }
+
+    /// Reads `trained` or `hand` (any case).
+    pub fn parse(text: &str) -> Option<EvalKind> {
+        [EvalKind::Trained, EvalKind::Hand]
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(text.trim()))
+    }
+}
+
+/// What a text weights file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsFile {
+    /// The weights (those it does not name at their defaults).
+    pub weights: Weights,
+    /// The evaluation it chooses, if it has an `Evaluation` line.
+    pub evaluation: Option<EvalKind>,
 }
 
 #[cfg(test)]
@@ -242,8 +323,18 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("wedge-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("w.txt");
-        std::fs::write(&path, w.dump()).unwrap();
-        assert_eq!(Weights::load(&path).unwrap(), w);
+        for kind in [EvalKind::Trained, EvalKind::Hand] {
+            std::fs::write(&path, w.dump(kind, "built-in")).unwrap();
+            let file = Weights::load(&path).unwrap();
+            assert_eq!((file.weights, file.evaluation), (w.clone(), Some(kind)));
+        }
+        std::fs::write(&path, "evaluation HAND\nMobilityMid 3\n").unwrap();
+        assert_eq!(
+            Weights::load(&path).unwrap().evaluation,
+            Some(EvalKind::Hand)
+        );
+        std::fs::write(&path, "Evaluation manual\n").unwrap();
+        assert_eq!(Weights::load(&path).unwrap_err().line, 1);
         std::fs::write(&path, "CornerMid 10\nBogus 3\n").unwrap();
         let err = Weights::load(&path).unwrap_err();
         assert_eq!(err.line, 2);

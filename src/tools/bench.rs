@@ -56,6 +56,7 @@ pub struct BenchLine {
 /// finished so far come back); a table that cannot be allocated is an error. With one thread the
 /// node count is the fingerprint; with more it varies from run to run.
 pub fn run(
+    evaluator: &Evaluator,
     depth: u32,
     selectivity: u8,
     hash_mb: usize,
@@ -72,7 +73,7 @@ pub fn run(
         let Ok(position) = text.parse::<Position>() else {
             continue;
         };
-        let mut searcher = Searcher::try_new(hash_mb, Evaluator::default())?;
+        let mut searcher = Searcher::try_new(hash_mb, evaluator.clone())?;
         searcher.set_threads(threads);
         let limits = Limits {
             depth: Some(depth),

@@ -1,5 +1,5 @@
 //! Tools that drive the library directly (no protocol text): perft, bench, solve, the match runner
-//! (arena) with its baseline players, the training pipeline (datagen, train) and the Multi-ProbCut
+//! (arena) with its baseline players, the SPSA tuner, the training pipeline (datagen, train) and the Multi-ProbCut
 //! fit. The command line (`src/cli/`) calls them and prints their results.
 
 pub mod arena;
@@ -9,6 +9,7 @@ pub mod perft;
 pub mod players;
 pub mod solve;
 pub mod train;
+pub mod tune;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

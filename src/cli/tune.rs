@@ -1,0 +1,193 @@
+//! `wedge tune`: SPSA over an engine's spin options ([docs/tuning.md](../../docs/tuning.md)).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use wedge::tools::arena::{self, player::EngineSpec};
+use wedge::tools::tune::{self, Param, TuneConfig, TuneState};
+
+/// The arguments of `wedge tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// The engine, as `wedge match` takes it: "name=NAME cmd=PROGRAM [arg=ARG]...
+    /// [option.NAME=VALUE]... [proto=...]". Its own options are set before the tuned ones.
+    #[arg(long)]
+    pub engine: String,
+    /// A tuned spin option: NAME,START,MIN,MAX,C_END[,R_END] (repeatable). C_END is the
+    /// perturbation at the end of the run, R_END the learning rate then (default 0.002).
+    #[arg(long = "param", required = true)]
+    pub params: Vec<String>,
+    /// Iterations (each a match of --pairs pairs of games between the two perturbed sides).
+    #[arg(long, default_value_t = 500)]
+    pub iterations: usize,
+    /// Pairs of games (one opening, both colours) per iteration.
+    #[arg(long, default_value_t = 1)]
+    pub pairs: usize,
+    /// Openings file (transcripts such as the XOT set, or GGF games). Default: the start position.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Clock per game: SECONDS+INCREMENT, e.g. 10+0.1.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    pub tc: Option<String>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Games played at once (at most 2 x --pairs).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Seed of the perturbations and the openings' draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The state file: written after every iteration, and resumed from when it exists.
+    #[arg(long)]
+    pub state: PathBuf,
+    /// Append one CSV line per iteration to this file (for plotting).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
+    #[arg(long, default_value_t = 60)]
+    pub move_timeout: u64,
+}
+
+/// Runs (or resumes) the tuning and prints the report.
+pub fn run(args: TuneArgs) -> Result<(), String> {
+    let engine = EngineSpec::parse(&args.engine)?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| Param::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &args.openings {
+        Some(path) => arena::read_openings(path, None).map_err(|e| e.to_string())?,
+        None => vec![wedge::board::text::Game::new(wedge::board::Position::START)],
+    };
+    let config = TuneConfig {
+        engine,
+        params,
+        iterations: args.iterations,
+        pairs: args.pairs,
+        openings,
+        tc: super::matches::time_control(&args.tc, args.movetime, args.depth, args.nodes)?,
+        concurrency: args.concurrency.clamp(1, 256),
+        seed: args.seed,
+        move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+    };
+    let mut state = match std::fs::read_to_string(&args.state) {
+        Ok(text) => TuneState::parse(&text, &config)
+            .map_err(|e| format!("tune: {}: {e}", args.state.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => TuneState::new(&config),
+        Err(e) => return Err(format!("tune: {}: {e}", args.state.display())),
+    };
+    if state.done > 0 {
+        eprintln!(
+            "resuming {} at iteration {} of {}",
+            args.state.display(),
+            state.done + 1,
+            config.iterations
+        );
+    }
+    let mut log = match &args.log {
+        Some(path) => {
+            let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("tune: {}: {e}", path.display()))?;
+            if fresh {
+                let mut header = String::from("iteration,wins,draws,losses");
+                for p in &config.params {
+                    header.push_str(&format!(",{0}_plus,{0}_minus,{0}", p.name));
+                }
+                writeln!(f, "{header}").map_err(|e| format!("tune: {}: {e}", path.display()))?;
+            }
+            Some((f, path.clone()))
+        }
+        None => None,
+    };
+    let start = Instant::now();
+    let first = state.done;
+    let result = tune::run(&config, &mut state, |state, it| {
+        tune::write_atomically(&args.state, &state.to_text(&config))?;
+        if let Some((f, path)) = log.as_mut() {
+            let mut line = format!(
+                "{},{},{},{}",
+                it.number, it.score[0], it.score[1], it.score[2]
+            );
+            for ((plus, minus), theta) in it
+                .plus_values
+                .iter()
+                .zip(&it.minus_values)
+                .zip(&state.theta)
+            {
+                line.push_str(&format!(",{plus},{minus},{theta:.3}"));
+            }
+            writeln!(f, "{line}").map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let per = start.elapsed().as_secs_f64() / (state.done - first) as f64;
+        let eta = per * (config.iterations - state.done) as f64;
+        let values: Vec<String> = config
+            .params
+            .iter()
+            .zip(&state.theta)
+            .map(|(p, t)| format!("{} {t:.1}", p.name))
+            .collect();
+        eprintln!(
+            "iteration {}/{}  plus +{}={}-{}  {}  ETA {:.0} s",
+            state.done,
+            config.iterations,
+            it.score[0],
+            it.score[1],
+            it.score[2],
+            values.join("  "),
+            eta
+        );
+        Ok(())
+    });
+    result.map_err(|e| format!("tune: {e}"))?;
+    print!("{}", report(&config, &state));
+    Ok(())
+}
+
+/// The final report: each parameter's start, end (and the option to set), and its history at
+/// each tenth of the run.
+fn report(config: &TuneConfig, state: &TuneState) -> String {
+    let [w, d, l] = state.plus;
+    let mut out = format!(
+        "{} iterations, {} games (plus side +{w} ={d} -{l})\n",
+        state.done,
+        w + d + l
+    );
+    let marks: Vec<usize> = (1..=10)
+        .map(|t: usize| (t * state.history.len()).div_ceil(10))
+        .filter(|&k| k > 0)
+        .collect();
+    for (i, (p, t)) in config.params.iter().zip(&state.theta).enumerate() {
+        let history: Vec<String> = marks
+            .iter()
+            .map(|&k| format!("{:.0}", state.history[k - 1][i]))
+            .collect();
+        out.push_str(&format!(
+            "{}: {} -> {:.1} (set {})   history by tenths: {}\n",
+            p.name,
+            p.start,
+            t,
+            t.round() as i64,
+            history.join(" ")
+        ));
+    }
+    let options: Vec<String> = config
+        .params
+        .iter()
+        .zip(&state.theta)
+        .map(|(p, t)| format!("option.{}={}", p.name, t.round() as i64))
+        .collect();
+    out.push_str(&format!("tuned: {}\n", options.join(" ")));
+    out
+}

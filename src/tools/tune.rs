@@ -1,0 +1,512 @@
+//! `wedge tune`: SPSA (simultaneous perturbation stochastic approximation, Spall 1992) over any
+//! engine's spin options, measured by games.
+//!
+//! Each iteration draws a random sign for every parameter, plays the engine with all parameters
+//! moved one step up by those signs (`theta + c_k delta`) against itself with all moved down
+//! (`theta - c_k delta`), in colour-swapped pairs of openings, and moves every parameter by
+//! `a_k / c_k * result * delta`, `result` being the plus side's wins minus losses. One pair of
+//! opposite perturbations estimates the gradient of all parameters at once, which is why SPSA
+//! needs as many games for ten parameters as for one.
+//!
+//! The gains follow the schedule of Spall's guidelines as chess engine testing frameworks use it:
+//! given each parameter's step `c_end` and learning rate `r_end` wanted at the last iteration `N`,
+//! `c_k = c_end (N / (k + 1))^gamma` and `a_k = r_end c_end^2 ((A + N) / (A + k + 1))^alpha` with
+//! `alpha = 0.602`, `gamma = 0.101`, `A = N / 10`: large, exploratory steps first, settling
+//! towards the end.
+//!
+//! Iteration `k` depends only on the seed, `k` and the parameters before it, so a run that is
+//! stopped and resumed from its state file (written after every iteration) continues the same run.
+
+use super::arena::{self, player::EngineKind, player::EngineSpec, player::TimeControl};
+use crate::board::text::Game;
+use crate::rng::Rng;
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// SPSA's step-size exponent for the learning rate (Spall's recommended value).
+pub const ALPHA: f64 = 0.602;
+/// SPSA's exponent for the perturbation size.
+pub const GAMMA: f64 = 0.101;
+/// The learning rate at the last iteration when none is given (per unit of `c_end`).
+pub const DEFAULT_R_END: f64 = 0.002;
+
+/// One tuned option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The option's name, as the engine's `setoption` takes it.
+    pub name: String,
+    /// Its value at the start.
+    pub start: f64,
+    /// The smallest value tried.
+    pub min: f64,
+    /// The largest value tried.
+    pub max: f64,
+    /// The perturbation at the last iteration (the size of a change that games can tell apart).
+    pub c_end: f64,
+    /// The learning rate at the last iteration.
+    pub r_end: f64,
+}
+
+impl Param {
+    /// Reads `NAME,START,MIN,MAX,C_END[,R_END]` (the layout chess testing frameworks use).
+    pub fn parse(text: &str) -> Result<Param, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if !(5..=6).contains(&parts.len()) || parts[0].is_empty() {
+            return Err(format!(
+                "--param: '{text}' is not NAME,START,MIN,MAX,C_END[,R_END]"
+            ));
+        }
+        let number = |i: usize, what: &str| -> Result<f64, String> {
+            parts[i]
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    format!(
+                        "--param {}: {what} '{}' is not a number",
+                        parts[0], parts[i]
+                    )
+                })
+        };
+        let p = Param {
+            name: parts[0].to_string(),
+            start: number(1, "START")?,
+            min: number(2, "MIN")?,
+            max: number(3, "MAX")?,
+            c_end: number(4, "C_END")?,
+            r_end: match parts.get(5) {
+                Some(_) => number(5, "R_END")?,
+                None => DEFAULT_R_END,
+            },
+        };
+        if p.min > p.max || p.start < p.min || p.start > p.max {
+            return Err(format!(
+                "--param {}: needs MIN <= START <= MAX, got {} <= {} <= {}",
+                p.name, p.min, p.start, p.max
+            ));
+        }
+        if p.c_end <= 0.0 || p.r_end <= 0.0 {
+            return Err(format!(
+                "--param {}: C_END and R_END must be positive",
+                p.name
+            ));
+        }
+        Ok(p)
+    }
+}
+
+/// Everything a tuning run needs.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// The engine (a process; its own options are set first, then the tuned ones).
+    pub engine: EngineSpec,
+    /// The tuned options.
+    pub params: Vec<Param>,
+    /// Iterations of the whole run (`N`: the schedule depends on it).
+    pub iterations: usize,
+    /// Pairs of games (one opening, both colours) per iteration.
+    pub pairs: usize,
+    /// The openings drawn from.
+    pub openings: Vec<Game>,
+    /// Time per move or game.
+    pub tc: TimeControl,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Seeds the perturbations and the openings' draw.
+    pub seed: u64,
+    /// For depth/nodes limits: how long a move may take before the engine counts as hung.
+    pub move_timeout: Duration,
+}
+
+/// Where a run stands: what the state file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneState {
+    /// Iterations finished.
+    pub done: usize,
+    /// The parameters now, in the configuration's order.
+    pub theta: Vec<f64>,
+    /// Games the plus side won, drew and lost, over the whole run.
+    pub plus: [u64; 3],
+    /// The parameters after each finished iteration.
+    pub history: Vec<Vec<f64>>,
+}
+
+impl TuneState {
+    /// The state before the first iteration.
+    pub fn new(config: &TuneConfig) -> TuneState {
+        TuneState {
+            done: 0,
+            theta: config.params.iter().map(|p| p.start).collect(),
+            plus: [0; 3],
+            history: Vec::new(),
+        }
+    }
+
+    /// The state file's text for `config` (read back by [`TuneState::parse`]).
+    pub fn to_text(&self, config: &TuneConfig) -> String {
+        let mut out = String::from("# wedge tune state (rewritten after every iteration)\n");
+        out.push_str(&format!(
+            "iterations {}\nseed {}\npairs {}\ndone {}\nplus {} {} {}\n",
+            config.iterations,
+            config.seed,
+            config.pairs,
+            self.done,
+            self.plus[0],
+            self.plus[1],
+            self.plus[2]
+        ));
+        for (p, v) in config.params.iter().zip(&self.theta) {
+            out.push_str(&format!("param {} {v}\n", p.name));
+        }
+        for (k, values) in self.history.iter().enumerate() {
+            let values: Vec<String> = values.iter().map(|v| format!("{v}")).collect();
+            out.push_str(&format!("after {} {}\n", k + 1, values.join(" ")));
+        }
+        out
+    }
+
+    /// Reads a state file's text, checking that it belongs to a run of `config` (same iterations,
+    /// seed, pairs and parameters); the message says what differs.
+    pub fn parse(text: &str, config: &TuneConfig) -> Result<TuneState, String> {
+        let mut state = TuneState::new(config);
+        let mut names = Vec::new();
+        let mut theta = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |what: &str| format!("line {}: {what}: '{line}'", i + 1);
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or("");
+            let rest: Vec<&str> = words.collect();
+            let int = |s: &str| s.parse::<u64>().map_err(|_| bad("not a count"));
+            let real = |s: &str| {
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| bad("not a number"))
+            };
+            match (key, rest.as_slice()) {
+                ("iterations", [n]) => check_same("iterations", int(n)?, config.iterations as u64)?,
+                ("seed", [n]) => check_same("seed", int(n)?, config.seed)?,
+                ("pairs", [n]) => check_same("pairs", int(n)?, config.pairs as u64)?,
+                ("done", [n]) => state.done = int(n)? as usize,
+                ("plus", [w, d, l]) => state.plus = [int(w)?, int(d)?, int(l)?],
+                ("param", [name, v]) => {
+                    names.push(name.to_string());
+                    theta.push(real(v)?);
+                }
+                ("after", [k, values @ ..]) => {
+                    if int(k)? as usize != state.history.len() + 1 || values.len() != names.len() {
+                        return Err(bad("history line out of order or of the wrong length"));
+                    }
+                    state
+                        .history
+                        .push(values.iter().map(|v| real(v)).collect::<Result<_, _>>()?);
+                }
+                _ => return Err(bad("unknown line")),
+            }
+        }
+        let wanted: Vec<&str> = config.params.iter().map(|p| p.name.as_str()).collect();
+        if names != wanted {
+            return Err(format!(
+                "it tunes {} and this command {}",
+                names.join(" "),
+                wanted.join(" ")
+            ));
+        }
+        if state.done > config.iterations || state.history.len() != state.done {
+            return Err(format!(
+                "it has {} iterations done and {} in its history, of {}",
+                state.done,
+                state.history.len(),
+                config.iterations
+            ));
+        }
+        state.theta = theta;
+        Ok(state)
+    }
+}
+
+fn check_same(what: &str, file: u64, command: u64) -> Result<(), String> {
+    if file == command {
+        Ok(())
+    } else {
+        Err(format!(
+            "it was started with {what} {file} and this command has {command}"
+        ))
+    }
+}
+
+/// One finished iteration, for the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    /// Its number, from 1.
+    pub number: usize,
+    /// The perturbation of each parameter (signed: `c_k delta`).
+    pub perturbation: Vec<f64>,
+    /// The plus side's values and the minus side's, as sent to the engines.
+    pub plus_values: Vec<i64>,
+    /// The minus side's values.
+    pub minus_values: Vec<i64>,
+    /// The plus side's wins, draws and losses in this iteration.
+    pub score: [u64; 3],
+}
+
+/// Why a tuning run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TuneError {
+    /// The configuration cannot be run.
+    Config(String),
+    /// An iteration's games could not be played (an engine that cannot start or refuses a value).
+    Match(String),
+    /// The caller's handler failed (e.g. writing the state file).
+    Save(String),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Config(m) | TuneError::Match(m) | TuneError::Save(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// The schedule's constant `A` (a tenth of the run).
+fn stability(config: &TuneConfig) -> f64 {
+    config.iterations as f64 / 10.0
+}
+
+/// The perturbation size of parameter `p` at iteration `k` (from 0).
+pub fn c_k(config: &TuneConfig, p: &Param, k: usize) -> f64 {
+    p.c_end * (config.iterations as f64 / (k as f64 + 1.0)).powf(GAMMA)
+}
+
+/// The gain of parameter `p` at iteration `k` (from 0).
+pub fn a_k(config: &TuneConfig, p: &Param, k: usize) -> f64 {
+    let a = stability(config);
+    let n = config.iterations as f64;
+    p.r_end * p.c_end * p.c_end * ((a + n) / (a + k as f64 + 1.0)).powf(ALPHA)
+}
+
+/// The random signs of iteration `k` (from 0): one per parameter, from the seed and `k` alone.
+fn signs(config: &TuneConfig, k: usize) -> Vec<f64> {
+    let mut rng = Rng::new(config.seed ^ (k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    config
+        .params
+        .iter()
+        .map(|_| if rng.below(2) == 0 { -1.0 } else { 1.0 })
+        .collect()
+}
+
+/// Refuses a configuration that cannot tune anything.
+fn check(config: &TuneConfig) -> Result<(), TuneError> {
+    let bad = |m: &str| Err(TuneError::Config(m.to_string()));
+    if config.params.is_empty() {
+        return bad("no --param to tune");
+    }
+    if config.iterations == 0 || config.pairs == 0 {
+        return bad("--iterations and --pairs must be at least 1");
+    }
+    if config.openings.is_empty() {
+        return bad("no openings");
+    }
+    if !matches!(config.engine.kind, EngineKind::Process { .. }) {
+        return bad("the tuned engine must be a program (cmd=...), not a built-in player");
+    }
+    let mut names: Vec<&str> = config.params.iter().map(|p| p.name.as_str()).collect();
+    names.sort_unstable();
+    if names.windows(2).any(|w| w[0].eq_ignore_ascii_case(w[1])) {
+        return bad("a parameter is given twice");
+    }
+    Ok(())
+}
+
+/// The engine with the tuned options set to `values` (after its own options), named `name`.
+fn with_values(config: &TuneConfig, name: &str, values: &[i64]) -> EngineSpec {
+    let mut spec = config.engine.clone();
+    spec.name = name.to_string();
+    if let EngineKind::Process { options, .. } = &mut spec.kind {
+        for (p, v) in config.params.iter().zip(values) {
+            options.push((p.name.clone(), v.to_string()));
+        }
+    }
+    spec
+}
+
+/// Runs the iterations after `state.done` up to the configuration's count, calling `after` with the
+/// new state and the iteration's figures after each one (to save the state: an error there stops
+/// the run).
+pub fn run(
+    config: &TuneConfig,
+    state: &mut TuneState,
+    mut after: impl FnMut(&TuneState, &Iteration) -> Result<(), String>,
+) -> Result<(), TuneError> {
+    check(config)?;
+    while state.done < config.iterations {
+        let k = state.done;
+        let delta = signs(config, k);
+        let mut perturbation = Vec::with_capacity(delta.len());
+        let (mut plus, mut minus) = (Vec::new(), Vec::new());
+        for ((p, &t), &d) in config.params.iter().zip(&state.theta).zip(&delta) {
+            let c = c_k(config, p, k) * d;
+            perturbation.push(c);
+            plus.push((t + c).clamp(p.min, p.max).round() as i64);
+            minus.push((t - c).clamp(p.min, p.max).round() as i64);
+        }
+        let openings = arena::sample_openings(
+            &config.openings,
+            config.pairs,
+            1,
+            config.seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03),
+        );
+        let games = arena::MatchConfig {
+            a: with_values(config, "plus", &plus),
+            b: with_values(config, "minus", &minus),
+            openings,
+            games: 2 * config.pairs,
+            tc: config.tc,
+            concurrency: config.concurrency.clamp(1, config.pairs),
+            sprt: None,
+            seed: config.seed ^ k as u64,
+            move_timeout: config.move_timeout,
+            stderr_logs: None,
+        };
+        let tally = arena::run(&games, |_, _| {})
+            .map_err(|e| TuneError::Match(format!("iteration {}: {e}", k + 1)))?;
+        let result = f64::from(tally.wins) - f64::from(tally.losses);
+        for (((p, t), &d), c) in config
+            .params
+            .iter()
+            .zip(state.theta.iter_mut())
+            .zip(&delta)
+            .zip(&perturbation)
+        {
+            let step = a_k(config, p, k) / c.abs() * result * d;
+            *t = (*t + step).clamp(p.min, p.max);
+        }
+        state.done += 1;
+        let score = [
+            u64::from(tally.wins),
+            u64::from(tally.draws),
+            u64::from(tally.losses),
+        ];
+        for (total, s) in state.plus.iter_mut().zip(score) {
+            *total += s;
+        }
+        state.history.push(state.theta.clone());
+        let iteration = Iteration {
+            number: k + 1,
+            perturbation,
+            plus_values: plus,
+            minus_values: minus,
+            score,
+        };
+        after(state, &iteration).map_err(TuneError::Save)?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file beside it, so a reader (or a crash) never
+/// sees half a state file.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    std::fs::write(&partial, text)
+        .and_then(|_| std::fs::rename(&partial, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(params: Vec<Param>, iterations: usize) -> TuneConfig {
+        TuneConfig {
+            engine: EngineSpec::parse("name=e cmd=wedge").unwrap(),
+            params,
+            iterations,
+            pairs: 1,
+            openings: vec![Game::new(crate::board::Position::START)],
+            tc: TimeControl::Depth(1),
+            concurrency: 1,
+            seed: 3,
+            move_timeout: Duration::from_secs(5),
+        }
+    }
+
+    #[test]
+    fn params_parse_and_are_checked() {
+        let p = Param::parse("MobilityMid,-500,-2000,2000,100").unwrap();
+        assert_eq!(
+            (p.start, p.min, p.max, p.c_end, p.r_end),
+            (-500.0, -2000.0, 2000.0, 100.0, DEFAULT_R_END)
+        );
+        assert_eq!(Param::parse("X, 1, 0, 2, 0.5, 0.01").unwrap().r_end, 0.01);
+        for bad in [
+            "X,1,0,2",
+            "X,3,0,2,1",
+            "X,1,0,2,0",
+            "X,1,0,2,a",
+            ",1,0,2,1",
+            "X,1,0,2,1,1,1",
+        ] {
+            assert!(Param::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_schedule_reaches_the_end_values() {
+        let p = Param::parse("X,0,-100,100,10,0.5").unwrap();
+        let c = config(vec![p.clone()], 200);
+        assert!((c_k(&c, &p, 199) - 10.0).abs() < 1e-9);
+        assert!((a_k(&c, &p, 199) - 0.5 * 100.0).abs() < 1e-9);
+        assert!(c_k(&c, &p, 0) > c_k(&c, &p, 100));
+        assert!(a_k(&c, &p, 0) > a_k(&c, &p, 100));
+    }
+
+    #[test]
+    fn the_state_reads_back_and_refuses_another_run() {
+        let params = vec![
+            Param::parse("A,0,-100,100,10").unwrap(),
+            Param::parse("B,5,-100,100,10").unwrap(),
+        ];
+        let c = config(params, 20);
+        let mut s = TuneState::new(&c);
+        s.done = 2;
+        s.theta = vec![1.25, -3.5];
+        s.plus = [3, 0, 1];
+        s.history = vec![vec![0.5, 4.0], vec![1.25, -3.5]];
+        let text = s.to_text(&c);
+        assert_eq!(TuneState::parse(&text, &c).unwrap(), s);
+        let mut other = c.clone();
+        other.seed = 4;
+        assert!(TuneState::parse(&text, &other)
+            .unwrap_err()
+            .contains("seed"));
+        other = c.clone();
+        other.params.pop();
+        assert!(TuneState::parse(&text, &other)
+            .unwrap_err()
+            .contains("tunes A B"));
+        assert!(TuneState::parse("done x\n", &c)
+            .unwrap_err()
+            .contains("line 1"));
+    }
+
+    #[test]
+    fn signs_depend_on_the_seed_and_iteration_only() {
+        let params = (0..8)
+            .map(|i| Param::parse(&format!("P{i},0,-1,1,1")).unwrap())
+            .collect();
+        let c = config(params, 10);
+        assert_eq!(signs(&c, 3), signs(&c, 3));
+        assert!((0..10).any(|k| signs(&c, k) != signs(&c, 0)));
+        assert!(signs(&c, 0).iter().all(|s| s.abs() == 1.0));
+    }
+}

@@ -1,0 +1,111 @@
+//! `wedge tune` through the binary: SPSA on a tiny budget moves a badly set weight towards the
+//! better region, writes its state and log, and a rerun of a finished run only reports.
+
+use std::process::Command;
+
+#[test]
+fn spsa_moves_a_bad_weight_towards_the_better_region() {
+    let dir = std::env::temp_dir().join(format!("wedge-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (state, log) = (dir.join("state.txt"), dir.join("log.csv"));
+    let _ = std::fs::remove_file(&state);
+    let _ = std::fs::remove_file(&log);
+    let exe = env!("CARGO_BIN_EXE_wedge");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xot-sample.txt");
+    let engine = format!("name=w cmd={exe} option.OwnBook=false option.Hash=4");
+    let run = || {
+        let out = Command::new(exe)
+            .args([
+                "tune",
+                "--engine",
+                &engine,
+                "--depth",
+                "2",
+                "--openings",
+                openings,
+            ])
+            // Mobility counted against the side to move: a weight that games punish at once.
+            .args(["--param", "MobilityMid,-500,-2000,2000,150,0.02"])
+            .args(["--iterations", "16", "--seed", "1", "--state"])
+            .arg(&state)
+            .arg("--log")
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let report = run();
+    let tuned: f64 = report
+        .lines()
+        .find_map(|l| l.strip_prefix("tuned: option.MobilityMid="))
+        .expect("the report names the tuned value")
+        .parse()
+        .unwrap();
+    assert!(
+        tuned > -440.0,
+        "MobilityMid only went from -500 to {tuned}\n{report}"
+    );
+    assert!(report.starts_with("16 iterations, 32 games"), "{report}");
+    let csv = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        csv.lines().count(),
+        17,
+        "a header and a line per iteration:\n{csv}"
+    );
+    assert!(csv
+        .starts_with("iteration,wins,draws,losses,MobilityMid_plus,MobilityMid_minus,MobilityMid"));
+    let saved = std::fs::read_to_string(&state).unwrap();
+    assert!(saved.contains("done 16"), "{saved}");
+    // A finished run is resumed with nothing to play: the same report, nothing appended.
+    assert_eq!(run(), report);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), csv);
+}
+
+#[test]
+fn bad_parameters_and_a_state_of_another_run_are_refused() {
+    let dir = std::env::temp_dir().join(format!("wedge-tune-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("state.txt");
+    std::fs::write(
+        &state,
+        "iterations 99\nseed 1\npairs 1\ndone 0\nplus 0 0 0\nparam MobilityMid 0\n",
+    )
+    .unwrap();
+    let exe = env!("CARGO_BIN_EXE_wedge");
+    let engine = format!("name=w cmd={exe}");
+    let tune = |param: &str| {
+        Command::new(exe)
+            .args([
+                "tune",
+                "--engine",
+                &engine,
+                "--depth",
+                "1",
+                "--iterations",
+                "5",
+            ])
+            .args(["--param", param, "--state"])
+            .arg(&state)
+            .output()
+            .unwrap()
+    };
+    let out = tune("MobilityMid,0,-100");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NAME,START,MIN,MAX,C_END"));
+    let out = tune("MobilityMid,0,-100,100,10");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("state.txt") && err.contains("iterations 99"),
+        "{err}"
+    );
+    // An option the engine does not have stops the run with the engine's refusal.
+    std::fs::remove_file(&state).unwrap();
+    let out = tune("NoSuchOption,0,-100,100,10");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("NoSuchOption"),
+        "{out:?}"
+    );
+}
