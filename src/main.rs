@@ -32,6 +32,8 @@ enum Command {
     },
     /// Play a match between two engines (see docs/match.md).
     Match(cli::matches::MatchArgs),
+    /// Play a game against the engine in the terminal (see docs/play.md).
+    Play(cli::play::PlayArgs),
     /// Tune an engine's spin options by SPSA over games (see docs/tuning.md).
     Tune(cli::tune::TuneArgs),
     /// Self-play data for training the pattern evaluation (see docs/training.md).
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Play(args)) => cli::play::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),
         Some(Command::EvalTest(args)) => cli::training::evaltest(args),

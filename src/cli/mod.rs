@@ -10,6 +10,7 @@ pub mod engine;
 pub mod matches;
 pub mod mpc;
 pub mod perft;
+pub mod play;
 pub mod solve;
 pub mod training;
 pub mod tune;

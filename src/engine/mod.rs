@@ -17,7 +17,8 @@
 //! - [`worker`]: the search thread (searches, `perft`, `bench`) and its reports.
 //! - [`options`]: the options table.
 //! - One state machine per protocol, each over its text module in `src/protocol/`: [`wedge`]
-//!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`].
+//!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`]; and [`play`], the practice game in the
+//!   terminal (`wedge play`).
 //!
 //! A new protocol is one text module in `src/protocol/`, one [`session::FrontEnd`] here and one arm
 //! in [`run`].
@@ -27,6 +28,7 @@ pub mod gtp;
 pub mod input;
 pub mod nboard;
 pub mod options;
+pub mod play;
 pub mod session;
 pub mod wedge;
 pub mod worker;

@@ -26,12 +26,18 @@ pub struct Writer<'a> {
     out: &'a mut dyn Write,
     /// A write failed: the reader of the output (the GUI) is gone.
     closed: bool,
+    /// A status line (see [`Writer::status`]) is on the screen, to be cleared by the next line.
+    status_shown: bool,
 }
 
 impl<'a> Writer<'a> {
     /// A writer on `out`.
     pub fn new(out: &'a mut dyn Write) -> Writer<'a> {
-        Writer { out, closed: false }
+        Writer {
+            out,
+            closed: false,
+            status_shown: false,
+        }
     }
 
     /// Writes `text` and a line ending, and flushes; nothing once a write has failed.
@@ -39,11 +45,32 @@ impl<'a> Writer<'a> {
         if self.closed {
             return;
         }
-        if writeln!(self.out, "{text}")
+        let clear = if std::mem::take(&mut self.status_shown) {
+            "\r\x1b[K"
+        } else {
+            ""
+        };
+        if writeln!(self.out, "{clear}{text}")
             .and_then(|()| self.out.flush())
             .is_err()
         {
             // Nobody reads any more.
+            self.closed = true;
+        }
+    }
+
+    /// Shows `text` on the terminal's current line in place of the previous status (carriage
+    /// return, clear to the end of the line, no line ending); the next [`Writer::line`] replaces
+    /// it. Only for a person's terminal: protocols never use it.
+    pub fn status(&mut self, text: &str) {
+        if self.closed {
+            return;
+        }
+        self.status_shown = true;
+        if write!(self.out, "\r\x1b[K{text}")
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
             self.closed = true;
         }
     }
@@ -89,6 +116,10 @@ pub trait FrontEnd {
         }
     }
 
+    /// The session has started (the core is ready), before any input: a front end that speaks
+    /// first (an interactive game) does it here. By default nothing.
+    fn begin(&mut self, _s: &mut Session<'_>) {}
+
     /// A line of input arrived (without its line ending), or a line that could not be read.
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool;
 
@@ -130,6 +161,7 @@ pub fn run(
         return 1;
     }
     let mut s = Session { core, out };
+    front.begin(&mut s);
     for event in events {
         let go_on = match event {
             Event::Line(line) => front.line(&mut s, line),

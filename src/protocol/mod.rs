@@ -7,6 +7,7 @@
 //!   formats the engine's answers.
 //! - [`nboard`]: the NBoard protocol, version 2.
 //! - [`gtp`]: GTP as Othello programs use it.
+//! - [`play`]: the commands, board and read-outs of `wedge play`, the game for people.
 //!
 //! This module also holds what they share: why a line could not be read at all ([`LineError`]) and
 //! the guess of the protocol from a session's first line ([`detect_protocol`]). Checking a command
@@ -17,6 +18,7 @@ pub mod gtp;
 pub mod nboard;
 pub mod output;
 pub mod parser;
+pub mod play;
 
 pub use parser::{
     parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind, MAX_LINE_BYTES,

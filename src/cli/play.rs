@@ -1,0 +1,116 @@
+//! `wedge play`: a practice game against the engine in the terminal ([docs/play.md](../../docs/play.md)).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use wedge::engine::play::{default_autosave, read_game, PlayConfig, PlayFrontEnd, DEFAULT_MOVE_MS};
+use wedge::protocol::play::{Players, Style, TimeSetting};
+
+/// The arguments of `wedge play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// Your side: black, white, both (two people; the engine gives hints) or none (watch).
+    #[arg(long = "play", default_value = "black", value_parser = ["black", "white", "both", "none"])]
+    pub side: String,
+    /// The engine's level, 1 (weakest) to 10 (full strength; docs/levels.md).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub level: u32,
+    /// Seconds the engine thinks at most a move.
+    #[arg(long, conflicts_with = "clock")]
+    pub time: Option<f64>,
+    /// A game clock for each side instead: MINUTES[+SECONDS a move], e.g. 10+2.
+    #[arg(long)]
+    pub clock: Option<String>,
+    /// Continue the game saved when the last session ended.
+    #[arg(long)]
+    pub resume: bool,
+    /// Start from a saved game instead (GGF, or a transcript such as f5d6c3).
+    #[arg(long, conflicts_with = "resume")]
+    pub load: Option<PathBuf>,
+    /// Where the game is saved after every move and on exit (default:
+    /// $XDG_STATE_HOME/wedge/play.ggf or ~/.local/state/wedge/play.ggf).
+    #[arg(long)]
+    pub autosave: Option<PathBuf>,
+    /// Do not save the game automatically.
+    #[arg(long)]
+    pub no_autosave: bool,
+    /// Play without the opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Vary the engine's moves with this seed (the same seed and moves replay the same game).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Plain characters, no colours (also when NO_COLOR is set or the output is not a terminal).
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Runs the game until `quit` or the end of the input.
+pub fn run(args: PlayArgs) -> Result<(), String> {
+    let players = match args.side.as_str() {
+        "white" => Players::Human(wedge::board::Color::White),
+        "both" => Players::BothHuman,
+        "none" => Players::BothEngine,
+        _ => Players::Human(wedge::board::Color::Black),
+    };
+    let time = match (&args.clock, args.time) {
+        (Some(clock), _) => {
+            let words = ["time", "game", clock.as_str()].join(" ");
+            match wedge::protocol::play::parse(&words) {
+                Ok(wedge::protocol::play::PlayCommand::Time(t)) => t,
+                Ok(_) => return Err(format!("--clock: '{clock}' is not MINUTES[+SECONDS]")),
+                Err(e) => return Err(format!("--clock: {e}")),
+            }
+        }
+        (None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+            TimeSetting::PerMove(((t * 1000.0).round() as u64).max(10))
+        }
+        (None, Some(t)) => return Err(format!("--time: {t} is not 0.01..86400 seconds")),
+        (None, None) => TimeSetting::PerMove(DEFAULT_MOVE_MS),
+    };
+    let autosave = if args.no_autosave {
+        None
+    } else {
+        args.autosave.clone().or_else(default_autosave)
+    };
+    let from =
+        if args.resume {
+            Some(autosave.clone().ok_or(
+                "--resume: no saved game is known (no --autosave, HOME or XDG_STATE_HOME)",
+            )?)
+        } else {
+            args.load.clone()
+        };
+    let resume = match from {
+        Some(path) => {
+            let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(
+                read_game(&String::from_utf8_lossy(&bytes))
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let interactive = std::io::stdin().is_terminal();
+    let colour = !args.plain
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let config = PlayConfig {
+        players,
+        level: args.level,
+        time,
+        style: Style { colour },
+        interactive,
+        autosave,
+        resume,
+        book: !args.no_book,
+        random: args.seed,
+    };
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    let code = wedge::engine::session::run(PlayFrontEnd::new(config), stdin, std::io::stdout());
+    if code == 0 {
+        Ok(())
+    } else {
+        Err("the engine could not start".into())
+    }
+}

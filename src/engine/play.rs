@@ -1,0 +1,1080 @@
+//! The `wedge play` front end: a practice game in the terminal against the engine core (levels,
+//! book, search, solver), on the same session loop as the protocols. It owns the game (the moves,
+//! the moves taken back, who plays which colour, the clocks) and one engine task at a time: the
+//! engine's move, a hint, or the analysis of the game. The text (commands, board, read-outs) is
+//! [`crate::protocol::play`].
+//!
+//! Every error leaves the game as it was; the game is saved (GGF) after every move and on exit,
+//! so `wedge play --resume` continues it.
+
+use super::session::{FrontEnd, Session};
+use super::worker::Report;
+use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
+use crate::board::text::Game;
+use crate::board::{Color, Move, Position};
+use crate::protocol::parser::GoParams;
+use crate::protocol::play::{
+    board_lines, clock_text, colour_name, colour_symbol, confidence, parse, score_discs,
+    score_text, Edit, Marks, PlayCommand, Players, Style, TimeSetting, HELP,
+};
+use crate::protocol::LineError;
+use crate::search::{Bound, Score};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The engine's time a move unless told otherwise: level 10 thinks at most 5 s.
+pub const DEFAULT_MOVE_MS: u64 = 5000;
+/// The time of each position's search in `analyze`.
+const ANALYZE_MS: u64 = 500;
+/// A move is called a mistake in `analyze` when the best one scores this much more: two searches
+/// of neighbouring positions, each with its own depth, differ by about a disc on their own.
+const MISTAKE_DISCS: f64 = 1.0;
+
+/// How a game session starts.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// Who plays which colour.
+    pub players: Players,
+    /// The engine's level, 1..=10.
+    pub level: u32,
+    /// The engine's time.
+    pub time: TimeSetting,
+    /// How the board is drawn.
+    pub style: Style,
+    /// Whether the input is a person at a terminal (thinking is shown as it goes).
+    pub interactive: bool,
+    /// Where the game is saved after every move and on exit (`None`: not saved).
+    pub autosave: Option<PathBuf>,
+    /// A game to continue (from `--resume` or a file).
+    pub resume: Option<Game>,
+    /// The opening book.
+    pub book: bool,
+    /// Root noise with this seed (`None`: deterministic).
+    pub random: Option<u64>,
+}
+
+/// What the engine is doing for the game.
+enum Task {
+    /// Choosing its move.
+    Move {
+        stop: Arc<AtomicBool>,
+        started: Instant,
+    },
+    /// The best moves for the side to move.
+    Hint {
+        stop: Arc<AtomicBool>,
+        lines: Vec<(usize, Score, Option<Move>)>,
+        count: usize,
+    },
+    /// Searching every position of the game in turn.
+    Analyze {
+        /// The current position's search (its timer sets it too).
+        stop: Arc<AtomicBool>,
+        /// Set by the person: report what is done.
+        cancelled: bool,
+        positions: Vec<Position>,
+        scores: Vec<(Score, Option<Move>)>,
+    },
+}
+
+impl Task {
+    /// Ends the task early: the engine moves now, the hint is the best so far, the analysis
+    /// reports the positions done.
+    fn stop(&mut self) {
+        match self {
+            Task::Move { stop, .. } | Task::Hint { stop, .. } => {
+                stop.store(true, Ordering::Relaxed)
+            }
+            Task::Analyze {
+                stop, cancelled, ..
+            } => {
+                *cancelled = true;
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The state of a game session.
+pub struct PlayFrontEnd {
+    config: PlayConfig,
+    game: Game,
+    /// Moves taken back, the next to replay last.
+    redo: Vec<Move>,
+    /// Whether a human plays black, white.
+    human: [bool; 2],
+    task: Option<Task>,
+    /// Milliseconds used by black and white.
+    used: [u64; 2],
+    /// When the side to move's turn began.
+    turn_started: Instant,
+    /// The game has been announced as over.
+    over_announced: bool,
+    /// The input has ended: the session ends once the engine has nothing left to do.
+    input_ended: bool,
+    /// Lines typed while the engine was busy, applied in order when it is done (a script's
+    /// next move, or a person typing ahead).
+    queue: std::collections::VecDeque<String>,
+}
+
+impl PlayFrontEnd {
+    /// A session with this configuration; the game starts when the session does.
+    pub fn new(config: PlayConfig) -> PlayFrontEnd {
+        let game = config
+            .resume
+            .clone()
+            .unwrap_or_else(|| Game::new(Position::START));
+        let mut front = PlayFrontEnd {
+            human: [false; 2],
+            config,
+            game,
+            redo: Vec::new(),
+            task: None,
+            used: [0; 2],
+            turn_started: Instant::now(),
+            over_announced: false,
+            input_ended: false,
+            queue: std::collections::VecDeque::new(),
+        };
+        front.set_players(front.config.players);
+        front
+    }
+
+    fn set_players(&mut self, players: Players) {
+        self.config.players = players;
+        self.human = match players {
+            Players::Human(Color::Black) => [true, false],
+            Players::Human(Color::White) => [false, true],
+            Players::BothHuman => [true, true],
+            Players::BothEngine => [false, false],
+        };
+    }
+
+    fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    /// Sends the settings to the core before the first move.
+    fn start(&mut self, s: &mut Session<'_>) {
+        let level = self.config.level.to_string();
+        let book = self.config.book.to_string();
+        for (name, value) in [("Level", level.as_str()), ("OwnBook", book.as_str())] {
+            if let Err(e) = s.core.set_option(name, Some(value)) {
+                s.out.line(&format!("error: {e}"));
+            }
+        }
+        self.apply_random(s, self.config.random);
+        s.out.line(&format!(
+            "wedge play: you are {}; level {}, {}. Type help for the commands.",
+            self.players_text(),
+            self.config.level,
+            self.time_text()
+        ));
+    }
+
+    fn apply_random(&mut self, s: &mut Session<'_>, random: Option<u64>) {
+        self.config.random = random;
+        let (noise, seed) = match random {
+            Some(seed) => ("150", seed.to_string()),
+            None => ("0", "0".to_string()),
+        };
+        for (name, value) in [("Randomness", noise), ("Seed", seed.as_str())] {
+            if let Err(e) = s.core.set_option(name, Some(value)) {
+                s.out.line(&format!("error: {e}"));
+            }
+        }
+    }
+
+    fn players_text(&self) -> String {
+        match self.config.players {
+            Players::Human(c) => format!("{} ({})", colour_name(c), colour_symbol(c)),
+            Players::BothHuman => "both sides".into(),
+            Players::BothEngine => "watching the engine play itself".into(),
+        }
+    }
+
+    fn time_text(&self) -> String {
+        match self.config.time {
+            TimeSetting::PerMove(ms) => format!("at most {:.1} s a move", ms as f64 / 1000.0),
+            TimeSetting::Game(ms, inc) => format!(
+                "{} a game{}",
+                clock_text(ms),
+                if inc > 0 {
+                    format!(" + {:.1} s a move", inc as f64 / 1000.0)
+                } else {
+                    String::new()
+                }
+            ),
+        }
+    }
+
+    /// The board with the last move and its flips marked, and what comes next.
+    fn show(&self, s: &mut Session<'_>) {
+        let pos = self.position();
+        let mut marks = Marks::default();
+        if let Some((&last, before)) = self.game.moves.split_last() {
+            let prev = Game {
+                start: self.game.start,
+                moves: before.to_vec(),
+            }
+            .position();
+            if let Some(sq) = last.square() {
+                marks.last = Some(sq);
+                marks.flipped = prev.board.flips(sq).0;
+            }
+        }
+        if self.human[pos.side as usize] && !pos.board.is_game_over() {
+            marks.legal = pos.board.legal_moves().0;
+        }
+        for line in board_lines(pos, marks, self.config.style) {
+            s.out.line(&line);
+        }
+        let (black, white) = (pos.black().count_ones(), pos.white().count_ones());
+        let clocks = self.clock_line();
+        s.out.line(&format!(
+            "Black (X) {black} - White (O) {white}   moves: {}   {clocks}",
+            self.move_list()
+        ));
+    }
+
+    fn move_list(&self) -> String {
+        if self.game.moves.is_empty() {
+            return "(none)".into();
+        }
+        self.game
+            .moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn clock_line(&self) -> String {
+        match self.config.time {
+            TimeSetting::Game(base, inc) => {
+                let left = |c: usize| {
+                    let moves = self.moves_of(c) as u64;
+                    (base + inc * moves).saturating_sub(self.used[c])
+                };
+                format!(
+                    "clock: Black {} White {}",
+                    clock_text(left(0)),
+                    clock_text(left(1))
+                )
+            }
+            TimeSetting::PerMove(_) => format!(
+                "time used: Black {} White {}",
+                clock_text(self.used[0]),
+                clock_text(self.used[1])
+            ),
+        }
+    }
+
+    /// Moves played by colour `c` (index) so far.
+    fn moves_of(&self, c: usize) -> usize {
+        let first = self.game.start.side as usize;
+        let n = self.game.moves.len();
+        if c == first {
+            n.div_ceil(2)
+        } else {
+            n / 2
+        }
+    }
+
+    /// Plays `mv` for the side to move (checked by the caller), charging its time.
+    fn push_move(&mut self, mv: Move) {
+        let side = self.position().side as usize;
+        self.used[side] += self.turn_started.elapsed().as_millis() as u64;
+        self.game.moves.push(mv);
+        self.turn_started = Instant::now();
+        self.over_announced = false;
+    }
+
+    /// Moves the game on: automatic passes, the end of the game, the engine's turn, or the prompt
+    /// for a human.
+    fn advance(&mut self, s: &mut Session<'_>) {
+        loop {
+            let pos = self.position();
+            if pos.board.is_game_over() {
+                if !self.over_announced {
+                    self.over_announced = true;
+                    self.show(s);
+                    self.announce_result(s, pos);
+                }
+                self.autosave(s);
+                return;
+            }
+            if !pos.board.can_move() {
+                s.out.line(&format!(
+                    "{} has no move and passes.",
+                    colour_name(pos.side)
+                ));
+                self.push_move(Move::PASS);
+                continue;
+            }
+            break;
+        }
+        self.autosave(s);
+        let pos = self.position();
+        self.show(s);
+        if self.human[pos.side as usize] {
+            let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
+            s.out.line(&format!(
+                "{} ({}) to move; legal: {}",
+                colour_name(pos.side),
+                colour_symbol(pos.side),
+                legal.join(" ")
+            ));
+        } else {
+            self.engine_move(s);
+        }
+    }
+
+    fn announce_result(&self, s: &mut Session<'_>, pos: Position) {
+        let score = pos.black_final_score();
+        let (b, w) = (pos.black().count_ones(), pos.white().count_ones());
+        let result = match score.cmp(&0) {
+            std::cmp::Ordering::Greater => format!("Black wins by {score}"),
+            std::cmp::Ordering::Less => format!("White wins by {}", -score),
+            std::cmp::Ordering::Equal => "a draw".to_string(),
+        };
+        let who = match (self.config.players, score.signum()) {
+            (Players::Human(c), x) if x != 0 => {
+                let human_won = (c == Color::Black) == (x > 0);
+                if human_won {
+                    " - you win!"
+                } else {
+                    " - the engine wins"
+                }
+            }
+            _ => "",
+        };
+        s.out.line(&format!(
+            "Game over: {result} ({b}-{w}){who}. {} moves. Type new for another game, undo to go back, analyze to review it.",
+            self.game.moves.iter().filter(|m| !m.is_pass()).count()
+        ));
+    }
+
+    /// The search limits of the engine's move.
+    fn go_params(&self, side: Color) -> GoParams {
+        let mut p = GoParams::default();
+        match self.config.time {
+            TimeSetting::PerMove(ms) => p.movetime = Some(ms),
+            TimeSetting::Game(base, inc) => {
+                let c = side as usize;
+                let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used[c]);
+                let left = left.max(50);
+                match side {
+                    Color::Black => {
+                        p.btime = Some(left);
+                        p.binc = Some(inc);
+                    }
+                    Color::White => {
+                        p.wtime = Some(left);
+                        p.winc = Some(inc);
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    fn engine_move(&mut self, s: &mut Session<'_>) {
+        let pos = self.position();
+        let params = self.go_params(pos.side);
+        if let Some(book) = s.core.book_move(pos, &params) {
+            s.out.line(&format!(
+                "wedge ({}) plays {} from its book (evaluation {:+} discs).",
+                colour_symbol(pos.side),
+                book.mv,
+                book.score
+            ));
+            self.push_move(book.mv);
+            self.advance(s);
+            return;
+        }
+        let plan = s.core.plan(pos, &params);
+        match s.core.start_search(pos.board, plan) {
+            Ok(stop) => {
+                self.task = Some(Task::Move {
+                    stop,
+                    started: Instant::now(),
+                });
+                if self.config.interactive {
+                    s.out
+                        .status("wedge is thinking... (stop or Enter makes it move now)");
+                }
+            }
+            Err(e) => s.out.line(&format!("error: {e}")),
+        }
+    }
+
+    /// Applies a line typed while nothing runs.
+    fn command(&mut self, s: &mut Session<'_>, command: PlayCommand) -> bool {
+        match command {
+            PlayCommand::Quit => {
+                self.autosave(s);
+                return false;
+            }
+            PlayCommand::Help => HELP.iter().for_each(|l| s.out.line(l)),
+            PlayCommand::Board => {
+                self.show(s);
+                self.show_turn_quietly(s);
+            }
+            PlayCommand::Stop => {}
+            PlayCommand::Move(mv) => return self.human_move(s, mv),
+            PlayCommand::Undo(n) => self.undo(s, n),
+            PlayCommand::Redo(n) => self.redo_moves(s, n),
+            PlayCommand::Hint(n) => self.hint(s, n),
+            PlayCommand::New => {
+                self.game = Game::new(Position::START);
+                self.redo.clear();
+                self.used = [0; 2];
+                self.turn_started = Instant::now();
+                s.core.new_game();
+                s.out.line("New game.");
+                self.advance(s);
+            }
+            PlayCommand::Level(l) => match s.core.set_option("Level", Some(&l.to_string())) {
+                Ok(()) => {
+                    self.config.level = l;
+                    s.out.line(&format!("The engine now plays at level {l}."));
+                }
+                Err(e) => s.out.line(&format!("error: {e}")),
+            },
+            PlayCommand::Swap => {
+                let players = match self.config.players {
+                    Players::Human(c) => Players::Human(c.opposite()),
+                    other => other,
+                };
+                self.set_players(players);
+                s.out.line(&format!("You are now {}.", self.players_text()));
+                self.advance(s);
+            }
+            PlayCommand::Players(p) => {
+                self.set_players(p);
+                s.out.line(&format!("You are now {}.", self.players_text()));
+                self.advance(s);
+            }
+            PlayCommand::Time(t) => {
+                self.config.time = t;
+                s.out
+                    .line(&format!("The engine now thinks {}.", self.time_text()));
+            }
+            PlayCommand::Save(file) => {
+                match std::fs::write(&file, format!("{}\n", self.record())) {
+                    Ok(()) => s.out.line(&format!("Saved to {file}.")),
+                    Err(e) => s.out.line(&format!("error: cannot save to {file}: {e}")),
+                }
+            }
+            PlayCommand::Load(file) => self.load(s, &file),
+            PlayCommand::Edit(edit) => self.edit(s, edit),
+            PlayCommand::Book(on) => match s.core.set_option("OwnBook", Some(&on.to_string())) {
+                Ok(()) => {
+                    self.config.book = on;
+                    s.out
+                        .line(&format!("Opening book {}.", if on { "on" } else { "off" }));
+                }
+                Err(e) => s.out.line(&format!("error: {e}")),
+            },
+            PlayCommand::Random(seed) => {
+                let seed = seed.unwrap_or_else(|| now_unix() % 2_147_483_647);
+                self.apply_random(s, Some(seed));
+                s.out.line(&format!(
+                    "The engine varies its moves (seed {seed}: 'random on {seed}' replays them)."
+                ));
+            }
+            PlayCommand::RandomOff => {
+                self.apply_random(s, None);
+                s.out.line("The engine plays its best move every time.");
+            }
+            PlayCommand::Analyze => self.analyze(s),
+        }
+        true
+    }
+
+    fn human_move(&mut self, s: &mut Session<'_>, mv: Move) -> bool {
+        let pos = self.position();
+        if pos.board.is_game_over() {
+            s.out
+                .line("error: the game is over (new starts another, undo goes back)");
+            return true;
+        }
+        if !self.human[pos.side as usize] {
+            s.out.line("error: it is the engine's turn");
+            return true;
+        }
+        if pos.play(mv).is_none() {
+            let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
+            let why = if mv.is_pass() {
+                "you have a move, so you cannot pass".to_string()
+            } else if (pos.black() | pos.white()) & mv.square().map_or(0, |q| 1u64 << q.index())
+                != 0
+            {
+                format!("{mv}: the square is taken")
+            } else {
+                format!("{mv}: not a legal move here")
+            };
+            s.out
+                .line(&format!("error: {why}; legal: {}", legal.join(" ")));
+            return true;
+        }
+        self.redo.clear();
+        self.push_move(mv);
+        self.advance(s);
+        true
+    }
+
+    fn undo(&mut self, s: &mut Session<'_>, n: Option<usize>) {
+        if self.game.moves.is_empty() {
+            s.out.line("error: there is no move to take back");
+            return;
+        }
+        let mut taken = 0;
+        while let Some(mv) = self.game.moves.pop() {
+            self.redo.push(mv);
+            if !mv.is_pass() {
+                taken += 1;
+            }
+            let pos = self.position();
+            let done = match n {
+                Some(n) => taken >= n,
+                // Back to a human's turn, one of their moves undone.
+                None => {
+                    self.human[pos.side as usize] && !mv.is_pass() || !self.human.contains(&true)
+                }
+            };
+            if done && !self.position().board.must_pass() {
+                break;
+            }
+        }
+        self.over_announced = false;
+        self.turn_started = Instant::now();
+        s.out.line(&format!("Took back {taken} move(s)."));
+        self.advance(s);
+    }
+
+    fn redo_moves(&mut self, s: &mut Session<'_>, n: Option<usize>) {
+        if self.redo.is_empty() {
+            s.out.line("error: there is no move to replay");
+            return;
+        }
+        let want = n.unwrap_or(1);
+        let mut played = 0;
+        while played < want {
+            let Some(mv) = self.redo.pop() else {
+                break;
+            };
+            self.game.moves.push(mv);
+            if !mv.is_pass() {
+                played += 1;
+            }
+        }
+        // Passes that follow are replayed too.
+        while self.redo.last().is_some_and(|m| m.is_pass()) {
+            if let Some(mv) = self.redo.pop() {
+                self.game.moves.push(mv);
+            }
+        }
+        self.turn_started = Instant::now();
+        s.out.line(&format!("Replayed {played} move(s)."));
+        self.advance(s);
+    }
+
+    fn hint(&mut self, s: &mut Session<'_>, count: usize) {
+        let pos = self.position();
+        if pos.board.is_game_over() {
+            s.out.line("error: the game is over");
+            return;
+        }
+        if !pos.board.can_move() {
+            s.out.line("Hint: pass (there is no move).");
+            return;
+        }
+        // Full strength and `count` lines, whatever the opponent's level; set back after.
+        let count = count.min(pos.board.legal_moves().count() as usize);
+        let _ = s.core.set_option("Level", Some("10"));
+        let _ = s.core.set_option("MultiPV", Some(&count.to_string()));
+        let _ = s.core.set_option("Randomness", Some("0"));
+        let params = GoParams {
+            movetime: Some(match self.config.time {
+                TimeSetting::PerMove(ms) => ms.min(DEFAULT_MOVE_MS),
+                TimeSetting::Game(..) => 2000,
+            }),
+            ..GoParams::default()
+        };
+        let plan = s.core.plan(pos, &params);
+        let started = s.core.start_search(pos.board, plan);
+        self.restore_engine(s);
+        match started {
+            Ok(stop) => {
+                s.out.line("Thinking about a hint...");
+                self.task = Some(Task::Hint {
+                    stop,
+                    lines: Vec::new(),
+                    count,
+                });
+            }
+            Err(e) => s.out.line(&format!("error: {e}")),
+        }
+    }
+
+    /// Puts the engine's own settings back after a hint or analysis (the search has its limits
+    /// already).
+    fn restore_engine(&mut self, s: &mut Session<'_>) {
+        let _ = s.core.set_option("MultiPV", Some("1"));
+        let _ = s
+            .core
+            .set_option("Level", Some(&self.config.level.to_string()));
+        let noise = if self.config.random.is_some() {
+            "150"
+        } else {
+            "0"
+        };
+        let _ = s.core.set_option("Randomness", Some(noise));
+    }
+
+    fn analyze(&mut self, s: &mut Session<'_>) {
+        let mut positions = vec![self.game.start];
+        let mut pos = self.game.start;
+        for &mv in &self.game.moves {
+            match pos.play(mv) {
+                Some(next) => pos = next,
+                None => break,
+            }
+            positions.push(pos);
+        }
+        if self.game.moves.is_empty() {
+            s.out.line("error: there is no move to analyze");
+            return;
+        }
+        s.out.line(&format!(
+            "Analyzing {} positions ({:.1} s each; stop ends it)...",
+            positions.len(),
+            ANALYZE_MS as f64 / 1000.0
+        ));
+        self.task = Some(Task::Analyze {
+            stop: Arc::new(AtomicBool::new(false)),
+            cancelled: false,
+            positions,
+            scores: Vec::new(),
+        });
+        self.analyze_next(s);
+    }
+
+    /// Starts the search of the next position to analyze, or reports when all are done.
+    fn analyze_next(&mut self, s: &mut Session<'_>) {
+        let Some(Task::Analyze {
+            positions, scores, ..
+        }) = &self.task
+        else {
+            return;
+        };
+        let Some(&pos) = positions.get(scores.len()) else {
+            self.analyze_report(s);
+            return;
+        };
+        if pos.board.is_game_over() || !pos.board.can_move() {
+            let score = if pos.board.is_game_over() {
+                Score::Exact(pos.board.final_score())
+            } else {
+                Score::Eval(0)
+            };
+            if let Some(Task::Analyze { scores, .. }) = &mut self.task {
+                scores.push((score, None));
+            }
+            return self.analyze_next(s);
+        }
+        let _ = s.core.set_option("Level", Some("10"));
+        let _ = s.core.set_option("Randomness", Some("0"));
+        let params = GoParams {
+            movetime: Some(ANALYZE_MS),
+            ..GoParams::default()
+        };
+        let plan = s.core.plan(pos, &params);
+        let started = s.core.start_search(pos.board, plan);
+        self.restore_engine(s);
+        match started {
+            Ok(stop) => {
+                if let Some(Task::Analyze { stop: s0, .. }) = &mut self.task {
+                    *s0 = stop;
+                }
+            }
+            Err(e) => {
+                self.task = None;
+                s.out.line(&format!("error: {e}"));
+            }
+        }
+    }
+
+    fn analyze_report(&mut self, s: &mut Session<'_>) {
+        let Some(Task::Analyze {
+            positions, scores, ..
+        }) = self.task.take()
+        else {
+            return;
+        };
+        s.out.line("move  player  played          best");
+        let mut number = 0;
+        for (i, &mv) in self.game.moves.iter().enumerate() {
+            if mv.is_pass() {
+                continue;
+            }
+            number += 1;
+            let (Some(&(best, best_move)), Some(&(after, _))) = (scores.get(i), scores.get(i + 1))
+            else {
+                break;
+            };
+            let side = positions[i].side;
+            // The played move's value for the mover: the next position's score, negated (after a
+            // forced pass the next position is the mover's own again).
+            let played = if positions[i + 1].side == side {
+                after
+            } else {
+                after.negated()
+            };
+            let loss = score_discs(best) - score_discs(played);
+            let best_text = match best_move {
+                Some(b) if b != mv && loss > MISTAKE_DISCS => {
+                    format!("{b} {}  (loses {loss:.1})", score_text(best))
+                }
+                _ => "best".to_string(),
+            };
+            s.out.line(&format!(
+                "{number:>3}. {:<6} {mv} {:<12} {best_text}",
+                colour_name(side),
+                score_text(played)
+            ));
+        }
+        self.show_turn_quietly(s);
+    }
+
+    /// The prompt again after a task, without redrawing the board.
+    fn show_turn_quietly(&mut self, s: &mut Session<'_>) {
+        let pos = self.position();
+        if !pos.board.is_game_over() && self.human[pos.side as usize] {
+            let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
+            s.out.line(&format!(
+                "{} ({}) to move; legal: {}",
+                colour_name(pos.side),
+                colour_symbol(pos.side),
+                legal.join(" ")
+            ));
+        } else if !pos.board.is_game_over() {
+            self.advance(s);
+        }
+    }
+
+    fn edit(&mut self, s: &mut Session<'_>, edit: Edit) {
+        let pos = self.position();
+        let (mut black, mut white, mut side) = (pos.black(), pos.white(), pos.side);
+        match edit {
+            Edit::Clear => {
+                black = Position::START.black();
+                white = Position::START.white();
+            }
+            Edit::Side(c) => side = c,
+            Edit::Place(colour, squares) => {
+                for sq in squares {
+                    let bit = 1u64 << sq.index();
+                    black &= !bit;
+                    white &= !bit;
+                    match colour {
+                        Some(Color::Black) => black |= bit,
+                        Some(Color::White) => white |= bit,
+                        None => {}
+                    }
+                }
+            }
+        }
+        let Ok(edited) = Position::from_colors(black, white, side) else {
+            s.out
+                .line("error: the edit would put two discs on one square");
+            return;
+        };
+        self.game = Game::new(edited);
+        self.redo.clear();
+        self.used = [0; 2];
+        self.turn_started = Instant::now();
+        s.core.new_game();
+        s.out.line("The game now starts from this position.");
+        self.advance(s);
+    }
+
+    fn load(&mut self, s: &mut Session<'_>, file: &str) {
+        let text = match crate::files::read_regular(
+            std::path::Path::new(file),
+            crate::files::MAX_TEXT_BYTES,
+        ) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                s.out.line(&format!("error: cannot load {file}: {e}"));
+                return;
+            }
+        };
+        match read_game(&text) {
+            Ok(game) => {
+                self.game = game;
+                self.redo.clear();
+                self.used = [0; 2];
+                self.turn_started = Instant::now();
+                s.core.new_game();
+                s.out
+                    .line(&format!("Loaded {file}: {} moves.", self.game.moves.len()));
+                self.advance(s);
+            }
+            Err(e) => s.out.line(&format!("error: {file}: {e}")),
+        }
+    }
+
+    /// The game as a GGF record.
+    fn record(&self) -> GgfGame {
+        let name = |c: usize| {
+            if self.human[c] {
+                "human".to_string()
+            } else {
+                format!("wedge level {}", self.config.level)
+            }
+        };
+        let pos = self.position();
+        GgfGame {
+            place: "wedge play".into(),
+            unix_time: now_unix(),
+            black: name(0),
+            white: name(1),
+            time_control: self.time_text(),
+            start: self.game.start,
+            moves: self.game.moves.clone(),
+            black_score: if pos.board.is_game_over() {
+                pos.black_final_score()
+            } else {
+                0
+            },
+            forfeit: None,
+        }
+    }
+
+    fn autosave(&self, s: &mut Session<'_>) {
+        let Some(path) = &self.config.autosave else {
+            return;
+        };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let Err(e) = std::fs::write(path, format!("{}\n", self.record())) {
+            s.out.line(&format!(
+                "error: cannot save the game to {}: {e}",
+                path.display()
+            ));
+        }
+    }
+
+    fn search_done(&mut self, s: &mut Session<'_>, result: crate::search::SearchResult) {
+        let Some(task) = self.task.take() else {
+            return;
+        };
+        match task {
+            Task::Move { started, .. } => {
+                let pos = self.position();
+                let mv = match result.best_move {
+                    Some(m) if pos.play(m).is_some() => m,
+                    _ => match pos.legal_move_list().first() {
+                        Some(&m) => m,
+                        None => return,
+                    },
+                };
+                let empties = pos.board.empty_count();
+                s.out.line(&format!(
+                    "wedge ({}) plays {mv} after {:.1} s, depth {}: {}.",
+                    colour_symbol(pos.side),
+                    started.elapsed().as_secs_f64(),
+                    result.depth,
+                    confidence(result.score, empties)
+                ));
+                self.push_move(mv);
+                self.advance(s);
+            }
+            Task::Hint {
+                mut lines, count, ..
+            } => {
+                lines.sort_by_key(|l| l.0);
+                if lines.is_empty() {
+                    if let Some(m) = result.best_move {
+                        lines.push((1, result.score, Some(m)));
+                    }
+                }
+                let text: Vec<String> = lines
+                    .iter()
+                    .take(count)
+                    .filter_map(|(_, score, mv)| mv.map(|m| format!("{m} {}", score_text(*score))))
+                    .collect();
+                s.out.line(&format!(
+                    "Hint (depth {}): {}",
+                    result.depth,
+                    text.join(", ")
+                ));
+                self.show_turn_quietly(s);
+            }
+            Task::Analyze {
+                stop,
+                cancelled,
+                positions,
+                mut scores,
+            } => {
+                scores.push((result.score, result.best_move));
+                self.task = Some(Task::Analyze {
+                    stop,
+                    cancelled,
+                    positions,
+                    scores,
+                });
+                if cancelled {
+                    self.analyze_report(s);
+                } else {
+                    self.analyze_next(s);
+                }
+            }
+        }
+    }
+
+    fn info(&mut self, s: &mut Session<'_>, info: crate::search::Info) {
+        match &mut self.task {
+            Some(Task::Hint { lines, .. }) if info.bound == Bound::Exact => {
+                let entry = (info.multipv, info.score, info.pv.first().copied());
+                match lines.iter_mut().find(|l| l.0 == info.multipv) {
+                    Some(l) => *l = entry,
+                    None => lines.push(entry),
+                }
+            }
+            Some(Task::Move { started, .. }) if self.config.interactive && info.multipv == 1 => {
+                let best = info.pv.first().map_or(String::new(), |m| m.to_string());
+                s.out.status(&format!(
+                    "wedge is thinking: depth {} score {} best {best}  ({:.1} s; stop or Enter moves now)",
+                    info.depth,
+                    score_text(info.score),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+impl PlayFrontEnd {
+    /// Applies one typed line while the engine is idle; whether the session goes on.
+    fn apply_line(&mut self, s: &mut Session<'_>, line: &str) -> bool {
+        match parse(line) {
+            Ok(command) => self.command(s, command),
+            Err(e) => {
+                s.out.line(&format!("error: {e}"));
+                true
+            }
+        }
+    }
+}
+
+/// A game from a file's text: GGF, or a transcript from the start (`f5d6c3...`).
+pub fn read_game(text: &str) -> Result<Game, String> {
+    let text = text.trim();
+    if text.starts_with("(;") {
+        parse_ggf(text).map_err(|e| e.to_string())
+    } else {
+        let line = text.lines().next().unwrap_or("").trim();
+        line.parse::<Game>().map_err(|e| e.to_string())
+    }
+}
+
+impl FrontEnd for PlayFrontEnd {
+    fn begin(&mut self, s: &mut Session<'_>) {
+        self.start(s);
+        self.advance(s);
+    }
+
+    fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                s.out.line(&format!("error: {e}"));
+                return true;
+            }
+        };
+        if let Some(task) = &mut self.task {
+            // Only stop, and quit when nothing was typed ahead of it, act at once; anything else
+            // waits for the engine (a script's lines all arrive at once and keep their order).
+            return match parse(&line) {
+                Ok(PlayCommand::Stop) => {
+                    task.stop();
+                    true
+                }
+                Ok(PlayCommand::Quit) if self.queue.is_empty() => {
+                    task.stop();
+                    self.autosave(s);
+                    false
+                }
+                _ => {
+                    self.queue.push_back(line);
+                    true
+                }
+            };
+        }
+        self.apply_line(s, &line)
+    }
+
+    fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
+        match report {
+            Report::Done(result) => {
+                self.search_done(s, result);
+                // Lines that waited for the engine, until one starts it again.
+                while self.task.is_none() {
+                    let Some(line) = self.queue.pop_front() else {
+                        break;
+                    };
+                    if !self.apply_line(s, &line) {
+                        return false;
+                    }
+                }
+            }
+            Report::Info(info) => self.info(s, info),
+            Report::Resized(mb, result) => {
+                if let Err(e) = s.core.hash_resized(mb, result) {
+                    s.out.line(&format!("error: {e}"));
+                }
+            }
+            Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
+        }
+        if self.input_ended && self.task.is_none() {
+            self.autosave(s);
+            return false;
+        }
+        true
+    }
+
+    fn end_of_input(&mut self, s: &mut Session<'_>) -> bool {
+        // A script's last engine move (or hint) is answered; then the session ends.
+        self.input_ended = true;
+        if self.task.is_some() {
+            return true;
+        }
+        self.autosave(s);
+        false
+    }
+
+    fn stop(&mut self) {
+        if let Some(task) = &mut self.task {
+            task.stop();
+        }
+    }
+}
+
+/// Where a game is saved between sessions: `$XDG_STATE_HOME/wedge/play.ggf`, else
+/// `~/.local/state/wedge/play.ggf` (`None` when neither is known).
+pub fn default_autosave() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("wedge").join("play.ggf"));
+    }
+    std::env::var_os("HOME")
+        .filter(|d| !d.is_empty())
+        .map(|h| PathBuf::from(h).join(".local/state/wedge/play.ggf"))
+}

@@ -1,0 +1,186 @@
+//! `wedge play` through a pipe, as a script (or a person) uses it: a whole game against the engine,
+//! undo and redo, hints, save and load, editing the board, errors that keep the game, and the game
+//! saved on exit and resumed.
+
+mod common;
+
+use common::Engine;
+
+/// A game with a fast engine, saving to `autosave`.
+fn play(extra: &[&str], autosave: &std::path::Path) -> Engine {
+    let path = autosave.to_str().unwrap();
+    let mut args = vec!["play", "--time", "0.05", "--autosave", path];
+    args.extend_from_slice(extra);
+    Engine::start_with(&args)
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Lines up to the next prompt for the human (`... to move; legal: ...`) or the end of the game.
+fn to_prompt(e: &mut Engine) -> Vec<String> {
+    e.until(|l| l.contains("to move; legal:") || l.starts_with("Game over"))
+}
+
+fn legal(prompt: &str) -> Vec<String> {
+    prompt
+        .split("legal: ")
+        .nth(1)
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The moves list of the last status line.
+fn moves(lines: &[String]) -> String {
+    let status = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains("moves: "))
+        .expect("a status line");
+    let rest = status.split("moves: ").nth(1).unwrap();
+    rest.split("   ").next().unwrap().to_string()
+}
+
+#[test]
+fn a_whole_game_against_the_engine_ends_with_a_result() {
+    let save = temp("whole.ggf");
+    let mut e = play(&["--level", "3"], &save);
+    let mut lines = to_prompt(&mut e);
+    let mut engine_moves = 0;
+    let draw;
+    loop {
+        engine_moves += lines
+            .iter()
+            .filter(|l| l.starts_with("wedge (O) plays"))
+            .count();
+        let last = lines.last().unwrap().clone();
+        if last.starts_with("Game over") {
+            assert!(
+                last.contains("wins by") || last.contains("a draw"),
+                "{last}"
+            );
+            draw = last.contains("a draw");
+            break;
+        }
+        // The human plays the last legal move (not the engine's choice) every turn.
+        let mv = legal(&last).pop().expect("a legal move");
+        e.send(&mv);
+        lines = to_prompt(&mut e);
+    }
+    assert!(engine_moves >= 20, "the engine played {engine_moves} moves");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    // The finished game was saved with its result.
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.starts_with("(;GM[Othello]"), "{saved}");
+    assert_eq!(saved.contains("RE[+0.000]"), draw, "{saved}");
+}
+
+#[test]
+fn undo_redo_hint_and_errors_keep_the_game() {
+    let save = temp("undo.ggf");
+    let mut e = play(&["--no-book"], &save);
+    let first = to_prompt(&mut e);
+    assert!(
+        first.last().unwrap().contains("legal: d3 c4 f5 e6"),
+        "{first:?}"
+    );
+    e.send("f5");
+    let after = to_prompt(&mut e);
+    let reply = after
+        .iter()
+        .find(|l| l.starts_with("wedge (O) plays"))
+        .expect("the engine replies");
+    assert!(
+        reply.contains("% to win") || reply.contains("proven"),
+        "{reply}"
+    );
+    let two = moves(&after);
+    assert_eq!(two.split_whitespace().count(), 2, "{two}");
+    // Errors say what is wrong and change nothing.
+    for (bad, message) in [
+        ("g9", "error: g9: there is no row 9"),
+        ("a1", "error: a1: not a legal move here; legal:"),
+        ("level 12", "error: level must be 1..10, got '12'"),
+        ("fly", "error: unknown command 'fly'"),
+        (
+            "load /nonexistent/game.ggf",
+            "error: cannot load /nonexistent/game.ggf",
+        ),
+    ] {
+        e.send(bad);
+        let got = e.until(|l| l.starts_with("error:"));
+        assert!(got.last().unwrap().starts_with(message), "{bad}: {got:?}");
+    }
+    e.send("board");
+    assert_eq!(moves(&to_prompt(&mut e)), two);
+    // Undo goes back to the human's turn before their move; redo replays.
+    e.send("undo");
+    let back = to_prompt(&mut e);
+    assert!(
+        back.iter().any(|l| l.starts_with("Took back 2 move")),
+        "{back:?}"
+    );
+    assert_eq!(moves(&back), "(none)");
+    e.send("redo 2");
+    assert_eq!(moves(&to_prompt(&mut e)), two);
+    // A hint names the best moves with scores.
+    e.send("hint 2");
+    let hint = e.until(|l| l.starts_with("Hint"));
+    let text = hint.last().unwrap();
+    assert_eq!(text.matches(',').count(), 1, "two moves: {text}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn save_load_edit_and_resume() {
+    let save = temp("resume.ggf");
+    let record = temp("saved.ggf");
+    let mut e = play(&["--no-book", "--level", "2"], &save);
+    to_prompt(&mut e);
+    e.send("f5");
+    let lines = to_prompt(&mut e);
+    let played = moves(&lines);
+    e.send(&format!("save {}", record.display()));
+    e.until(|l| l.starts_with("Saved to"));
+    e.send("new");
+    assert_eq!(moves(&to_prompt(&mut e)), "(none)");
+    e.send(&format!("load {}", record.display()));
+    assert_eq!(moves(&to_prompt(&mut e)), played);
+    // A transcript loads too.
+    let transcript = temp("line.txt");
+    std::fs::write(&transcript, "f5d6c3d3c4\n").unwrap();
+    e.send(&format!("load {}", transcript.display()));
+    let lines = to_prompt(&mut e);
+    // White is the engine: after the loaded black move c4 it replies at once.
+    assert!(moves(&lines).starts_with("f5 d6 c3 d3 c4"), "{lines:?}");
+    // Editing: a black disc on a1, then the game starts from there.
+    e.send("edit black a1");
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1 [") || l.starts_with("1  X")),
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("starts from this position")));
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    // The game was saved on exit and resumes where it was.
+    let mut again = play(&["--no-book", "--level", "2", "--resume"], &save);
+    let lines = to_prompt(&mut again);
+    let first_board = lines.iter().find(|l| l.starts_with("1 ")).unwrap();
+    assert!(first_board.starts_with("1  X"), "{lines:?}");
+    again.send("quit");
+    assert_eq!(again.wait_exit(), 0);
+}
