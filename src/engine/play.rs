@@ -14,8 +14,8 @@ use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::protocol::parser::GoParams;
 use crate::protocol::play::{
-    board_lines, clock_text, colour_name, colour_symbol, confidence, parse, score_discs,
-    score_text, Edit, Marks, PlayCommand, Players, Style, TimeSetting, HELP,
+    board_lines, clock_text, colour_name, colour_symbol, confidence, level_text, parse,
+    score_discs, score_text, Edit, Marks, PlayCommand, Players, Style, TimeSetting, HELP, LEVELS,
 };
 use crate::protocol::LineError;
 use crate::search::{Bound, Score};
@@ -167,9 +167,9 @@ impl PlayFrontEnd {
         }
         self.apply_random(s, self.config.random);
         s.out.line(&format!(
-            "wedge play: you are {}; level {}, {}. Type help for the commands.",
+            "wedge play: you are {}; the engine plays at {}, {}. Type help for the commands.",
             self.players_text(),
-            self.config.level,
+            level_text(self.config.level),
             self.time_text()
         ));
     }
@@ -440,10 +440,16 @@ impl PlayFrontEnd {
             PlayCommand::Level(l) => match s.core.set_option("Level", Some(&l.to_string())) {
                 Ok(()) => {
                     self.config.level = l;
-                    s.out.line(&format!("The engine now plays at level {l}."));
+                    s.out
+                        .line(&format!("The engine now plays at {}.", level_text(l)));
                 }
                 Err(e) => s.out.line(&format!("error: {e}")),
             },
+            PlayCommand::Levels => {
+                for level in 1..=LEVELS.len() as u32 {
+                    s.out.line(&level_text(level));
+                }
+            }
             PlayCommand::Swap => {
                 let players = match self.config.players {
                     Players::Human(c) => Players::Human(c.opposite()),
@@ -1077,4 +1083,47 @@ pub fn default_autosave() -> Option<PathBuf> {
     std::env::var_os("HOME")
         .filter(|d| !d.is_empty())
         .map(|h| PathBuf::from(h).join(".local/state/wedge/play.ggf"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::core::BOOK_MIN_LEVEL;
+    use crate::engine::options::level_limits;
+
+    #[test]
+    fn level_notes_say_what_the_levels_do() {
+        for (i, (_, note)) in LEVELS.iter().enumerate() {
+            let level = i as u32 + 1;
+            let limits = level_limits(level);
+            assert_eq!(
+                note.contains("opening book"),
+                level >= BOOK_MIN_LEVEL,
+                "{level}"
+            );
+            match limits.solve_empties {
+                Some(n) if n > 0 => {
+                    assert!(
+                        note.contains(&format!("last {n} squares")),
+                        "{level}: {note}"
+                    )
+                }
+                _ => assert!(!note.contains("exact in"), "{level}: {note}"),
+            }
+            assert_eq!(
+                note.contains("random errors"),
+                limits.randomness > 0,
+                "{level}"
+            );
+        }
+    }
+
+    #[test]
+    fn games_read_from_ggf_and_transcripts() {
+        let g = read_game("f5d6c3\n").unwrap();
+        assert_eq!(g.moves.len(), 3);
+        assert!(read_game("f5f5").is_err());
+        let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
+        assert_eq!(read_game(ggf).unwrap().moves.len(), 2);
+    }
 }

@@ -21,6 +21,8 @@ pub enum PlayCommand {
     New,
     /// The engine's level, 1..=10.
     Level(u32),
+    /// List the levels.
+    Levels,
     /// Change sides with the engine.
     Swap,
     /// Who plays black and white.
@@ -88,7 +90,7 @@ pub const HELP: &[&str] = &[
     "undo [N] / redo [N]    take back or replay moves (undo alone: back to your previous turn)",
     "hint [N]               the N best moves with scores, at full strength",
     "new                    a new game from the start",
-    "level N                the engine's level, 1 (weakest) to 10 (full strength)",
+    "level N                the engine's level, 1 (weakest) to 10 (full strength); level alone lists them",
     "swap                   change sides with the engine",
     "play black|white|both|none   you play black, white, both sides, or watch",
     "time N                 the engine thinks at most N seconds a move",
@@ -151,6 +153,7 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
         "stop" => no_args(PlayCommand::Stop),
         "quit" | "exit" | "q" => Ok(PlayCommand::Quit),
         "level" => match args {
+            [] => Ok(PlayCommand::Levels),
             [n] => n
                 .parse::<u32>()
                 .ok()
@@ -369,6 +372,44 @@ fn paint(text: &str, style: Style, code: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// Each level's name and what it does (docs/levels.md), for levels 1..=10.
+pub const LEVELS: [(&str, &str); 10] = [
+    ("beginner", "looks one move ahead, with large random errors"),
+    ("novice", "one move ahead, with random errors"),
+    ("casual", "two moves ahead, small random errors"),
+    (
+        "learner",
+        "three moves ahead, slight random errors, exact in the last 4 squares",
+    ),
+    ("club", "four moves ahead, exact in the last 8 squares"),
+    (
+        "strong club",
+        "six moves ahead, exact in the last 10 squares",
+    ),
+    (
+        "expert",
+        "eight moves ahead, exact in the last 12 squares, opening book",
+    ),
+    (
+        "strong expert",
+        "ten moves ahead, exact in the last 14 squares, opening book",
+    ),
+    (
+        "master",
+        "twelve moves ahead, exact in the last 18 squares, opening book",
+    ),
+    (
+        "full strength",
+        "as deep as its time allows, perfect endgames, opening book",
+    ),
+];
+
+/// `level N (name: what it does)`.
+pub fn level_text(level: u32) -> String {
+    let (name, note) = LEVELS[(level.clamp(1, 10) - 1) as usize];
+    format!("level {level} ({name}: {note})")
 }
 
 /// A colour's name.
