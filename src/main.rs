@@ -50,7 +50,7 @@ enum Command {
     EvalTest(cli::training::EvalTestArgs),
     /// Fit the pattern evaluation to data files; reports errors per phase and writes the weights.
     Train(cli::training::TrainArgs),
-    /// Evaluation weights: `dump` writes them in the weights-file format.
+    /// Evaluation weights: `dump` writes the evaluation in use as the files that load it again.
     Weights {
         #[command(subcommand)]
         action: cli::weights::WeightsAction,

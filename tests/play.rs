@@ -184,3 +184,43 @@ fn save_load_edit_and_resume() {
     again.send("quit");
     assert_eq!(again.wait_exit(), 0);
 }
+
+#[test]
+fn a_replayed_reply_empties_the_redo_stack_and_watching_can_be_interrupted() {
+    let save = temp("redo.ggf");
+    let mut e = play(&["--no-book", "--level", "2"], &save);
+    to_prompt(&mut e);
+    e.send("f5");
+    let two = moves(&to_prompt(&mut e));
+    // Taking back only the engine's reply gives it the move again: it plays the same reply,
+    // which is then no longer there to replay.
+    e.send("undo 1");
+    assert_eq!(moves(&to_prompt(&mut e)), two);
+    e.send("redo");
+    let got = e.until(|l| l.starts_with("error:"));
+    assert!(got.last().unwrap().contains("no move to replay"), "{got:?}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(
+        wedge::engine::play::read_game(&saved).unwrap().moves.len(),
+        2
+    );
+
+    // Starting a session does not overwrite the saved game; watching stops at `quit`.
+    let mut watch = play(&["--no-book", "--play", "none"], &save);
+    watch.send("board");
+    watch.send("quit");
+    let lines = watch.until(|l| l.contains("moves: "));
+    assert_eq!(watch.wait_exit(), 0);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Game over")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_file(&save);
+    let mut idle = play(&[], &save);
+    std::fs::write(&save, saved.as_bytes()).unwrap();
+    idle.send("quit");
+    assert_eq!(idle.wait_exit(), 0);
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), saved);
+}

@@ -458,4 +458,17 @@ fn a_single_legal_move_is_not_thought_over_when_timed() {
         let deep = search(&mut s, b, 10);
         assert_eq!(deep.depth, 10);
     }
+    // One move chosen by `searchmoves` among many is searched as deep as the limits allow.
+    let b = wedge::board::text::board_after("f5d6c3d3c4").unwrap();
+    let one = b.legal_moves().first().unwrap();
+    let mut s = Searcher::new(8, Evaluator::default());
+    let limits = Limits {
+        timed: true,
+        depth: Some(10),
+        root_moves: Some(1u64 << one.index()),
+        ..Limits::default()
+    };
+    let r = s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+    assert_eq!(r.depth, 10);
+    assert_eq!(r.best_move, Some(wedge::board::Move::play(one)));
 }

@@ -91,7 +91,8 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let interactive = std::io::stdin().is_terminal();
+    // A person at a terminal: thinking is shown in place (escape codes), so both ends must be one.
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let colour = !args.plain
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());

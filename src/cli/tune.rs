@@ -38,7 +38,7 @@ pub struct TuneArgs {
     /// Fixed nodes per move.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Games played at once (at most 2 x --pairs).
+    /// Games played at once (at most --pairs: a worker plays both games of a pair).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Seed of the perturbations and the openings' draw.

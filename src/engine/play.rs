@@ -117,6 +117,10 @@ pub struct PlayFrontEnd {
     /// Lines typed while the engine was busy, applied in order when it is done (a script's
     /// next move, or a person typing ahead).
     queue: std::collections::VecDeque<String>,
+    /// The game changed in this session (only then is it saved over the last one).
+    dirty: bool,
+    /// `quit` was applied: the session ends.
+    quit: bool,
 }
 
 impl PlayFrontEnd {
@@ -137,6 +141,8 @@ impl PlayFrontEnd {
             over_announced: false,
             input_ended: false,
             queue: std::collections::VecDeque::new(),
+            dirty: false,
+            quit: false,
         };
         front.set_players(front.config.players);
         front
@@ -288,8 +294,15 @@ impl PlayFrontEnd {
         let side = self.position().side as usize;
         self.used[side] += self.turn_started.elapsed().as_millis() as u64;
         self.game.moves.push(mv);
+        // The moves taken back stay replayable only while the game follows them.
+        if self.redo.last() == Some(&mv) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
         self.turn_started = Instant::now();
         self.over_announced = false;
+        self.dirty = true;
     }
 
     /// Moves the game on: automatic passes, the end of the game, the engine's turn, or the prompt
@@ -327,8 +340,33 @@ impl PlayFrontEnd {
                 colour_symbol(pos.side),
                 legal.join(" ")
             ));
+        } else if !self.queue.is_empty() {
+            // Lines typed ahead (a script's, or a person's while the engine played itself) take
+            // effect before the engine thinks again.
+            self.drain_queue(s);
+            let pos = self.position();
+            if !self.quit
+                && self.task.is_none()
+                && !pos.board.is_game_over()
+                && pos.board.can_move()
+                && !self.human[pos.side as usize]
+            {
+                self.engine_move(s);
+            }
         } else {
             self.engine_move(s);
+        }
+    }
+
+    /// Applies the lines typed ahead, in order, until one starts the engine or ends the session.
+    fn drain_queue(&mut self, s: &mut Session<'_>) {
+        while self.task.is_none() && !self.quit {
+            let Some(line) = self.queue.pop_front() else {
+                break;
+            };
+            if !self.apply_line(s, &line) {
+                self.quit = true;
+            }
         }
     }
 
@@ -416,6 +454,7 @@ impl PlayFrontEnd {
         match command {
             PlayCommand::Quit => {
                 self.autosave(s);
+                self.quit = true;
                 return false;
             }
             PlayCommand::Help => HELP.iter().for_each(|l| s.out.line(l)),
@@ -431,6 +470,8 @@ impl PlayFrontEnd {
             PlayCommand::New => {
                 self.game = Game::new(Position::START);
                 self.redo.clear();
+                self.over_announced = false;
+                self.dirty = true;
                 self.used = [0; 2];
                 self.turn_started = Instant::now();
                 s.core.new_game();
@@ -557,6 +598,7 @@ impl PlayFrontEnd {
             }
         }
         self.over_announced = false;
+        self.dirty = true;
         self.turn_started = Instant::now();
         s.out.line(&format!("Took back {taken} move(s)."));
         self.advance(s);
@@ -569,21 +611,27 @@ impl PlayFrontEnd {
         }
         let want = n.unwrap_or(1);
         let mut played = 0;
-        while played < want {
-            let Some(mv) = self.redo.pop() else {
-                break;
+        // Each replayed move is checked: a stack that no longer fits the game is dropped.
+        let replay = |front: &mut PlayFrontEnd| -> bool {
+            let Some(&mv) = front.redo.last() else {
+                return false;
             };
-            self.game.moves.push(mv);
-            if !mv.is_pass() {
+            if front.position().play(mv).is_none() {
+                front.redo.clear();
+                return false;
+            }
+            front.redo.pop();
+            front.game.moves.push(mv);
+            front.dirty = true;
+            true
+        };
+        while played < want && replay(self) {
+            if self.game.moves.last().is_some_and(|m| !m.is_pass()) {
                 played += 1;
             }
         }
         // Passes that follow are replayed too.
-        while self.redo.last().is_some_and(|m| m.is_pass()) {
-            if let Some(mv) = self.redo.pop() {
-                self.game.moves.push(mv);
-            }
-        }
+        while self.redo.last().is_some_and(|m| m.is_pass()) && replay(self) {}
         self.turn_started = Instant::now();
         s.out.line(&format!("Replayed {played} move(s)."));
         self.advance(s);
@@ -683,6 +731,8 @@ impl PlayFrontEnd {
             return;
         };
         if pos.board.is_game_over() || !pos.board.can_move() {
+            // A forced pass is not searched (the report reads the position after it); the
+            // placeholder keeps the scores in step with the positions.
             let score = if pos.board.is_game_over() {
                 Score::Exact(pos.board.final_score())
             } else {
@@ -729,14 +779,21 @@ impl PlayFrontEnd {
                 continue;
             }
             number += 1;
-            let (Some(&(best, best_move)), Some(&(after, _))) = (scores.get(i), scores.get(i + 1))
+            // The played move's value for the mover: the score of the next position where
+            // someone can move (a forced pass is skipped), negated when the opponent moves there.
+            let mut j = i + 1;
+            while positions
+                .get(j)
+                .is_some_and(|p| !p.board.can_move() && !p.board.is_game_over())
+            {
+                j += 1;
+            }
+            let (Some(&(best, best_move)), Some(&(after, _))) = (scores.get(i), scores.get(j))
             else {
                 break;
             };
             let side = positions[i].side;
-            // The played move's value for the mover: the next position's score, negated (after a
-            // forced pass the next position is the mover's own again).
-            let played = if positions[i + 1].side == side {
+            let played = if positions[j].side == side {
                 after
             } else {
                 after.negated()
@@ -802,6 +859,8 @@ impl PlayFrontEnd {
         };
         self.game = Game::new(edited);
         self.redo.clear();
+        self.over_announced = false;
+        self.dirty = true;
         self.used = [0; 2];
         self.turn_started = Instant::now();
         s.core.new_game();
@@ -824,6 +883,8 @@ impl PlayFrontEnd {
             Ok(game) => {
                 self.game = game;
                 self.redo.clear();
+                self.over_announced = false;
+                self.dirty = true;
                 self.used = [0; 2];
                 self.turn_started = Instant::now();
                 s.core.new_game();
@@ -862,14 +923,24 @@ impl PlayFrontEnd {
         }
     }
 
+    /// Saves the game where `--resume` finds it, once it has changed in this session (starting
+    /// `wedge play` does not overwrite the last game), through a temporary file so a crash never
+    /// leaves half a record.
     fn autosave(&self, s: &mut Session<'_>) {
         let Some(path) = &self.config.autosave else {
             return;
         };
+        if !self.dirty {
+            return;
+        }
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        if let Err(e) = std::fs::write(path, format!("{}\n", self.record())) {
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let written = std::fs::write(&partial, format!("{}\n", self.record()))
+            .and_then(|()| std::fs::rename(&partial, path));
+        if let Err(e) = written {
             s.out.line(&format!(
                 "error: cannot save the game to {}: {e}",
                 path.display()
@@ -1033,13 +1104,9 @@ impl FrontEnd for PlayFrontEnd {
             Report::Done(result) => {
                 self.search_done(s, result);
                 // Lines that waited for the engine, until one starts it again.
-                while self.task.is_none() {
-                    let Some(line) = self.queue.pop_front() else {
-                        break;
-                    };
-                    if !self.apply_line(s, &line) {
-                        return false;
-                    }
+                self.drain_queue(s);
+                if self.quit {
+                    return false;
                 }
             }
             Report::Info(info) => self.info(s, info),

@@ -339,7 +339,11 @@ impl Evaluator {
     ) -> i32 {
         match &self.pattern {
             Some(pattern) if !self.adjusted => pattern.evaluate_indexed(p, o, indices, moves),
-            _ => Board::new(p, o).map_or(0, |b| self.evaluate(b)),
+            Some(pattern) => {
+                pattern.evaluate_indexed(p, o, indices, moves)
+                    + Board::new(p, o).map_or(0, |b| self.terms.value(b))
+            }
+            None => Board::new(p, o).map_or(0, |b| self.evaluate(b)),
         }
     }
 

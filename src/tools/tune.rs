@@ -49,10 +49,21 @@ pub struct Param {
 }
 
 impl Param {
+    /// The parameter as `--param` takes it (what a state file records).
+    pub fn spec(&self) -> String {
+        format!(
+            "{},{},{},{},{},{}",
+            self.name, self.start, self.min, self.max, self.c_end, self.r_end
+        )
+    }
+
     /// Reads `NAME,START,MIN,MAX,C_END[,R_END]` (the layout chess testing frameworks use).
     pub fn parse(text: &str) -> Result<Param, String> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-        if !(5..=6).contains(&parts.len()) || parts[0].is_empty() {
+        if !(5..=6).contains(&parts.len())
+            || parts[0].is_empty()
+            || parts[0].contains(char::is_whitespace)
+        {
             return Err(format!(
                 "--param: '{text}' is not NAME,START,MIN,MAX,C_END[,R_END]"
             ));
@@ -156,6 +167,9 @@ impl TuneState {
             self.plus[1],
             self.plus[2]
         ));
+        for p in &config.params {
+            out.push_str(&format!("spec {}\n", p.spec()));
+        }
         for (p, v) in config.params.iter().zip(&self.theta) {
             out.push_str(&format!("param {} {v}\n", p.name));
         }
@@ -172,6 +186,7 @@ impl TuneState {
         let mut state = TuneState::new(config);
         let mut names = Vec::new();
         let mut theta = Vec::new();
+        let mut specs = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -194,6 +209,7 @@ impl TuneState {
                 ("pairs", [n]) => check_same("pairs", int(n)?, config.pairs as u64)?,
                 ("done", [n]) => state.done = int(n)? as usize,
                 ("plus", [w, d, l]) => state.plus = [int(w)?, int(d)?, int(l)?],
+                ("spec", [spec]) => specs.push(spec.to_string()),
                 ("param", [name, v]) => {
                     names.push(name.to_string());
                     theta.push(real(v)?);
@@ -215,6 +231,14 @@ impl TuneState {
                 "it tunes {} and this command {}",
                 names.join(" "),
                 wanted.join(" ")
+            ));
+        }
+        let wanted_specs: Vec<String> = config.params.iter().map(Param::spec).collect();
+        if specs != wanted_specs {
+            return Err(format!(
+                "it was started with --param {} and this command has --param {}",
+                specs.join(" --param "),
+                wanted_specs.join(" --param ")
             ));
         }
         if state.done > config.iterations || state.history.len() != state.done {
@@ -318,9 +342,13 @@ fn check(config: &TuneConfig) -> Result<(), TuneError> {
     if !matches!(config.engine.kind, EngineKind::Process { .. }) {
         return bad("the tuned engine must be a program (cmd=...), not a built-in player");
     }
-    let mut names: Vec<&str> = config.params.iter().map(|p| p.name.as_str()).collect();
+    let mut names: Vec<String> = config
+        .params
+        .iter()
+        .map(|p| p.name.to_ascii_lowercase())
+        .collect();
     names.sort_unstable();
-    if names.windows(2).any(|w| w[0].eq_ignore_ascii_case(w[1])) {
+    if names.windows(2).any(|w| w[0] == w[1]) {
         return bad("a parameter is given twice");
     }
     Ok(())
@@ -448,6 +476,7 @@ mod tests {
             (-500.0, -2000.0, 2000.0, 100.0, DEFAULT_R_END)
         );
         assert_eq!(Param::parse("X, 1, 0, 2, 0.5, 0.01").unwrap().r_end, 0.01);
+        assert!(Param::parse("Move Overhead,1,0,2,1").is_err());
         for bad in [
             "X,1,0,2",
             "X,3,0,2,1",
@@ -485,6 +514,11 @@ mod tests {
         let text = s.to_text(&c);
         assert_eq!(TuneState::parse(&text, &c).unwrap(), s);
         let mut other = c.clone();
+        other.params[1].c_end = 20.0;
+        assert!(TuneState::parse(&text, &other)
+            .unwrap_err()
+            .contains("--param B,5,-100,100,20"));
+        other = c.clone();
         other.seed = 4;
         assert!(TuneState::parse(&text, &other)
             .unwrap_err()

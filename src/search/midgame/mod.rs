@@ -295,8 +295,9 @@ impl Searcher {
         }
 
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        if moves.count_ones() == 1 && limits.timed && !limits.infinite {
+        if moves.count_ones() == 1 && !restricted && limits.timed && !limits.infinite {
             // One legal move: a short search gives its score; the time is kept for later moves.
+            // Not for one move chosen by `searchmoves`: that asks for its score at full depth.
             max_depth = max_depth.min(ONLY_MOVE_DEPTH);
         }
         let multipv = limits.multipv.clamp(1, 64);
