@@ -115,19 +115,20 @@ fn session(lines: &[&str], until: usize) -> Vec<String> {
 
 #[test]
 fn book_on_and_off() {
-    let on = session(&["position startpos", "go movetime 50"], 1);
+    let on = session(
+        &[
+            "setoption name OwnBook value true",
+            "position startpos",
+            "go movetime 50",
+        ],
+        1,
+    );
     assert!(
         on.iter().any(|l| l.starts_with("info string book move")),
         "{on:?}"
     );
-    let off = session(
-        &[
-            "setoption name OwnBook value false",
-            "position startpos",
-            "go depth 2",
-        ],
-        1,
-    );
+    // Off by default.
+    let off = session(&["position startpos", "go depth 2"], 1);
     assert!(!off.iter().any(|l| l.contains("book move")));
     assert!(off.iter().any(|l| l.starts_with("info depth 2")));
     // Book moves are legal.
@@ -157,6 +158,7 @@ fn bad_book_files_are_rejected_with_the_file_named() {
     );
     let out = session(
         &[
+            "setoption name OwnBook value true",
             &format!("setoption name BookFile value {}", bad.display()),
             "position startpos",
             "go movetime 50",

@@ -281,6 +281,7 @@ fn files_that_are_not_regular_or_are_empty_are_refused_at_once() {
         );
     }
     // The engine still plays with its own book and evaluation.
+    e.send("setoption name OwnBook value true");
     e.send("position startpos");
     e.send("go depth 3");
     let (lines, mv) = e.bestmove();

@@ -86,7 +86,7 @@ fn a_whole_game_against_the_engine_ends_with_a_result() {
 #[test]
 fn undo_redo_hint_and_errors_keep_the_game() {
     let save = temp("undo.ggf");
-    let mut e = play(&["--no-book"], &save);
+    let mut e = play(&[], &save);
     let first = to_prompt(&mut e);
     assert!(
         first.last().unwrap().contains("legal: d3 c4 f5 e6"),
@@ -144,7 +144,7 @@ fn undo_redo_hint_and_errors_keep_the_game() {
 fn save_load_edit_and_resume() {
     let save = temp("resume.ggf");
     let record = temp("saved.ggf");
-    let mut e = play(&["--no-book", "--level", "2"], &save);
+    let mut e = play(&["--level", "2"], &save);
     to_prompt(&mut e);
     e.send("f5");
     let lines = to_prompt(&mut e);
@@ -177,7 +177,7 @@ fn save_load_edit_and_resume() {
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
     // The game was saved on exit and resumes where it was.
-    let mut again = play(&["--no-book", "--level", "2", "--resume"], &save);
+    let mut again = play(&["--level", "2", "--resume"], &save);
     let lines = to_prompt(&mut again);
     let first_board = lines.iter().find(|l| l.starts_with("1 ")).unwrap();
     assert!(first_board.starts_with("1  X"), "{lines:?}");
@@ -188,7 +188,7 @@ fn save_load_edit_and_resume() {
 #[test]
 fn a_replayed_reply_empties_the_redo_stack_and_watching_can_be_interrupted() {
     let save = temp("redo.ggf");
-    let mut e = play(&["--no-book", "--level", "2"], &save);
+    let mut e = play(&["--level", "2"], &save);
     to_prompt(&mut e);
     e.send("f5");
     let two = moves(&to_prompt(&mut e));
@@ -208,7 +208,7 @@ fn a_replayed_reply_empties_the_redo_stack_and_watching_can_be_interrupted() {
     );
 
     // Starting a session does not overwrite the saved game; watching stops at `quit`.
-    let mut watch = play(&["--no-book", "--play", "none"], &save);
+    let mut watch = play(&["--play", "none"], &save);
     watch.send("board");
     watch.send("quit");
     let lines = watch.until(|l| l.contains("moves: "));

@@ -1155,7 +1155,6 @@ pub fn default_autosave() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::core::BOOK_MIN_LEVEL;
     use crate::engine::options::level_limits;
 
     #[test]
@@ -1163,11 +1162,6 @@ mod tests {
         for (i, (_, note)) in LEVELS.iter().enumerate() {
             let level = i as u32 + 1;
             let limits = level_limits(level);
-            assert_eq!(
-                note.contains("opening book"),
-                level >= BOOK_MIN_LEVEL,
-                "{level}"
-            );
             match limits.solve_empties {
                 Some(n) if n > 0 => {
                     assert!(

@@ -388,21 +388,15 @@ pub const LEVELS: [(&str, &str); 10] = [
         "strong club",
         "six moves ahead, exact in the last 10 squares",
     ),
-    (
-        "expert",
-        "eight moves ahead, exact in the last 12 squares, opening book",
-    ),
+    ("expert", "eight moves ahead, exact in the last 12 squares"),
     (
         "strong expert",
-        "ten moves ahead, exact in the last 14 squares, opening book",
+        "ten moves ahead, exact in the last 14 squares",
     ),
-    (
-        "master",
-        "twelve moves ahead, exact in the last 18 squares, opening book",
-    ),
+    ("master", "twelve moves ahead, exact in the last 18 squares"),
     (
         "full strength",
-        "as deep as its time allows, perfect endgames, opening book",
+        "as deep as its time allows, perfect endgames",
     ),
 ];
 
