@@ -1,0 +1,193 @@
+//! The game's history for `wedge play`: taking moves back and replaying them, setting up a
+//! position, loading and saving games (the autosave included).
+
+use super::{read_game, PlayFrontEnd};
+use crate::board::ggf::{now_unix, GgfGame};
+use crate::board::text::Game;
+use crate::board::{Color, Position};
+use crate::engine::session::Session;
+use crate::protocol::play::Edit;
+use std::time::Instant;
+
+impl PlayFrontEnd {
+    pub(super) fn undo(&mut self, s: &mut Session<'_>, n: Option<usize>) {
+        if self.game.moves.is_empty() {
+            s.out.line("error: there is no move to take back");
+            return;
+        }
+        let mut taken = 0;
+        while let Some(mv) = self.game.moves.pop() {
+            self.redo.push(mv);
+            if !mv.is_pass() {
+                taken += 1;
+            }
+            let pos = self.position();
+            let done = match n {
+                Some(n) => taken >= n,
+                // Back to a human's turn, one of their moves undone.
+                None => {
+                    self.human[pos.side as usize] && !mv.is_pass() || !self.human.contains(&true)
+                }
+            };
+            if done && !self.position().board.must_pass() {
+                break;
+            }
+        }
+        self.over_announced = false;
+        self.dirty = true;
+        self.turn_started = Instant::now();
+        s.out.line(&format!("Took back {taken} move(s)."));
+        self.advance(s);
+    }
+
+    pub(super) fn redo_moves(&mut self, s: &mut Session<'_>, n: Option<usize>) {
+        if self.redo.is_empty() {
+            s.out.line("error: there is no move to replay");
+            return;
+        }
+        let want = n.unwrap_or(1);
+        let mut played = 0;
+        // Each replayed move is checked: a stack that no longer fits the game is dropped.
+        let replay = |front: &mut PlayFrontEnd| -> bool {
+            let Some(&mv) = front.redo.last() else {
+                return false;
+            };
+            if front.position().play(mv).is_none() {
+                front.redo.clear();
+                return false;
+            }
+            front.redo.pop();
+            front.game.moves.push(mv);
+            front.dirty = true;
+            true
+        };
+        while played < want && replay(self) {
+            if self.game.moves.last().is_some_and(|m| !m.is_pass()) {
+                played += 1;
+            }
+        }
+        // Passes that follow are replayed too.
+        while self.redo.last().is_some_and(|m| m.is_pass()) && replay(self) {}
+        self.turn_started = Instant::now();
+        s.out.line(&format!("Replayed {played} move(s)."));
+        self.advance(s);
+    }
+
+    pub(super) fn edit(&mut self, s: &mut Session<'_>, edit: Edit) {
+        let pos = self.position();
+        let (mut black, mut white, mut side) = (pos.black(), pos.white(), pos.side);
+        match edit {
+            Edit::Clear => {
+                black = Position::START.black();
+                white = Position::START.white();
+            }
+            Edit::Side(c) => side = c,
+            Edit::Place(colour, squares) => {
+                for sq in squares {
+                    let bit = 1u64 << sq.index();
+                    black &= !bit;
+                    white &= !bit;
+                    match colour {
+                        Some(Color::Black) => black |= bit,
+                        Some(Color::White) => white |= bit,
+                        None => {}
+                    }
+                }
+            }
+        }
+        let Ok(edited) = Position::from_colors(black, white, side) else {
+            s.out
+                .line("error: the edit would put two discs on one square");
+            return;
+        };
+        self.game = Game::new(edited);
+        self.redo.clear();
+        self.over_announced = false;
+        self.dirty = true;
+        self.used = [0; 2];
+        self.turn_started = Instant::now();
+        s.core.new_game();
+        s.out.line("The game now starts from this position.");
+        self.advance(s);
+    }
+
+    pub(super) fn load(&mut self, s: &mut Session<'_>, file: &str) {
+        let text = match crate::files::read_regular(
+            std::path::Path::new(file),
+            crate::files::MAX_TEXT_BYTES,
+        ) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                s.out.line(&format!("error: cannot load {file}: {e}"));
+                return;
+            }
+        };
+        match read_game(&text) {
+            Ok(game) => {
+                self.game = game;
+                self.redo.clear();
+                self.over_announced = false;
+                self.dirty = true;
+                self.used = [0; 2];
+                self.turn_started = Instant::now();
+                s.core.new_game();
+                s.out
+                    .line(&format!("Loaded {file}: {} moves.", self.game.moves.len()));
+                self.advance(s);
+            }
+            Err(e) => s.out.line(&format!("error: {file}: {e}")),
+        }
+    }
+
+    /// The game as a GGF record.
+    pub(super) fn record(&self) -> GgfGame {
+        let name = |c: usize| {
+            if self.human[c] {
+                "human".to_string()
+            } else {
+                format!("wedge level {}", self.config.level)
+            }
+        };
+        let pos = self.position();
+        GgfGame {
+            place: "wedge play".into(),
+            unix_time: now_unix(),
+            black: name(0),
+            white: name(1),
+            time_control: self.time_text(),
+            start: self.game.start,
+            moves: self.game.moves.clone(),
+            black_score: if pos.board.is_game_over() {
+                pos.black_final_score()
+            } else {
+                0
+            },
+            forfeit: None,
+        }
+    }
+
+    /// Saves the game where `--resume` finds it, once it has changed in this session (starting
+    /// `wedge play` does not overwrite the last game), through a temporary file so a crash never
+    /// leaves half a record.
+    pub(super) fn autosave(&self, s: &mut Session<'_>) {
+        let Some(path) = &self.config.autosave else {
+            return;
+        };
+        if !self.dirty {
+            return;
+        }
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let written = std::fs::write(&partial, format!("{}\n", self.record()))
+            .and_then(|()| std::fs::rename(&partial, path));
+        if let Err(e) = written {
+            s.out.line(&format!(
+                "error: cannot save the game to {}: {e}",
+                path.display()
+            ));
+        }
+    }
+}
