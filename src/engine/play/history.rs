@@ -100,15 +100,11 @@ impl PlayFrontEnd {
                 .line("error: the edit would put two discs on one square");
             return;
         };
-        self.game = Game::new(edited);
-        self.redo.clear();
-        self.over_announced = false;
-        self.dirty = true;
-        self.used = [0; 2];
-        self.turn_started = Instant::now();
-        s.core.new_game();
-        s.out.line("The game now starts from this position.");
-        self.advance(s);
+        self.start_from(
+            s,
+            Game::new(edited),
+            "The game now starts from this position.",
+        );
     }
 
     pub(super) fn load(&mut self, s: &mut Session<'_>, file: &str) {
@@ -124,16 +120,8 @@ impl PlayFrontEnd {
         };
         match read_game(&text) {
             Ok(game) => {
-                self.game = game;
-                self.redo.clear();
-                self.over_announced = false;
-                self.dirty = true;
-                self.used = [0; 2];
-                self.turn_started = Instant::now();
-                s.core.new_game();
-                s.out
-                    .line(&format!("Loaded {file}: {} moves.", self.game.moves.len()));
-                self.advance(s);
+                let message = format!("Loaded {file}: {} moves.", game.moves.len());
+                self.start_from(s, game, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}: {e}")),
         }

@@ -340,13 +340,7 @@ impl PlayFrontEnd {
         let pos = self.position();
         self.show(s);
         if self.human[pos.side as usize] {
-            let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
-            s.out.line(&format!(
-                "{} ({}) to move; legal: {}",
-                colour_name(pos.side),
-                colour_symbol(pos.side),
-                legal.join(" ")
-            ));
+            self.prompt(s);
         } else if !self.queue.is_empty() {
             // Lines typed ahead (a script's, or a person's while the engine played itself) take
             // effect before the engine thinks again.
@@ -363,6 +357,32 @@ impl PlayFrontEnd {
         } else {
             self.engine_move(s);
         }
+    }
+
+    /// The human's prompt: whose turn, and the legal moves.
+    pub(super) fn prompt(&self, s: &mut Session<'_>) {
+        let pos = self.position();
+        let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
+        s.out.line(&format!(
+            "{} ({}) to move; legal: {}",
+            colour_name(pos.side),
+            colour_symbol(pos.side),
+            legal.join(" ")
+        ));
+    }
+
+    /// Replaces the game (a new one, an edited position, a loaded file): nothing to redo, fresh
+    /// clocks and tables, then `message` and the game goes on.
+    pub(super) fn start_from(&mut self, s: &mut Session<'_>, game: Game, message: &str) {
+        self.game = game;
+        self.redo.clear();
+        self.over_announced = false;
+        self.dirty = true;
+        self.used = [0; 2];
+        self.turn_started = Instant::now();
+        s.core.new_game();
+        s.out.line(message);
+        self.advance(s);
     }
 
     /// Applies the lines typed ahead, in order, until one starts the engine or ends the session.
@@ -474,17 +494,7 @@ impl PlayFrontEnd {
             PlayCommand::Undo(n) => self.undo(s, n),
             PlayCommand::Redo(n) => self.redo_moves(s, n),
             PlayCommand::Hint(n) => self.hint(s, n),
-            PlayCommand::New => {
-                self.game = Game::new(Position::START);
-                self.redo.clear();
-                self.over_announced = false;
-                self.dirty = true;
-                self.used = [0; 2];
-                self.turn_started = Instant::now();
-                s.core.new_game();
-                s.out.line("New game.");
-                self.advance(s);
-            }
+            PlayCommand::New => self.start_from(s, Game::new(Position::START), "New game."),
             PlayCommand::Level(l) => match s.core.set_option("Level", Some(&l.to_string())) {
                 Ok(()) => {
                     self.config.level = l;

@@ -24,20 +24,11 @@ impl PlayFrontEnd {
         }
         // Full strength and `count` lines, whatever the opponent's level; set back after.
         let count = count.min(pos.board.legal_moves().count() as usize);
-        let _ = s.core.set_option("Level", Some("10"));
-        let _ = s.core.set_option("MultiPV", Some(&count.to_string()));
-        let _ = s.core.set_option("Randomness", Some("0"));
-        let params = GoParams {
-            movetime: Some(match self.config.time {
-                TimeSetting::PerMove(ms) => ms.min(DEFAULT_MOVE_MS),
-                TimeSetting::Game(..) => 2000,
-            }),
-            ..GoParams::default()
+        let ms = match self.config.time {
+            TimeSetting::PerMove(ms) => ms.min(DEFAULT_MOVE_MS),
+            TimeSetting::Game(..) => 2000,
         };
-        let plan = s.core.plan(pos, &params);
-        let started = s.core.start_search(pos.board, plan);
-        self.restore_engine(s);
-        match started {
+        match self.full_strength_search(s, pos, ms, count) {
             Ok(stop) => {
                 s.out.line("Thinking about a hint...");
                 self.task = Some(Task::Hint {
@@ -48,6 +39,28 @@ impl PlayFrontEnd {
             }
             Err(e) => s.out.line(&format!("error: {e}")),
         }
+    }
+
+    /// Starts a search of `pos` for `ms` at full strength, without noise, with `lines` best
+    /// moves, whatever the opponent's settings (set back at once: the search has its limits).
+    fn full_strength_search(
+        &mut self,
+        s: &mut Session<'_>,
+        pos: crate::board::Position,
+        ms: u64,
+        lines: usize,
+    ) -> Result<Arc<AtomicBool>, crate::engine::core::CoreError> {
+        let _ = s.core.set_option("Level", Some("10"));
+        let _ = s.core.set_option("MultiPV", Some(&lines.to_string()));
+        let _ = s.core.set_option("Randomness", Some("0"));
+        let params = GoParams {
+            movetime: Some(ms),
+            ..GoParams::default()
+        };
+        let plan = s.core.plan(pos, &params);
+        let started = s.core.start_search(pos.board, plan);
+        self.restore_engine(s);
+        started
     }
 
     /// Puts the engine's own settings back after a hint or analysis (the search has its limits
@@ -118,16 +131,7 @@ impl PlayFrontEnd {
             }
             return self.analyze_next(s);
         }
-        let _ = s.core.set_option("Level", Some("10"));
-        let _ = s.core.set_option("Randomness", Some("0"));
-        let params = GoParams {
-            movetime: Some(ANALYZE_MS),
-            ..GoParams::default()
-        };
-        let plan = s.core.plan(pos, &params);
-        let started = s.core.start_search(pos.board, plan);
-        self.restore_engine(s);
-        match started {
+        match self.full_strength_search(s, pos, ANALYZE_MS, 1) {
             Ok(stop) => {
                 if let Some(Task::Analyze { stop: s0, .. }) = &mut self.task {
                     *s0 = stop;
@@ -193,13 +197,7 @@ impl PlayFrontEnd {
     pub(super) fn show_turn_quietly(&mut self, s: &mut Session<'_>) {
         let pos = self.position();
         if !pos.board.is_game_over() && self.human[pos.side as usize] {
-            let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
-            s.out.line(&format!(
-                "{} ({}) to move; legal: {}",
-                colour_name(pos.side),
-                colour_symbol(pos.side),
-                legal.join(" ")
-            ));
+            self.prompt(s);
         } else if !pos.board.is_game_over() {
             self.advance(s);
         }
