@@ -28,18 +28,9 @@ pub struct MatchArgs {
     /// Seed for sampling openings and for the random player.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
-    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    pub tc: Option<String>,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
-    pub movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, conflicts_with = "nodes")]
-    pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// Time per move or game.
+    #[command(flatten)]
+    pub time: TimeArgs,
     /// Games played at once (each with its own engine processes).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -58,26 +49,40 @@ pub struct MatchArgs {
     pub move_timeout: u64,
 }
 
-/// The time control given by `--tc`, `--movetime`, `--depth` or `--nodes` (100 ms a move if none).
-pub fn time_control(
-    tc: &Option<String>,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-) -> Result<wedge::tools::arena::player::TimeControl, String> {
-    use std::time::Duration;
-    use wedge::tools::arena::{self, player::TimeControl};
-    Ok(if let Some(tc) = tc {
-        arena::parse_tc(tc)?
-    } else if let Some(ms) = movetime {
-        TimeControl::MoveTime(Duration::from_millis(ms.max(1)))
-    } else if let Some(d) = depth {
-        TimeControl::Depth(d.clamp(1, 60))
-    } else if let Some(n) = nodes {
-        TimeControl::Nodes(n.max(1))
-    } else {
-        TimeControl::MoveTime(Duration::from_millis(100))
-    })
+/// How long an engine may think, as `wedge match` and `wedge tune` take it (one of these).
+#[derive(clap::Args)]
+pub struct TimeArgs {
+    /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    pub tc: Option<String>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+}
+
+impl TimeArgs {
+    /// The time control given (100 ms a move if none).
+    pub fn control(&self) -> Result<wedge::tools::arena::player::TimeControl, String> {
+        use std::time::Duration;
+        use wedge::tools::arena::{self, player::TimeControl};
+        Ok(if let Some(tc) = &self.tc {
+            arena::parse_tc(tc)?
+        } else if let Some(ms) = self.movetime {
+            TimeControl::MoveTime(Duration::from_millis(ms.max(1)))
+        } else if let Some(d) = self.depth {
+            TimeControl::Depth(d.clamp(1, 60))
+        } else if let Some(n) = self.nodes {
+            TimeControl::Nodes(n.max(1))
+        } else {
+            TimeControl::MoveTime(Duration::from_millis(100))
+        })
+    }
 }
 
 /// Plays the match and prints its report.
@@ -111,7 +116,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let mut openings =
         arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
     openings.truncate(pairs);
-    let tc = time_control(&args.tc, args.movetime, args.depth, args.nodes)?;
+    let tc = args.time.control()?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut out = match &args.out {
         Some(path) => Some(

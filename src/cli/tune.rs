@@ -26,18 +26,9 @@ pub struct TuneArgs {
     /// Openings file (transcripts such as the XOT set, or GGF games). Default: the start position.
     #[arg(long)]
     pub openings: Option<PathBuf>,
-    /// Clock per game: SECONDS+INCREMENT, e.g. 10+0.1.
-    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    pub tc: Option<String>,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
-    pub movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, conflicts_with = "nodes")]
-    pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// Time per move or game.
+    #[command(flatten)]
+    pub time: super::matches::TimeArgs,
     /// Games played at once (at most --pairs: a worker plays both games of a pair).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -73,7 +64,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         iterations: args.iterations,
         pairs: args.pairs,
         openings,
-        tc: super::matches::time_control(&args.tc, args.movetime, args.depth, args.nodes)?,
+        tc: args.time.control()?,
         concurrency: args.concurrency.clamp(1, 256),
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
