@@ -25,5 +25,6 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod tools;
+pub mod variant;
 
 pub use board::{Bitboard, Board, Color, Move, Position, Square};

@@ -62,6 +62,17 @@ enum Command {
         #[command(subcommand)]
         action: cli::mpc::MpcAction,
     },
+    /// Host the course's 10x10 game server: referee a session of games between a white and a red
+    /// client over TCP (see docs/variants.md).
+    Server(cli::server::ServerArgs),
+    /// Play a session in the course's game server as white or red (see docs/variants.md).
+    Client(cli::client::ClientArgs),
+    /// Variant boards (any size up to 16x16, blocked squares): `perft`, and `minimax` (alpha-beta
+    /// against plain minimax, the course's demonstration; see docs/variants.md).
+    Variant {
+        #[command(subcommand)]
+        action: cli::variant::VariantAction,
+    },
 }
 
 /// Makes a write to a closed pipe end the process quietly, as Unix tools do (`wedge perft 10 |
@@ -106,6 +117,9 @@ fn main() -> ExitCode {
         Some(Command::Weights { action }) => cli::weights::run(action),
         Some(Command::Solve(args)) => cli::solve::run(args),
         Some(Command::Mpc { action }) => cli::mpc::run(action),
+        Some(Command::Server(args)) => cli::server::run(args),
+        Some(Command::Client(args)) => cli::client::run(args),
+        Some(Command::Variant { action }) => cli::variant::run(action),
         None => {
             let code = cli::engine::run_engine(&cli.protocol);
             return ExitCode::from(code.clamp(0, 255) as u8);

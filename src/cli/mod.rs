@@ -5,15 +5,18 @@
 
 pub mod bench;
 pub mod book;
+pub mod client;
 pub mod data;
 pub mod engine;
 pub mod matches;
 pub mod mpc;
 pub mod perft;
 pub mod play;
+pub mod server;
 pub mod solve;
 pub mod training;
 pub mod tune;
+pub mod variant;
 pub mod weights;
 
 use std::path::Path;
