@@ -47,6 +47,17 @@ pub struct MatchArgs {
     /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
     #[arg(long, default_value_t = 60)]
     pub move_timeout: u64,
+    /// Play variant games on a ROWSxCOLS board (e.g. 10x10), engines driven with
+    /// `position variant ...` (docs/match.md, "Variant boards").
+    #[arg(long, value_name = "ROWSxCOLS", conflicts_with_all = ["openings", "opening_plies"])]
+    pub variant: Option<String>,
+    /// The blocked squares of variant openings: corners, none, random:K (K squares drawn anew for
+    /// each opening) or a FILE holding a printed board (its size must be the --variant size).
+    #[arg(long, requires = "variant", default_value = "corners")]
+    pub layout: String,
+    /// Random moves played from the layout's start to make each variant opening.
+    #[arg(long, requires = "variant", default_value_t = 0)]
+    pub random_moves: usize,
 }
 
 /// How long an engine may think, as `wedge match` and `wedge tune` take it (one of these).
@@ -97,25 +108,41 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     }
     let a = player::EngineSpec::parse(&args.engines[0])?;
     let b = player::EngineSpec::parse(&args.engines[1])?;
-    let all = match &args.openings {
-        Some(path) => arena::read_openings(path, args.opening_plies).map_err(|e| e.to_string())?,
-        None => vec![wedge::board::text::Game::new(Position::START)],
-    };
-    if all.is_empty() {
-        return Err("match: the openings file has no openings".into());
-    }
     if args.rounds == 0 {
         return Err("match: --rounds must be at least 1".into());
     }
-    let games = match args.games {
-        Some(0) => return Err("match: --games must be at least 1".into()),
-        Some(n) => n,
-        None => 2 * all.len() * args.rounds,
+    let (openings, variant_openings, games) = match &args.variant {
+        Some(size) => {
+            let games = match args.games {
+                Some(0) => return Err("match: --games must be at least 1".into()),
+                Some(n) => n,
+                None => 2 * args.rounds,
+            };
+            let openings = variant_openings(size, &args, games)?;
+            (Vec::new(), Some(openings), games)
+        }
+        None => {
+            let all = match &args.openings {
+                Some(path) => {
+                    arena::read_openings(path, args.opening_plies).map_err(|e| e.to_string())?
+                }
+                None => vec![wedge::board::text::Game::new(Position::START)],
+            };
+            if all.is_empty() {
+                return Err("match: the openings file has no openings".into());
+            }
+            let games = match args.games {
+                Some(0) => return Err("match: --games must be at least 1".into()),
+                Some(n) => n,
+                None => 2 * all.len() * args.rounds,
+            };
+            let pairs = games.div_ceil(2);
+            let mut openings =
+                arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
+            openings.truncate(pairs);
+            (openings, None, games)
+        }
     };
-    let pairs = games.div_ceil(2);
-    let mut openings =
-        arena::sample_openings(&all, pairs.div_ceil(args.rounds), args.rounds, args.seed);
-    openings.truncate(pairs);
     let tc = args.time.control()?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut out = match &args.out {
@@ -161,22 +188,39 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let mut failures = Vec::new();
     let mut write_error = None;
     let mut logged = 0;
-    let tally = arena::run(&config, |game, tally| {
+    // Each counted game: its record line and its failure, whatever the board.
+    let mut on_game = |record: String,
+                       failure: &Option<(String, String)>,
+                       tally: &wedge::tools::arena::stats::Tally| {
         if let Some(f) = out.as_mut() {
-            if let Err(e) = writeln!(f, "{}", game.record).and_then(|_| f.flush()) {
+            if let Err(e) = writeln!(f, "{record}").and_then(|_| f.flush()) {
                 write_error.get_or_insert(e.to_string());
             }
         }
-        if let Some(failure) = &game.failure {
+        if let Some(failure) = failure {
             failures.push(failure.clone());
         }
         bar.set_position(u64::from(tally.games()));
         bar.set_message(arena::progress_text(tally));
-        if bar.is_hidden() && tally.games() % 10 == 0 {
+        if bar.is_hidden() && tally.games().is_multiple_of(10) {
             log_line(tally);
             logged = tally.games();
         }
-    });
+    };
+    let tally = match variant_openings {
+        None => arena::run(&config, |game, tally| {
+            on_game(game.record.to_string(), &game.failure, tally)
+        }),
+        Some(openings) => {
+            let m = arena::variant::VariantMatch {
+                config: config.clone(),
+                openings,
+            };
+            arena::variant::run_variant(&m, |game, tally| {
+                on_game(game.record.to_string(), &game.failure, tally)
+            })
+        }
+    };
     bar.finish_and_clear();
     let tally = tally.map_err(|e| format!("match: {e}"))?;
     if bar.is_hidden() && logged != tally.games() {
@@ -196,4 +240,49 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return Err(format!("writing the games failed: {e}"));
     }
     Ok(())
+}
+
+/// The openings of a variant match of `games` games on a `size` (`ROWSxCOLS`) board: one per
+/// pair, each `--layout` (corners, none, random:K, or a printed board in a file) and
+/// `--random-moves` random moves, drawn reproducibly from `--seed`.
+fn variant_openings(
+    size: &str,
+    args: &MatchArgs,
+    games: usize,
+) -> Result<Vec<wedge::tools::arena::variant::VariantOpening>, String> {
+    use wedge::tools::arena::variant::{make_openings, Layout};
+    let layout = args.layout.as_str();
+    let (rows, cols) = size
+        .split_once(['x', 'X'])
+        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+        .ok_or_else(|| format!("--variant: '{size}' is not ROWSxCOLS (e.g. 10x10)"))?;
+    let layout = match Layout::parse_named(layout)? {
+        Some(l) => l,
+        None => {
+            let path = std::path::Path::new(layout);
+            let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES)
+                .map_err(|e| format!("--layout {layout}: {e}"))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("--layout {layout}: not UTF-8 text"))?;
+            let board = wedge::variant::board::Board::parse_printed(&text)
+                .map_err(|e| format!("--layout {layout}: {e}"))?;
+            if (board.rows(), board.cols()) != (rows, cols) {
+                return Err(format!(
+                    "--layout {layout}: a {}x{} board, but --variant is {rows}x{cols}",
+                    board.rows(),
+                    board.cols()
+                ));
+            }
+            Layout::Fixed(board)
+        }
+    };
+    make_openings(
+        rows,
+        cols,
+        &layout,
+        args.random_moves,
+        games.div_ceil(2),
+        args.seed,
+    )
+    .map_err(|e| format!("match: {e}"))
 }

@@ -199,6 +199,40 @@ impl Core {
         stop
     }
 
+    /// Starts a variant search on the worker (the variant player's options and the `Hash` size
+    /// in use); returns its stop flag.
+    pub fn start_variant_search(
+        &self,
+        board: crate::variant::board::Board,
+        plan: super::variant::VariantPlan,
+    ) -> Result<Arc<AtomicBool>, CoreError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job::VariantSearch(super::variant::VariantJob {
+            board,
+            plan,
+            options: self.options.variant,
+            hash_mb: self.options.hash_mb,
+            stop: stop.clone(),
+        });
+        self.jobs.send(job).map_err(|_| CoreError::WorkerStopped)?;
+        Ok(stop)
+    }
+
+    /// Starts a `perft` count on a variant board on the worker; returns its stop flag.
+    pub fn start_variant_perft(
+        &self,
+        board: crate::variant::board::Board,
+        depth: u32,
+    ) -> Arc<AtomicBool> {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.send(Job::VariantPerft {
+            board,
+            depth,
+            stop: stop.clone(),
+        });
+        stop
+    }
+
     fn send(&self, job: Job) {
         // The worker lives as long as the process; a send can only fail while exiting.
         let _ = self.jobs.send(job);

@@ -108,7 +108,13 @@ impl FrontEnd for GtpFrontEnd {
                 }
                 true
             }
-            Report::Info(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => true,
+            // This front end starts no variant search.
+            Report::Info(_)
+            | Report::Progress(..)
+            | Report::Tool(_)
+            | Report::Pong
+            | Report::VariantInfo(_)
+            | Report::VariantDone(_) => true,
         };
         self.go_on(go_on)
     }

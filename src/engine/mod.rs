@@ -16,6 +16,8 @@
 //!   jobs.
 //! - [`worker`]: the search thread (searches, `perft`, `bench`) and its reports.
 //! - [`options`]: the options table.
+//! - [`variant`]: variant boards (any size, blocked squares; protocol.md 3.1) for the wedge front
+//!   end: their positions, limits, options, and their search and perft jobs on the worker.
 //! - One state machine per protocol, each over its text module in `src/protocol/`: [`wedge`]
 //!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`]; and [`play`], the practice game in the
 //!   terminal (`wedge play`).
@@ -30,6 +32,7 @@ pub mod nboard;
 pub mod options;
 pub mod play;
 pub mod session;
+pub mod variant;
 pub mod wedge;
 pub mod worker;
 

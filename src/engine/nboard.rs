@@ -96,7 +96,12 @@ impl FrontEnd for NboardFrontEnd {
                     log::error!("{e}");
                 }
             }
-            Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
+            // This front end starts no variant search.
+            Report::Progress(..)
+            | Report::Tool(_)
+            | Report::Pong
+            | Report::VariantInfo(_)
+            | Report::VariantDone(_) => {}
         }
         true
     }

@@ -1,6 +1,7 @@
 //! The engine's options: the table `uci` advertises, their current values, and checked setting by
 //! name (case-insensitive). Evaluation weights are options too, one per weight.
 
+use super::variant::{weight_option_lines, VariantOptions};
 use crate::board::square::truncate;
 use crate::eval::weights::{self, EvalKind, Weights};
 use std::path::Path;
@@ -275,6 +276,26 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
             Ok(Effect::Seed(o.seed))
         },
     },
+    // The variant player's switches (variant boards only, protocol.md 3.1).
+    EngineOption {
+        name: "AlphaBeta",
+        kind: Kind::Check { default: true },
+        set: |o, d, v| {
+            o.variant.alpha_beta = d.check(v)?;
+            Ok(Effect::None)
+        },
+    },
+    EngineOption {
+        name: "MoveOrder",
+        kind: Kind::Combo {
+            default: "best",
+            values: &["best", "scanline"],
+        },
+        set: |o, d, v| {
+            o.variant.scanline = d.combo(v)? == "scanline";
+            Ok(Effect::None)
+        },
+    },
 ];
 
 /// The strongest level (full strength, the default).
@@ -351,6 +372,8 @@ pub struct Options {
     pub selectivity: u8,
     /// Seed of the random generator.
     pub seed: u64,
+    /// The variant player's options (variant boards only).
+    pub variant: VariantOptions,
 }
 
 impl Default for Options {
@@ -372,6 +395,7 @@ impl Default for Options {
             randomness: 0,
             selectivity: crate::search::selectivity::default_level(),
             seed: 0,
+            variant: VariantOptions::default(),
         }
     }
 }
@@ -406,6 +430,7 @@ pub fn option_lines() -> Vec<String> {
             s.name, s.default, s.min, s.max
         ));
     }
+    lines.extend(weight_option_lines());
     lines
 }
 
@@ -460,6 +485,17 @@ impl Options {
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
         else {
+            if let Some(spec) = crate::variant::eval::WEIGHT_SPECS
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(name))
+            {
+                let v = spin(spec.name, value, i64::from(spec.min), i64::from(spec.max))?;
+                self.variant
+                    .weights
+                    .set_weight(spec.name, v as i32)
+                    .map_err(|e| OptionError::BadValue(format!("setoption: {e}")))?;
+                return Ok(Effect::None);
+            }
             let Some(id) = Weights::find(name) else {
                 return Err(OptionError::Unknown(truncate(name)));
             };
@@ -583,7 +619,10 @@ mod tests {
     #[test]
     fn every_option_is_listed_once() {
         let lines = option_lines();
-        assert_eq!(lines.len(), ENGINE_OPTIONS.len() + weights::COUNT);
+        assert_eq!(
+            lines.len(),
+            ENGINE_OPTIONS.len() + weights::COUNT + crate::variant::eval::WEIGHT_SPECS.len()
+        );
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines
             .iter()

@@ -2,10 +2,14 @@
 //! owner of the session's state (position, mode, the search in progress). It applies commands in
 //! order, refuses what is not allowed now with one `info string error: ...` line (the state stays
 //! exactly as it was), and starts and stops searches and tools on the worker. Lines are read by
-//! [`crate::protocol::parser`] and answers written by [`crate::protocol::output`].
+//! [`crate::protocol::parser`] and answers written by [`crate::protocol::output`]. A variant board
+//! (protocol.md, 3.1) replaces the 8 x 8 position while it is set; what differs for it is in
+//! [`super::variant`] (engine side) and [`crate::protocol::variant`] (text).
 
+use super::core::CoreError;
 use super::options::option_lines;
 use super::session::{FrontEnd, Session, Writer};
+use super::variant;
 use super::worker::{Report, ToolReport};
 use crate::board::{Move, Position};
 use crate::protocol::output::{
@@ -16,9 +20,10 @@ use crate::protocol::output::{
 use crate::protocol::parser::{
     parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind,
 };
+use crate::protocol::variant::{self as variant_text, move_name, VariantBase, VariantMove};
 use crate::protocol::LineError;
-use crate::search::SearchResult;
 use crate::tools::{bench, perft};
+use crate::variant::board::Board as VariantBoard;
 use std::collections::VecDeque;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,8 +50,9 @@ enum Task {
 struct Active {
     stop: Arc<AtomicBool>,
     task: Task,
-    /// The result, when the search ended before `stop` in infinite or ponder mode (held back).
-    held: Option<SearchResult>,
+    /// The `bestmove` line, when the search ended before `stop` in infinite or ponder mode (held
+    /// back).
+    held: Option<String>,
     /// Whether `stop` arrived.
     stopped: bool,
     /// `ponderhit` arrived during a ponder search: when it ends, search again with these.
@@ -66,6 +72,9 @@ pub struct WedgeFrontEnd {
     mode: Mode,
     debug: bool,
     position: Option<Position>,
+    /// When set, the current position is this variant board (protocol.md, 3.1) and `position` is
+    /// not used; a standard `position` command clears it.
+    variant: Option<VariantBoard>,
     active: Option<Active>,
     /// The input has ended; exit once the running search has answered.
     eof: bool,
@@ -119,6 +128,7 @@ impl WedgeFrontEnd {
             mode: Mode::Uci,
             debug: false,
             position: None,
+            variant: None,
             active: None,
             eof: false,
             awaiting_pong: false,
@@ -167,8 +177,8 @@ impl WedgeFrontEnd {
                 if matches!(a.task, Task::Search { infinite: true } | Task::Ponder(_)) {
                     a.stopped = true;
                     a.stop.store(true, Ordering::Relaxed);
-                    if let Some(result) = a.held.take() {
-                        self.finish(s, result);
+                    if let Some(line) = a.held.take() {
+                        self.finish(s, line);
                         return false;
                     }
                 } else {
@@ -194,7 +204,22 @@ impl WedgeFrontEnd {
                 true
             }
             Report::Done(result) => {
-                self.search_done(s, result);
+                let line = bestmove_with_ponder(
+                    result.best_move,
+                    &result.pv,
+                    s.core.options.ponder,
+                    self.mode,
+                );
+                self.search_done(s, line);
+                !(self.eof && self.active.is_none())
+            }
+            Report::VariantInfo(info) => {
+                s.out.line(&variant_text::info_line(&info, self.mode));
+                true
+            }
+            Report::VariantDone(result) => {
+                let line = variant_text::bestmove_line(&result, s.core.options.ponder, self.mode);
+                self.search_done(s, line);
                 !(self.eof && self.active.is_none())
             }
             Report::Tool(report) => {
@@ -256,8 +281,8 @@ impl WedgeFrontEnd {
                     a.stopped = true;
                     a.restart = None;
                     a.stop.store(true, Ordering::Relaxed);
-                    if let Some(result) = a.held.take() {
-                        self.finish(s, result);
+                    if let Some(line) = a.held.take() {
+                        self.finish(s, line);
                     }
                 }
             }
@@ -292,6 +317,7 @@ impl WedgeFrontEnd {
                 s.core.new_game();
             }
             Command::Position { base, moves } => self.set_position(s, base, &moves),
+            Command::VariantPosition { base, moves } => self.set_variant_position(s, base, &moves),
             Command::SetOption { name, value } => self.set_option(s, &name, value.as_deref()),
             Command::Go(params) => self.go(s, params),
             Command::Perft(depth) => self.perft(s, depth),
@@ -337,6 +363,21 @@ impl WedgeFrontEnd {
             }
         }
         self.position = Some(pos);
+        self.variant = None;
+    }
+
+    /// `position variant ...` or `position variantfile ...`: on any error one line, and the
+    /// position (variant or not) stays as it was.
+    fn set_variant_position(
+        &mut self,
+        s: &mut Session<'_>,
+        base: VariantBase,
+        moves: &[VariantMove],
+    ) {
+        match variant::position(&base, moves, self.mode) {
+            Ok(board) => self.variant = Some(board),
+            Err(e) => error(&mut s.out, format!("{e}; position unchanged")),
+        }
     }
 
     fn set_option(&mut self, s: &mut Session<'_>, name: &str, value: Option<&str>) {
@@ -346,6 +387,10 @@ impl WedgeFrontEnd {
     }
 
     fn go(&mut self, s: &mut Session<'_>, mut params: GoParams) {
+        if let Some(board) = self.variant {
+            self.go_variant(s, board, params);
+            return;
+        }
         // `go` before any `position` searches the start position.
         let pos = self.position.unwrap_or(Position::START);
         let ponder = params.ponder;
@@ -377,25 +422,8 @@ impl WedgeFrontEnd {
             })
         };
         if let Some(mv) = quick {
-            let result = SearchResult {
-                best_move: mv,
-                score: crate::search::Score::Eval(0),
-                pv: mv.into_iter().collect(),
-                nodes: 0,
-                depth: 0,
-            };
-            if ponder {
-                // Held until `ponderhit` or `stop`, as a ponder search's answer would be.
-                self.active = Some(Active {
-                    stop: Arc::new(AtomicBool::new(true)),
-                    task: Task::Ponder(params),
-                    held: Some(result),
-                    stopped: false,
-                    restart: None,
-                });
-            } else {
-                s.out.line(&bestmove(mv, self.mode));
-            }
+            let line = bestmove(mv, self.mode);
+            self.quick_answer(s, line, ponder.then_some(params));
             return;
         }
         let search_params = if ponder {
@@ -410,7 +438,38 @@ impl WedgeFrontEnd {
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
-        let stop = match s.core.start_search(pos.board, plan) {
+        let started = s.core.start_search(pos.board, plan);
+        self.started(s, started, params, ponder);
+    }
+
+    /// Answers a `go` without searching (game over, a forced pass, a book move): at once, or, for
+    /// `go ponder` (`ponder` holds its parameters), held until `ponderhit` or `stop` as a ponder
+    /// search's answer would be.
+    fn quick_answer(&mut self, s: &mut Session<'_>, line: String, ponder: Option<GoParams>) {
+        match ponder {
+            Some(params) => {
+                self.active = Some(Active {
+                    stop: Arc::new(AtomicBool::new(true)),
+                    task: Task::Ponder(params),
+                    held: Some(line),
+                    stopped: false,
+                    restart: None,
+                });
+            }
+            None => s.out.line(&line),
+        }
+    }
+
+    /// Records the search just sent to the worker (its stop flag), or answers "no move" if it
+    /// could not be sent.
+    fn started(
+        &mut self,
+        s: &mut Session<'_>,
+        started: Result<Arc<AtomicBool>, CoreError>,
+        params: GoParams,
+        ponder: bool,
+    ) {
+        let stop = match started {
             Ok(stop) => stop,
             Err(e) => {
                 error(&mut s.out, &e);
@@ -433,6 +492,37 @@ impl WedgeFrontEnd {
         });
     }
 
+    /// `go` on a variant board: the variant player's search on the worker, with the same stop flag,
+    /// holding back and ponder handling as on 8 x 8 (protocol.md, 3.1).
+    fn go_variant(&mut self, s: &mut Session<'_>, board: VariantBoard, mut params: GoParams) {
+        let ponder = params.ponder;
+        params.ponder = false;
+        for warning in variant::unused_params(&params) {
+            error(&mut s.out, warning);
+        }
+        params.searchmoves = None;
+        if board.is_over() {
+            s.out.line("info string game over");
+            self.quick_answer(s, bestmove(None, self.mode), ponder.then_some(params));
+            return;
+        }
+        if board.must_pass() {
+            let line = bestmove(Some(Move::PASS), self.mode);
+            self.quick_answer(s, line, ponder.then_some(params));
+            return;
+        }
+        let search_params = GoParams {
+            infinite: params.infinite || ponder,
+            ..params
+        };
+        let plan = variant::plan(&board, &search_params, &s.core.options);
+        if self.debug {
+            s.out.line(&format!("info string {}", plan.describe()));
+        }
+        let started = s.core.start_variant_search(board, plan);
+        self.started(s, started, params, ponder);
+    }
+
     /// `ponderhit`: the expected move was played. A ponder search that has already ended answers
     /// now; one still running is stopped and the position searched again with the `go ponder`
     /// command's own limits (the table keeps what the ponder search found, so the new search
@@ -445,22 +535,24 @@ impl WedgeFrontEnd {
             return;
         };
         a.task = Task::Search { infinite: false };
-        if let Some(result) = a.held.take() {
-            self.finish(s, result);
+        if let Some(line) = a.held.take() {
+            self.finish(s, line);
             return;
         }
         a.restart = Some(params);
         a.stop.store(true, Ordering::Relaxed);
     }
 
-    fn search_done(&mut self, s: &mut Session<'_>, result: SearchResult) {
+    /// A search ended with this `bestmove` line: written now, or held back (infinite, ponder), or
+    /// replaced by the real search after `ponderhit`.
+    fn search_done(&mut self, s: &mut Session<'_>, line: String) {
         let Some(active) = &mut self.active else {
             return;
         };
         if let Some(params) = active.restart.take() {
             if self.eof {
                 // The GUI is gone: answer with what pondering found rather than search again.
-                self.finish(s, result);
+                self.finish(s, line);
                 return;
             }
             self.active = None;
@@ -472,29 +564,34 @@ impl WedgeFrontEnd {
             Task::Search { infinite: true } | Task::Ponder(_)
         );
         if holds && !active.stopped {
-            active.held = Some(result);
+            active.held = Some(line);
             return;
         }
-        self.finish(s, result);
+        self.finish(s, line);
     }
 
-    fn finish(&mut self, s: &mut Session<'_>, result: SearchResult) {
+    /// The search is over: writes its `bestmove` line.
+    fn finish(&mut self, s: &mut Session<'_>, line: String) {
         self.active = None;
-        let line = bestmove_with_ponder(
-            result.best_move,
-            &result.pv,
-            s.core.options.ponder,
-            self.mode,
-        );
         s.out.line(&line);
     }
 
     fn query(&mut self, s: &mut Session<'_>, kind: QueryKind) {
+        if let Some(board) = &self.variant {
+            s.out.line(&variant_text::response_line(kind, board));
+            return;
+        }
         let pos = self.position.unwrap_or(Position::START);
         s.out.line(&response_line(kind, pos));
     }
 
     fn display(&mut self, s: &mut Session<'_>) {
+        if let Some(board) = &self.variant {
+            for l in variant_text::display_lines(board, self.mode) {
+                s.out.line(&l);
+            }
+            return;
+        }
         let pos = self.position.unwrap_or(Position::START);
         for l in display_lines(pos, self.mode) {
             s.out.line(&l);
@@ -502,6 +599,12 @@ impl WedgeFrontEnd {
     }
 
     fn eval(&mut self, s: &mut Session<'_>) {
+        if let Some(board) = &self.variant {
+            for l in variant::eval_lines(board, &s.core.options.variant) {
+                s.out.line(&l);
+            }
+            return;
+        }
         let pos = self.position.unwrap_or(Position::START);
         let total = s.core.evaluator.evaluate(pos.board);
         for l in eval_lines(&s.core.evaluator.breakdown(pos.board), total) {
@@ -510,6 +613,11 @@ impl WedgeFrontEnd {
     }
 
     fn perft(&mut self, s: &mut Session<'_>, depth: u32) {
+        if let Some(board) = self.variant {
+            let stop = s.core.start_variant_perft(board, depth);
+            self.start_tool(stop);
+            return;
+        }
         let pos = self.position.unwrap_or(Position::START);
         let stop = s.core.start_perft(pos.board, depth);
         self.start_tool(stop);
@@ -533,6 +641,9 @@ impl WedgeFrontEnd {
     fn tool_report(&mut self, s: &mut Session<'_>, report: ToolReport) {
         match report {
             ToolReport::PerftMove(mv, n) => s.out.line(&perft_move_line(mv, n, self.mode)),
+            ToolReport::VariantPerftMove(mv, n) => {
+                s.out.line(&format!("{} {n}", move_name(mv, self.mode)));
+            }
             ToolReport::PerftDone {
                 depth,
                 total,

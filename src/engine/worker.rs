@@ -7,9 +7,13 @@
 //! search itself only ever looks at one atomic flag) and, once a second, sends a progress snapshot
 //! (nodes, iteration, the root move being searched) read from the searcher's shared figures.
 //!
+//! Variant boards (protocol.md, 3.1) have their own search and perft jobs, run by
+//! [`super::variant`] with the same stop flag; the 8 x 8 searcher is not involved in them.
+//!
 //! Jobs run in the order they were sent, so a `Ping` is answered only once every earlier job (a
 //! hash resize, a new evaluation) has taken effect: that is what `readyok` promises.
 
+use super::variant::{VariantJob, VariantWorker};
 use super::Event;
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
@@ -57,6 +61,17 @@ pub enum Job {
         /// Ends the run early.
         stop: Arc<AtomicBool>,
     },
+    /// Search a variant board.
+    VariantSearch(VariantJob),
+    /// Count move paths on a variant board, below each root move.
+    VariantPerft {
+        /// The position.
+        board: crate::variant::board::Board,
+        /// Plies.
+        depth: u32,
+        /// Ends the count between two root moves.
+        stop: Arc<AtomicBool>,
+    },
     /// Answer [`Report::Pong`] (every earlier job is done).
     Ping,
     /// Use this evaluation from now on.
@@ -77,6 +92,10 @@ pub enum Report {
     Info(Info),
     /// The search finished.
     Done(SearchResult),
+    /// A finished iteration of a variant search.
+    VariantInfo(crate::variant::search::Report),
+    /// A variant search finished (its best move is legal, or `None` for a pass).
+    VariantDone(crate::variant::search::Report),
     /// A running search's live figures, about once a second, with the time since it started.
     Progress(ProgressSnapshot, Duration),
     /// A long tool (`perft`, `bench`) reports.
@@ -93,6 +112,8 @@ pub enum Report {
 pub enum ToolReport {
     /// One root move's perft count.
     PerftMove(Move, u64),
+    /// One root move's perft count on a variant board (`None`: a pass).
+    VariantPerftMove(crate::protocol::variant::VariantMove, u64),
     /// The perft count is over (or was stopped).
     PerftDone {
         /// Plies.
@@ -141,6 +162,7 @@ pub fn spawn(
                 // The default size failed: a minimal table still plays.
                 Err(_) => Searcher::new(1, eval),
             };
+            let mut variant = VariantWorker::default();
             for job in jobs {
                 match job {
                     Job::Search {
@@ -234,6 +256,10 @@ pub fn spawn(
                         });
                         report(&events, Report::Tool(ToolReport::BenchDone(figures)));
                     }
+                    Job::VariantSearch(job) => variant.search(job, &events),
+                    Job::VariantPerft { board, depth, stop } => {
+                        super::variant::perft(&board, depth, &stop, &events);
+                    }
                     Job::Ping => {
                         report(&events, Report::Pong);
                     }
@@ -242,7 +268,10 @@ pub fn spawn(
                         let result = searcher.resize_hash(mb);
                         report(&events, Report::Resized(mb, result));
                     }
-                    Job::Clear => searcher.clear(),
+                    Job::Clear => {
+                        searcher.clear();
+                        variant.clear();
+                    }
                     Job::SetSeed(seed) => searcher.set_seed(seed),
                     Job::SetThreads(n) => searcher.set_threads(n),
                 }

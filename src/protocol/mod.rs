@@ -8,6 +8,8 @@
 //! - [`nboard`]: the NBoard protocol, version 2.
 //! - [`gtp`]: GTP as Othello programs use it.
 //! - [`play`]: the commands, board and read-outs of `wedge play`, the game for people.
+//! - [`variant`]: variant boards (any size, blocked squares) in wedge's protocol: square names,
+//!   `position variant ...`, and the answers on such boards.
 //!
 //! This module also holds what they share: why a line could not be read at all ([`LineError`]) and
 //! the guess of the protocol from a session's first line ([`detect_protocol`]). Checking a command
@@ -19,6 +21,7 @@ pub mod nboard;
 pub mod output;
 pub mod parser;
 pub mod play;
+pub mod variant;
 
 pub use parser::{
     parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind, MAX_LINE_BYTES,

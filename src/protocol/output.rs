@@ -256,7 +256,7 @@ pub fn bench_line(nodes: u64, time: Duration, positions: usize, stopped: bool) -
 /// The answer to `help`: the commands, in two `info string` lines.
 pub const HELP: [&str; 2] = [
     "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
-     ucinewgame, position startpos|board|fen [moves ...], go [depth|nodes|movetime|\
+     ucinewgame, position startpos|board|fen|variant|variantfile [moves ...], go [depth|nodes|movetime|\
      btime|wtime|binc|winc|movestogo|infinite|exact|wld|ponder|searchmoves ...], stop, \
      ponderhit, setoption name N [value V], quit",
     "info string also: d (show the board), eval, perft <depth>, bench [depth], query \

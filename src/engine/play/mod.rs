@@ -668,7 +668,12 @@ impl FrontEnd for PlayFrontEnd {
                     s.out.line(&format!("error: {e}"));
                 }
             }
-            Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
+            // This front end starts no variant search.
+            Report::Progress(..)
+            | Report::Tool(_)
+            | Report::Pong
+            | Report::VariantInfo(_)
+            | Report::VariantDone(_) => {}
         }
         if self.input_ended && self.task.is_none() {
             self.autosave(s);

@@ -24,6 +24,7 @@ use nom::{IResult, Offset, Parser};
 use crate::board::square::truncate;
 use crate::board::text::ParseBoardError;
 use crate::board::{Move, Position};
+use crate::protocol::variant::{self, VariantBase, VariantMove};
 
 /// The longest line accepted, in bytes (64 KiB); longer lines are rejected as "line too long".
 pub const MAX_LINE_BYTES: usize = 65536;
@@ -122,6 +123,14 @@ pub enum Command {
         /// The listed moves, in order; passes may be missing where forced.
         moves: Vec<Move>,
     },
+    /// `position variant ...|variantfile ... [moves ...]`: a variant board (protocol.md, 3.1) and
+    /// the moves to play from it (not yet checked for legality).
+    VariantPosition {
+        /// The position before the moves, as described (the board is built by the front end).
+        base: VariantBase,
+        /// The listed moves, in order (`None`: a pass); passes may be missing where forced.
+        moves: Vec<VariantMove>,
+    },
     /// `go ...`: start a search.
     Go(GoParams),
     /// `stop`: end the search and answer `bestmove`.
@@ -218,7 +227,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
         Verb::Help => no_args(verb, args, Command::Help)?,
         Verb::Eval => no_args(verb, args, Command::Eval)?,
         Verb::Debug => parse_debug(args)?,
-        Verb::Position => parse_position(args)?,
+        Verb::Position => parse_position(line, args)?,
         Verb::Go => Command::Go(parse_go(args).map_err(|e| ParseError { is_go: true, ..e })?),
         Verb::SetOption => parse_setoption(line, args)?,
         Verb::Query => parse_query(args)?,
@@ -482,12 +491,15 @@ enum Base {
     StartPos,
     Board,
     Fen,
+    Variant,
+    VariantFile,
 }
 
 const POSITION_USAGE: &str =
-    "expected 'startpos', 'board <64 squares> <side>' or 'fen <rows> <side>', then optionally 'moves ...'";
+    "expected 'startpos', 'board <64 squares> <side>', 'fen <rows> <side>', 'variant <rows>x<cols> \
+     ...' or 'variantfile <path>', then optionally 'moves ...'";
 
-fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+fn parse_position(line: &str, args: &[&str]) -> Result<Command, ParseError> {
     let Some((&kind, rest)) = args.split_first() else {
         return Err(ParseError::new(format!(
             "position: {POSITION_USAGE}; got nothing"
@@ -497,6 +509,8 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         value(Base::StartPos, word("startpos")),
         value(Base::Board, word("board")),
         value(Base::Fen, word("fen")),
+        value(Base::Variant, word("variant")),
+        value(Base::VariantFile, word("variantfile")),
     ));
     let base = match base_parser.parse_complete(kind) {
         Ok((_, base)) => base,
@@ -508,6 +522,7 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         }
     };
     let (base, rest) = match base {
+        Base::Variant | Base::VariantFile => return parse_variant_position(line, base, rest),
         Base::StartPos => (PositionSpec::StartPos, rest),
         Base::Board => {
             let (squares, side, rest) = two_tokens("board", "the 64 squares", rest)?;
@@ -540,6 +555,29 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         }
     };
     Ok(Command::Position { base, moves })
+}
+
+/// The rest of `position variant ...` or `position variantfile ...` (protocol.md, 3.1).
+fn parse_variant_position(line: &str, base: Base, rest: &[&str]) -> Result<Command, ParseError> {
+    let (base, rest) = match base {
+        Base::VariantFile => variant::parse_variant_file(line, rest),
+        _ => variant::parse_variant(rest),
+    }
+    .map_err(ParseError::new)?;
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&keyword, list)) if is_word(keyword, "moves") => {
+            variant::parse_moves(list).map_err(ParseError::new)?
+        }
+        Some((&other, _)) => {
+            return Err(ParseError::new(format!(
+                "position: unexpected '{}' after the variant position (expected 'moves' and a \
+                 list of moves)",
+                truncate(other)
+            )))
+        }
+    };
+    Ok(Command::VariantPosition { base, moves })
 }
 
 /// The two tokens of a `board` or `fen` base (what, then the side to move) and the tokens after them.

@@ -455,3 +455,30 @@ fn fuzz_never_panics() {
         }
     }
 }
+
+#[test]
+fn variant_positions_parse() {
+    use crate::variant::board::Square;
+    assert_eq!(
+        ok("Position Variant 10x10 Blocked a1,J1 moves f4 PASS j10"),
+        Command::VariantPosition {
+            base: VariantBase::Start {
+                rows: 10,
+                cols: 10,
+                blocked: vec![Square::new(0, 0), Square::new(0, 9)],
+            },
+            moves: vec![Some(Square::new(3, 5)), None, Some(Square::new(9, 9))],
+        }
+    );
+    assert_eq!(
+        ok("position variantfile boards/my board.txt"),
+        Command::VariantPosition {
+            base: VariantBase::File("boards/my board.txt".into()),
+            moves: Vec::new(),
+        }
+    );
+    assert!(err("position variant 10x10 moves q1").contains("not a variant square"));
+    assert!(err("position variant 10x10 junk").contains("unexpected 'junk'"));
+    assert!(err("position variant").contains("size is missing"));
+    assert!(err("position variantfile").contains("file name is missing"));
+}

@@ -9,11 +9,15 @@
 //! start stops the match with a [`MatchError`], since every game it would play is a forfeit that says
 //! nothing about its strength. An engine that crashes, hangs, plays
 //! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
+//!
+//! Variant boards (any size, blocked squares) are played by [`variant`] on the same pairing loop
+//! ([`run_pairs`]), statistics and report.
 
 mod openings;
 pub mod player;
 mod report;
 pub mod stats;
+pub mod variant;
 
 #[cfg(test)]
 use openings::parse_opening;
@@ -324,9 +328,54 @@ fn check(config: &MatchConfig) -> Result<(), MatchError> {
 /// decides; a game that ends after that is not counted.
 pub fn run(
     config: &MatchConfig,
-    mut on_game: impl FnMut(&GameResult, &Tally),
+    on_game: impl FnMut(&GameResult, &Tally),
 ) -> Result<Tally, MatchError> {
     check(config)?;
+    run_pairs(
+        config,
+        |seed, stop| Seats::start(config, seed, stop),
+        |seats, stop, pair, a_black, seed| {
+            let opening = &config.openings[pair];
+            play_one(config, seats, stop, opening, pair, a_black, seed)
+        },
+        on_game,
+    )
+}
+
+/// A counted game as the pairing loop sees it, whatever the board: which pair it belongs to and
+/// how it went for engine A.
+pub(crate) trait Counted {
+    /// Index of the opening (pair).
+    fn pair(&self) -> usize;
+    /// The result for A.
+    fn outcome(&self) -> Outcome;
+    /// A's final disc difference.
+    fn a_discs(&self) -> i32;
+}
+
+impl Counted for GameResult {
+    fn pair(&self) -> usize {
+        self.pair
+    }
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    fn a_discs(&self) -> i32 {
+        self.a_discs
+    }
+}
+
+/// The pairing loop shared by 8 x 8 and variant matches: `config.games` games over
+/// `config.games.div_ceil(2)` pairs (A first, then A second; an odd count plays the last pair's
+/// first game only), `config.concurrency` workers each with the seats `start_seats` gives it
+/// (before the first game: one that fails ends the match), each game played by `play(seats, stop,
+/// pair, a_first, seed)` and counted in completion order; stops when the SPRT decides.
+pub(crate) fn run_pairs<S, R: Counted + Send>(
+    config: &MatchConfig,
+    start_seats: impl Fn(u64, &Receiver<()>) -> Result<S, MatchError> + Sync,
+    play: impl Fn(&mut S, &Receiver<()>, usize, bool, u64) -> R + Sync,
+    mut on_game: impl FnMut(&R, &Tally),
+) -> Result<Tally, MatchError> {
     let pairs = config.games.div_ceil(2);
     let workers = config.concurrency.clamp(1, pairs);
     let next = AtomicUsize::new(0);
@@ -336,17 +385,18 @@ pub fn run(
     let mut stop_tx = Some(stop_tx);
     let started = Barrier::new(workers + 1);
     let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
-    let (tx, rx) = unbounded::<GameResult>();
+    let (tx, rx) = unbounded::<R>();
     let mut tally = Tally::default();
     std::thread::scope(|scope| {
         for worker in 0..workers {
             let tx = tx.clone();
             let stop = stop_rx.clone();
             let (next, started, start_error) = (&next, &started, &start_error);
+            let (start_seats, play) = (&start_seats, &play);
             scope.spawn(move || {
                 // The engines are started by the thread that uses them to the end (on Linux an
                 // engine is killed when the thread that started it ends, see player::Pipe).
-                let seats = Seats::start(config, config.seed ^ worker as u64, &stop);
+                let seats = start_seats(config.seed ^ worker as u64, &stop);
                 let mut seats = match seats {
                     Ok(seats) => Some(seats),
                     Err(e) => {
@@ -367,7 +417,6 @@ pub fn run(
                     if pair >= pairs {
                         return;
                     }
-                    let opening = &config.openings[pair];
                     let games_of_pair = if 2 * pair + 1 == config.games { 1 } else { 2 };
                     for a_black in [true, false].into_iter().take(games_of_pair) {
                         if stopped(&stop) {
@@ -375,7 +424,7 @@ pub fn run(
                         }
                         let seed =
                             config.seed ^ ((pair as u64) << 1 | a_black as u64) ^ worker as u64;
-                        let r = play_one(config, seats, &stop, opening, pair, a_black, seed);
+                        let r = play(seats, &stop, pair, a_black, seed);
                         if tx.send(r).is_err() {
                             return;
                         }
@@ -391,11 +440,11 @@ pub fn run(
         }
         let mut halves: HashMap<usize, Outcome> = HashMap::new();
         for r in &rx {
-            tally.add_game(r.outcome, r.a_discs);
-            if let Some(first) = halves.remove(&r.pair) {
-                tally.add_pair(first, r.outcome);
+            tally.add_game(r.outcome(), r.a_discs());
+            if let Some(first) = halves.remove(&r.pair()) {
+                tally.add_pair(first, r.outcome());
             } else {
-                halves.insert(r.pair, r.outcome);
+                halves.insert(r.pair(), r.outcome());
             }
             on_game(&r, &tally);
             if let Some(sprt) = &config.sprt {

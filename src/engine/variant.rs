@@ -1,0 +1,317 @@
+//! Variant boards in the engine (protocol.md, 3.1): what the wedge front end needs beyond the
+//! 8 x 8 game to play on a board of any size with blocked squares. It builds the position of a
+//! `position variant ...` command, turns a `go` into the variant search's limits, keeps the variant
+//! player's options, and runs the variant search and perft as jobs of the search worker, with the
+//! same stop flag as every search, so that `stop` and `quit` are answered at once.
+//!
+//! The 8 x 8 search never sees any of this: a variant search is its own job kind on the worker,
+//! with its own searcher ([`crate::variant::search::Searcher`]), made at the first variant search.
+
+use super::options::Options;
+use super::worker::{Report, ToolReport};
+use super::Event;
+use crate::protocol::output::Mode;
+use crate::protocol::parser::GoParams;
+use crate::protocol::variant::{move_name, VariantBase, VariantMove};
+use crate::variant::board::{Board, Colour};
+use crate::variant::eval::{evaluate_position, Layout, Weights, WEIGHT_SPECS};
+use crate::variant::player::Limits;
+use crate::variant::search::{SearchOptions, Searcher};
+use crossbeam_channel::Sender;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The variant player's options: `AlphaBeta`, `MoveOrder` and the evaluation's named weights
+/// (`VariantMobility`, ...; docs/options.md). The 8 x 8 options do not change them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantOptions {
+    /// Alpha-beta pruning (and the transposition table); off: plain minimax.
+    pub alpha_beta: bool,
+    /// Moves in scanline order (row by row, left to right) instead of the ordering heuristics.
+    pub scanline: bool,
+    /// The evaluation's weights.
+    pub weights: Weights,
+}
+
+impl Default for VariantOptions {
+    fn default() -> VariantOptions {
+        VariantOptions {
+            alpha_beta: true,
+            scanline: false,
+            weights: Weights::default(),
+        }
+    }
+}
+
+impl VariantOptions {
+    /// The search options these stand for.
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            alpha_beta: self.alpha_beta,
+            scanline_order: self.scanline,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// The `option name ...` lines of the variant evaluation's weights.
+pub fn weight_option_lines() -> impl Iterator<Item = String> {
+    WEIGHT_SPECS.iter().map(|s| {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            s.name, s.default, s.min, s.max
+        )
+    })
+}
+
+/// Builds the position of a variant `position` command: the base (a layout's start, cells, or a
+/// printed board read from a file), then the moves, each legal in turn; a forced pass may be left
+/// out of the list (it is inserted before the next square), as on 8 x 8. Errors say what was wrong
+/// (the caller keeps its position).
+pub fn position(base: &VariantBase, moves: &[VariantMove], mode: Mode) -> Result<Board, String> {
+    let mut board = match base {
+        VariantBase::Start {
+            rows,
+            cols,
+            blocked,
+        } => Board::start(*rows, *cols, blocked).map_err(|e| format!("position variant: {e}"))?,
+        VariantBase::Cells {
+            rows,
+            cols,
+            cells,
+            to_move,
+        } => Board::from_cells(*rows, *cols, cells, *to_move)
+            .map_err(|e| format!("position variant board: {e}"))?,
+        VariantBase::File(path) => read_board(path)?,
+    };
+    for (i, &mv) in moves.iter().enumerate() {
+        let what = || format!("position: move {} ({})", i + 1, move_name(mv, mode));
+        if board.is_over() {
+            return Err(format!("{}: the game is already over", what()));
+        }
+        if mv.is_some() && board.must_pass() {
+            board = board.pass();
+        }
+        board = match mv {
+            Some(sq) => board
+                .play(sq)
+                .ok_or_else(|| format!("{} is not legal", what()))?,
+            None if board.must_pass() => board.pass(),
+            None => return Err(format!("{}: a pass is not legal, there is a move", what())),
+        };
+    }
+    Ok(board)
+}
+
+/// Reads a printed board (`Board::parse_printed`) from a regular file of a sane size.
+fn read_board(path: &str) -> Result<Board, String> {
+    let what = |e: &dyn std::fmt::Display| format!("position variantfile: {path}: {e}");
+    let bytes =
+        crate::files::read_regular(std::path::Path::new(path), crate::files::MAX_TEXT_BYTES)
+            .map_err(|e| what(&e))?;
+    let text = String::from_utf8(bytes).map_err(|_| what(&"not UTF-8 text"))?;
+    Board::parse_printed(&text).map_err(|e| what(&e))
+}
+
+/// The parameters of `go` that have no meaning on a variant board, as error lines (the search goes
+/// on without them).
+pub fn unused_params(params: &GoParams) -> Vec<String> {
+    let mut out = Vec::new();
+    if params.searchmoves.is_some() {
+        out.push("go: searchmoves names 8x8 squares: not used on a variant board".to_string());
+    }
+    out
+}
+
+/// A variant search ready to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantPlan {
+    /// The limits the variant search honours itself (depth, move time, the game clock).
+    pub limits: Limits,
+    /// Iterations are searched until one ends with at least this many nodes.
+    pub nodes: Option<u64>,
+}
+
+impl VariantPlan {
+    /// A one-line description for debug output.
+    pub fn describe(&self) -> String {
+        format!(
+            "variant plan: depth {:?}, movetime {:?}, clock {:?}, nodes {:?}",
+            self.limits.depth, self.limits.movetime, self.limits.clock, self.nodes
+        )
+    }
+}
+
+/// Turns `go` into the variant search's limits: `depth`; `movetime` less `MoveOverhead`; the side
+/// to move's clock (`wtime` white's, `btime` red's) less `MoveOverhead` as the whole-game clock
+/// the search budgets itself (increments and `movestogo` are not counted on: the budget stays
+/// safe); `exact`, `wld` and `mate` search to the end of the game (as many plies as empty squares,
+/// which sees every game to its end since a pass costs no ply); `infinite` drops every limit.
+pub fn plan(board: &Board, params: &GoParams, options: &Options) -> VariantPlan {
+    let overhead = Duration::from_millis(options.move_overhead_ms);
+    let after_overhead = |ms: u64| {
+        Duration::from_millis(ms)
+            .saturating_sub(overhead)
+            .max(Duration::from_millis(1))
+    };
+    let clock = match board.to_move() {
+        Colour::White => params.wtime,
+        Colour::Red => params.btime,
+    };
+    let mut depth = params.depth;
+    if params.exact || params.wld || params.mate.is_some() {
+        let end = board.empties().max(1);
+        depth = Some(depth.map_or(end, |d| d.min(end)));
+    }
+    if params.infinite {
+        return VariantPlan {
+            limits: Limits {
+                depth,
+                ..Limits::default()
+            },
+            nodes: None,
+        };
+    }
+    VariantPlan {
+        limits: Limits {
+            depth,
+            movetime: params.movetime.map(after_overhead),
+            clock: clock.map(after_overhead),
+        },
+        nodes: params.nodes,
+    }
+}
+
+/// A variant search for the worker.
+pub struct VariantJob {
+    /// The position.
+    pub board: Board,
+    /// Its limits.
+    pub plan: VariantPlan,
+    /// The variant player's options.
+    pub options: VariantOptions,
+    /// The table size, MB (the `Hash` option).
+    pub hash_mb: usize,
+    /// This search's stop flag (set by `stop` or `quit`).
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The worker's variant searcher, made at the first variant search and kept (with its table)
+/// from move to move.
+#[derive(Default)]
+pub struct VariantWorker {
+    /// The searcher and its table size, MB.
+    searcher: Option<(Searcher, usize)>,
+    /// The options of the last search: the table is emptied when they change, since what it holds
+    /// was found with another evaluation.
+    last: Option<VariantOptions>,
+}
+
+impl VariantWorker {
+    /// Runs `job`: one [`Report::VariantInfo`] per finished iteration, then [`Report::VariantDone`].
+    pub fn search(&mut self, job: VariantJob, events: &Sender<Event>) {
+        let (searcher, hash_mb) = self
+            .searcher
+            .get_or_insert_with(|| (Searcher::new(job.hash_mb), job.hash_mb));
+        if *hash_mb != job.hash_mb {
+            searcher.set_hash_mb(job.hash_mb);
+            *hash_mb = job.hash_mb;
+        }
+        if self.last.is_some_and(|last| last != job.options) {
+            searcher.clear();
+        }
+        self.last = Some(job.options);
+        searcher.options = job.options.search_options();
+        searcher.weights = job.options.weights;
+        let stop = job.stop.clone();
+        let result = searcher.search(&job.board, &job.plan.limits, &job.stop, |report| {
+            // The variant search counts nodes per search, and is stopped between iterations once
+            // the node budget is spent.
+            if job.plan.nodes.is_some_and(|n| report.nodes >= n) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let _ = events.send(Event::Worker(Report::VariantInfo(report.clone())));
+        });
+        let _ = events.send(Event::Worker(Report::VariantDone(result)));
+    }
+
+    /// Forgets what was learnt (a new game, `Clear Hash`).
+    pub fn clear(&mut self) {
+        if let Some((s, _)) = &mut self.searcher {
+            s.clear();
+        }
+    }
+}
+
+/// `perft` on a variant board: the count below each legal move (a forced pass is one move), each
+/// reported as soon as it is known, then the total; `stop` ends it between two root moves.
+pub fn perft(board: &Board, depth: u32, stop: &AtomicBool, events: &Sender<Event>) {
+    use crate::variant::perft::perft;
+    let start = Instant::now();
+    let tool = |r: ToolReport| {
+        let _ = events.send(Event::Worker(Report::Tool(r)));
+    };
+    let depth = depth.max(1);
+    let children: Vec<(VariantMove, Board)> = if board.is_over() {
+        Vec::new()
+    } else if board.must_pass() {
+        vec![(None, board.pass())]
+    } else {
+        board
+            .legal_moves()
+            .into_iter()
+            .filter_map(|sq| board.play(sq).map(|b| (Some(sq), b)))
+            .collect()
+    };
+    let mut total = 0;
+    let mut stopped = false;
+    for (mv, child) in children {
+        if stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
+        let n = perft(&child, depth - 1);
+        total += n;
+        tool(ToolReport::VariantPerftMove(mv, n));
+    }
+    tool(ToolReport::PerftDone {
+        depth,
+        total,
+        time: start.elapsed(),
+        stopped,
+    });
+}
+
+/// The answer to `eval` on a variant board: the evaluation of the position for the side to move,
+/// and the weights in use.
+pub fn eval_lines(board: &Board, options: &VariantOptions) -> Vec<String> {
+    let layout = Layout::new(board.playable());
+    let value = if board.is_over() {
+        100 * board.disc_difference(board.to_move())
+    } else {
+        evaluate_position(
+            board.player_discs(),
+            board.opponent_discs(),
+            &layout,
+            &options.weights,
+        )
+    };
+    let mut lines: Vec<String> = options
+        .weights
+        .list()
+        .into_iter()
+        .map(|(name, v)| format!("{name:<26} {v:>6}"))
+        .collect();
+    lines.push(format!(
+        "corner-like squares {}, edge-like squares {}",
+        layout.corners.count(),
+        layout.edges.count()
+    ));
+    lines.push(format!(
+        "total {:>+8.2} discs (side to move{})",
+        f64::from(value) / 100.0,
+        if board.is_over() { ", game over" } else { "" }
+    ));
+    lines
+}
