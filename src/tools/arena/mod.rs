@@ -530,11 +530,7 @@ fn play_one(
     } else {
         -played.black_score
     };
-    let outcome = match a_discs.signum() {
-        1 => Outcome::Win,
-        0 => Outcome::Draw,
-        _ => Outcome::Loss,
-    };
+    let outcome = Outcome::from_discs(a_discs);
     let (black, white) = if a_black {
         (&config.a.name, &config.b.name)
     } else {

@@ -19,6 +19,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome of a game that A finished `a_discs` discs ahead (negative: behind).
+    pub fn from_discs(a_discs: i32) -> Outcome {
+        match a_discs.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
     /// The game score: 1, 1/2 or 0.
     pub fn score(self) -> f64 {
         match self {

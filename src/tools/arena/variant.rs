@@ -641,11 +641,7 @@ fn play_one(
     } else {
         -played.white_score
     };
-    let outcome = match a_discs.signum() {
-        1 => Outcome::Win,
-        0 => Outcome::Draw,
-        _ => Outcome::Loss,
-    };
+    let outcome = Outcome::from_discs(a_discs);
     let (white, red) = if a_white {
         (&config.a.name, &config.b.name)
     } else {
