@@ -1,0 +1,195 @@
+//! Seating the two clients and reading from them: the hello, and reads bound by a deadline that
+//! look at the stop flag every [`POLL`].
+
+use super::{idx, name, Event, ServerError, SessionConfig, POLL};
+use crate::variant::wire::{self, ServerMessage};
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why a deadline-bound read did not get its bytes.
+pub(super) enum ReadFailure {
+    /// The deadline passed.
+    Timeout,
+    /// The peer closed the connection or it failed.
+    Gone,
+    /// The stop flag was raised.
+    Stopped,
+}
+
+/// A seated client.
+pub(super) struct Seat {
+    /// The connection.
+    pub(super) stream: TcpStream,
+    /// The client's address.
+    pub(super) peer: SocketAddr,
+    /// False once a read or write failed: nothing more is sent to it.
+    pub(super) alive: bool,
+}
+
+impl Seat {
+    /// Sends `msg`; a failure marks the seat dead.
+    pub(super) fn send(&mut self, msg: &ServerMessage) -> bool {
+        if self.alive {
+            let ok = self
+                .stream
+                .write_all(&msg.encode())
+                .and_then(|()| self.stream.flush());
+            self.alive = ok.is_ok();
+        }
+        self.alive
+    }
+
+    /// Closes after ABORT: shuts the write side, waits up to `until` for the client's own close
+    /// (discarding anything it still sends), then drops the socket.
+    pub(super) fn close(self, until: Instant) {
+        let _ = self.stream.shutdown(Shutdown::Write);
+        if !self.alive {
+            return;
+        }
+        let mut stream = self.stream;
+        let mut sink = [0u8; 256];
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+                break;
+            }
+            match stream.read(&mut sink) {
+                Ok(0) => break,
+                Ok(_) => continue,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// Reads exactly `buf.len()` bytes from `stream` before `deadline`, skipping `\0`, CR and LF
+/// before the first byte (none of them can start a move or a hello; a client that ends its hello
+/// with a `\0` or a newline is understood). Waits in slices of [`POLL`] to see `stop`.
+pub(super) fn read_exact_by(
+    stream: &mut TcpStream,
+    buf: &mut [u8],
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<(), ReadFailure> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        if stop.load(Ordering::SeqCst) {
+            return Err(ReadFailure::Stopped);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ReadFailure::Timeout);
+        }
+        let slice = left.min(POLL).max(Duration::from_millis(1));
+        if stream.set_read_timeout(Some(slice)).is_err() {
+            return Err(ReadFailure::Gone);
+        }
+        match stream.read(&mut buf[filled..]) {
+            Ok(0) => return Err(ReadFailure::Gone),
+            Ok(n) => {
+                if filled == 0 {
+                    let skip = buf[..n]
+                        .iter()
+                        .take_while(|&&b| matches!(b, 0 | b'\r' | b'\n'))
+                        .count();
+                    buf.copy_within(skip..n, 0);
+                    filled = n - skip;
+                } else {
+                    filled += n;
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock
+                        | io::ErrorKind::TimedOut
+                        | io::ErrorKind::Interrupted
+                ) => {}
+            Err(_) => return Err(ReadFailure::Gone),
+        }
+    }
+    Ok(())
+}
+
+/// Waits for a white and a red client: accepts connections (polling, to see `stop`), reads each
+/// one's hello and seats it, refusing a bad hello or a colour already taken. `None` when stopped.
+pub(super) fn seat_clients(
+    listener: &TcpListener,
+    config: &SessionConfig,
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Option<[Seat; 2]>, ServerError> {
+    listener
+        .set_nonblocking(true)
+        .map_err(ServerError::Accept)?;
+    let mut seats: [Option<Seat>; 2] = [None, None];
+    while seats.iter().any(Option::is_none) {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        let (mut stream, peer) = match listener.accept() {
+            Ok(conn) => conn,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                std::thread::sleep(POLL);
+                continue;
+            }
+            // The client went away between its connect and our accept: not the listener's fault.
+            Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => continue,
+            Err(e) => return Err(ServerError::Accept(e)),
+        };
+        let mut refuse = |reason: String| on_event(Event::Refused { peer, reason });
+        if stream.set_nonblocking(false).is_err()
+            || stream
+                .set_write_timeout(Some(config.write_timeout))
+                .is_err()
+        {
+            refuse("the socket could not be set up".into());
+            continue;
+        }
+        let _ = stream.set_nodelay(true);
+        let mut hello = [0u8; 1];
+        let deadline = Instant::now() + config.hello_timeout;
+        match read_exact_by(&mut stream, &mut hello, deadline, stop) {
+            Ok(()) => {}
+            Err(ReadFailure::Stopped) => return Ok(None),
+            Err(ReadFailure::Timeout) => {
+                refuse("no hello in time".into());
+                continue;
+            }
+            Err(ReadFailure::Gone) => {
+                refuse("closed before its hello".into());
+                continue;
+            }
+        }
+        let Some(colour) = wire::parse_hello(hello[0]) else {
+            refuse(format!(
+                "the hello must be 0 or 1, got \"{}\"",
+                wire::escape_bytes(&hello)
+            ));
+            continue;
+        };
+        let seat = &mut seats[idx(colour)];
+        if seat.is_some() {
+            refuse(format!("{} is already taken", name(colour)));
+            continue;
+        }
+        *seat = Some(Seat {
+            stream,
+            peer,
+            alive: true,
+        });
+        on_event(Event::Seated { colour, peer });
+    }
+    match seats {
+        [Some(white), Some(red)] => Ok(Some([white, red])),
+        _ => Ok(None),
+    }
+}
