@@ -87,11 +87,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
         .peer_addr()
         .map(|a| a.to_string())
         .unwrap_or_else(|_| format!("{}:{}", args.host, args.port));
-    println!(
-        "connected to {peer} as {} ({})",
-        super::server::colour_name(colour),
-        args.player
-    );
+    println!("connected to {peer} as {} ({})", colour, args.player);
     let mut player = Player::new(kind, args.seed);
     let mut reader = BufReader::new(&stream);
     let mut writer = &stream;

@@ -216,14 +216,6 @@ fn either<T>(
     }
 }
 
-/// `white` or `red`.
-pub fn colour_name(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Red => "red",
-    }
-}
-
 /// A seed from the clock.
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
@@ -299,7 +291,7 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
     let watch = args.watch;
     let mut record_error: Option<String> = None;
     let mut on_event = |event: Event<'_>| match event {
-        Event::Seated { colour, peer } => println!("{} seated: {peer}", colour_name(colour)),
+        Event::Seated { colour, peer } => println!("{} seated: {peer}", colour),
         Event::Refused { peer, reason } => println!("refused {peer}: {reason}"),
         Event::GameStarted { number, board } => {
             if watch {
@@ -360,7 +352,7 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
         SessionEnd::Complete => Ok(()),
         SessionEnd::Disconnected { colour, game } => Err(format!(
             "session ended early: {} disconnected in game {game}",
-            colour_name(colour)
+            colour
         )),
         SessionEnd::Interrupted => Err("interrupted".into()),
     }

@@ -116,28 +116,9 @@ impl SessionConfig {
     }
 }
 
-/// The index of a colour in the `[white, red]` arrays.
+/// The index of a colour in the `[white, red]` arrays (its wire number).
 fn idx(colour: Colour) -> usize {
-    match colour {
-        Colour::White => 0,
-        Colour::Red => 1,
-    }
-}
-
-/// The printed board's letter of a colour.
-fn letter(colour: Colour) -> char {
-    match colour {
-        Colour::White => 'W',
-        Colour::Red => 'R',
-    }
-}
-
-/// A colour's name.
-fn name(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Red => "red",
-    }
+    usize::from(colour.wire())
 }
 
 /// What the referee tells its caller as the session goes.

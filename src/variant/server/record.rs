@@ -1,8 +1,8 @@
 //! What a session leaves behind: each game's record (its moves, how it ended, the GGF-like line
 //! of docs/variants.md, "Records") and the session's report with each colour's totals.
 
-use super::{idx, letter, name};
-use crate::variant::board::{Board, Cell, Colour, Square};
+use super::idx;
+use crate::variant::board::{Board, Colour, Square};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -86,16 +86,7 @@ pub fn board_line(board: &Board) -> String {
     for row in 0..board.rows() {
         let mut text = String::with_capacity(board.cols());
         for col in 0..board.cols() {
-            text.push(
-                match board.cell(Square {
-                    row: row as u8,
-                    col: col as u8,
-                }) {
-                    Cell::Empty => '.',
-                    Cell::Blocked => '#',
-                    Cell::Disc(c) => letter(c),
-                },
-            );
+            text.push(board.cell(Square::new(row as u8, col as u8)).symbol());
         }
         rows.push(text);
     }
@@ -104,7 +95,7 @@ pub fn board_line(board: &Board) -> String {
         board.rows(),
         board.cols(),
         rows.join("/"),
-        letter(board.to_move())
+        board.to_move().letter()
     )
 }
 
@@ -135,7 +126,7 @@ impl GameRecord {
     /// letter and the reason for a forfeit (`R:time`, `W:illegal`, `W:disconnect`); `?:interrupted`.
     pub fn result(&self) -> String {
         let diff = self.end.count(Colour::White) as i64 - self.end.count(Colour::Red) as i64;
-        let winner = self.winner().map(letter).unwrap_or('?');
+        let winner = self.winner().map(Colour::letter).unwrap_or('?');
         match &self.ending {
             Ending::Finished if diff == 0 => "draw".to_string(),
             Ending::Finished => format!("{winner}+{}", diff.abs()),
@@ -151,24 +142,22 @@ impl GameRecord {
         let (w, r) = (self.end.count(Colour::White), self.end.count(Colour::Red));
         match &self.ending {
             Ending::Finished => match self.winner() {
-                Some(c) => format!("{} wins {w}-{r} (white-red)", name(c)),
+                Some(c) => format!("{} wins {w}-{r} (white-red)", c),
                 None => format!("draw {w}-{r}"),
             },
             Ending::Time { loser } => format!(
                 "{} wins: {} ran out of time ({w}-{r} on the board)",
-                name(loser.other()),
-                name(*loser)
+                loser.other(),
+                loser
             ),
             Ending::Illegal { loser, what } => format!(
                 "{} wins: technical loss of {}: {what}",
-                name(loser.other()),
-                name(*loser)
+                loser.other(),
+                loser
             ),
-            Ending::Disconnected { loser } => format!(
-                "{} wins: {} disconnected",
-                name(loser.other()),
-                name(*loser)
-            ),
+            Ending::Disconnected { loser } => {
+                format!("{} wins: {} disconnected", loser.other(), loser)
+            }
             Ending::Interrupted => "interrupted, no result".to_string(),
         }
     }
@@ -192,7 +181,7 @@ impl GameRecord {
             let square = mv.square.map(square_text).unwrap_or_else(|| "PA".into());
             out.push_str(&format!(
                 "{}[{square}//{}]",
-                letter(mv.colour),
+                mv.colour.letter(),
                 seconds(mv.used)
             ));
         }
@@ -296,7 +285,7 @@ impl SessionReport {
         let why = match &self.end {
             SessionEnd::Complete => "all games played".to_string(),
             SessionEnd::Disconnected { colour, game } => {
-                format!("{} disconnected in game {game}", name(*colour))
+                format!("{} disconnected in game {game}", colour)
             }
             SessionEnd::Interrupted => "interrupted".to_string(),
         };
@@ -311,7 +300,7 @@ impl SessionReport {
                 .unwrap_or_else(|| "-".into());
             out.push_str(&format!(
                 "{:<5} {peer}: {} wins, {} losses, {} draws, {} discs (lost on time {}, by illegal moves {}, by disconnecting {})\n",
-                name(colour),
+                colour,
                 t.wins,
                 t.losses,
                 t.draws,

@@ -1,7 +1,7 @@
 //! Seating the two clients and reading from them: the hello, and reads bound by a deadline that
 //! look at the stop flag every [`POLL`].
 
-use super::{idx, name, Event, ServerError, SessionConfig, POLL};
+use super::{idx, Event, ServerError, SessionConfig, POLL};
 use crate::variant::wire::{self, ServerMessage};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -178,7 +178,7 @@ pub(super) fn seat_clients(
         };
         let seat = &mut seats[idx(colour)];
         if seat.is_some() {
-            refuse(format!("{} is already taken", name(colour)));
+            refuse(format!("{} is already taken", colour));
             continue;
         }
         *seat = Some(Seat {

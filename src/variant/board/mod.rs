@@ -5,14 +5,15 @@
 //! sets (white, red, playable) and the 8 directions are shifts by 1, 15, 16 and 17 with masks that
 //! stop wrapping; a blocked square is in no set, so a line of flips stops at it as at an edge.
 //!
-//! This file owns the rules (moves, flips, passes, the end and the count), the printed-board text
-//! format and its parser, random layouts and the position hash. Move generation works on whole sets,
+//! This file owns the rules (moves, flips, passes, the end and the count), random layouts and the
+//! position hash; [`text`] the printed-board text format and its parser. Move generation works on whole sets,
 //! one direction at a time ([`moves`]); flips walk the 8 lines out of the one square played
 //! ([`flips`]). Nothing here allocates except the `Vec`-returning conveniences.
 
+mod text;
+
 use super::bits::Bits;
 use std::fmt;
-use std::str::FromStr;
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: usize = 16;
@@ -354,113 +355,6 @@ impl Board {
         self.empty_set().count()
     }
 
-    /// The printed board: a header line of column numbers, then one line a row with its number and
-    /// the cells (`.` empty, `W`, `R`, `#` blocked), then a line `to move: W` or `to move: R`.
-    ///
-    /// Numbers are right-aligned in two characters and each cell follows a space, so a column
-    /// number ends above its cells:
-    ///
-    /// ```text
-    ///    0 1 2 3
-    ///  0 # . . .
-    ///  1 . W R .
-    ///  2 . R W .
-    ///  3 . . . #
-    /// to move: W
-    /// ```
-    pub fn printed(&self) -> String {
-        let mut out = String::from("  ");
-        for c in 0..self.cols() {
-            out.push_str(&format!("{c:>2}"));
-        }
-        out.push('\n');
-        for r in 0..self.rows() {
-            out.push_str(&format!("{r:>2}"));
-            for c in 0..self.cols() {
-                out.push(' ');
-                out.push(cell_char(self.cell(Square::new(r as u8, c as u8))));
-            }
-            out.push('\n');
-        }
-        out.push_str(&format!("to move: {}\n", self.to_move.letter()));
-        out
-    }
-
-    /// Reads a printed board: lines with cells `.`, `W`, `R`, `#` (borders, spaces, numbers and
-    /// `|`/`+`/`-` frame characters ignored); every board line must have the same number of cells.
-    /// An optional line `to move: W|R` sets the side to move (default white). Errors name the line.
-    pub fn parse_printed(text: &str) -> Result<Board, VariantError> {
-        let mut cells = Vec::new();
-        let mut cols = None;
-        let mut rows = 0;
-        let mut to_move = Colour::White;
-        for (n, line) in text.lines().enumerate() {
-            let number = n + 1;
-            let trimmed = line.trim();
-            if let Some(side) = trimmed
-                .get(..8)
-                .filter(|head| head.eq_ignore_ascii_case("to move:"))
-                .and_then(|_| trimmed.get(8..))
-            {
-                to_move = match side.trim() {
-                    "W" | "w" => Colour::White,
-                    "R" | "r" => Colour::Red,
-                    other => {
-                        return Err(VariantError(format!(
-                            "line {number}: the side to move must be W or R, got '{other}'"
-                        )))
-                    }
-                };
-                continue;
-            }
-            let mut row = Vec::new();
-            for ch in line.chars() {
-                match ch {
-                    '.' => row.push(Cell::Empty),
-                    '#' => row.push(Cell::Blocked),
-                    'W' => row.push(Cell::Disc(Colour::White)),
-                    'R' => row.push(Cell::Disc(Colour::Red)),
-                    '|' | '+' | '-' | '=' => {}
-                    c if c.is_ascii_digit() || c.is_whitespace() => {}
-                    c => {
-                        return Err(VariantError(format!(
-                            "line {number}: unexpected character '{c}' (cells are . W R #)"
-                        )))
-                    }
-                }
-            }
-            if row.is_empty() {
-                continue;
-            }
-            match cols {
-                None => cols = Some(row.len()),
-                Some(c) if c != row.len() => {
-                    return Err(VariantError(format!(
-                        "line {number}: {} cells, but the first board line has {c}",
-                        row.len()
-                    )))
-                }
-                Some(_) => {}
-            }
-            rows += 1;
-            if rows > MAX_SIDE {
-                return Err(VariantError(format!(
-                    "line {number}: more than {MAX_SIDE} board lines"
-                )));
-            }
-            cells.extend(row);
-        }
-        let Some(cols) = cols else {
-            return Err(VariantError("no board lines (cells . W R #)".into()));
-        };
-        if cols > MAX_SIDE {
-            return Err(VariantError(format!(
-                "{cols} cells a line: at most {MAX_SIDE} columns"
-            )));
-        }
-        Board::from_cells(rows, cols, &cells, to_move)
-    }
-
     /// A start position with `k` blocked squares drawn at random (never the four central squares;
     /// the layout is symmetric under a half turn when `k` is even, as the course's layouts were).
     pub fn random_layout(
@@ -509,16 +403,6 @@ impl Board {
             blocked.extend_from_slice(&all[..k]);
         }
         Board::start(rows, cols, &blocked)
-    }
-}
-
-/// The printed board's character for a cell.
-fn cell_char(cell: Cell) -> char {
-    match cell {
-        Cell::Empty => '.',
-        Cell::Blocked => '#',
-        Cell::Disc(Colour::White) => 'W',
-        Cell::Disc(Colour::Red) => 'R',
     }
 }
 
@@ -676,22 +560,6 @@ impl Board {
     }
 }
 
-impl fmt::Display for Board {
-    /// The printed board ([`Board::printed`]).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.printed())
-    }
-}
-
-impl FromStr for Board {
-    type Err = VariantError;
-
-    /// A printed board ([`Board::parse_printed`]).
-    fn from_str(s: &str) -> Result<Board, VariantError> {
-        Board::parse_printed(s)
-    }
-}
-
 impl Colour {
     /// The other colour.
     pub fn other(self) -> Colour {
@@ -730,7 +598,8 @@ impl Colour {
 impl fmt::Display for Colour {
     /// `white` or `red`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        // `pad`, not `write_str`: a width in the format (`{:<5}`) applies.
+        f.pad(match self {
             Colour::White => "white",
             Colour::Red => "red",
         })
