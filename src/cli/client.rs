@@ -70,7 +70,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     let size = args
         .size
         .as_deref()
-        .map(super::server::parse_size)
+        .map(|s| wedge::variant::board::parse_size(s).map_err(|e| format!("--size: {e}")))
         .transpose()?;
     if args.level == Some(0) {
         return Err("--level must be at least 1".into());

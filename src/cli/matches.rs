@@ -250,13 +250,12 @@ fn variant_openings(
     args: &MatchArgs,
     games: usize,
 ) -> Result<Vec<wedge::tools::arena::variant::VariantOpening>, String> {
-    use wedge::tools::arena::variant::{make_openings, Layout};
+    use wedge::tools::arena::variant::make_openings;
+    use wedge::variant::board::{parse_size, StartLayout};
     let layout = args.layout.as_str();
-    let (rows, cols) = size
-        .split_once(['x', 'X'])
-        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
-        .ok_or_else(|| format!("--variant: '{size}' is not ROWSxCOLS (e.g. 10x10)"))?;
-    let layout = match Layout::parse_named(layout)? {
+    let (rows, cols) = parse_size(size).map_err(|e| format!("--variant: {e}"))?;
+    let named = StartLayout::parse_named(layout).map_err(|e| format!("--layout: {e}"))?;
+    let layout = match named {
         Some(l) => l,
         None => {
             let path = std::path::Path::new(layout);
@@ -273,7 +272,7 @@ fn variant_openings(
                     board.cols()
                 ));
             }
-            Layout::Fixed(board)
+            StartLayout::Fixed(board)
         }
     };
     make_openings(

@@ -9,7 +9,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use wedge::variant::board::{Board, Cell, Colour, Square};
+use wedge::rng::Rng;
+use wedge::variant::board::{parse_size, Board, StartLayout};
 use wedge::variant::server::{self, Event, SessionConfig, SessionEnd, Starts};
 
 /// The arguments of `wedge server`.
@@ -85,19 +86,6 @@ fn stop_on_signals() {
     }
 }
 
-/// `ROWSxCOLS`, each 2 to 16.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let (r, c) = text
-        .trim()
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("size '{text}' is not ROWSxCOLS (e.g. 10x10)"))?;
-    let side = |s: &str| -> Result<usize, String> {
-        super::bounded_count(s, 2, wedge::variant::board::MAX_SIDE)
-            .map_err(|e| format!("size '{text}': {e}"))
-    };
-    Ok((side(r)?, side(c)?))
-}
-
 /// Seconds, above 0 and at most 99999.99 (what the wire's `TTTTT.TT` can show).
 fn parse_time(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
@@ -120,23 +108,6 @@ fn read_board(path: &Path) -> Result<Board, String> {
     Board::parse_printed(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The blocked squares of `board`.
-fn blocked_squares(board: &Board) -> Vec<Square> {
-    let mut out = Vec::new();
-    for row in 0..board.rows() {
-        for col in 0..board.cols() {
-            let sq = Square {
-                row: row as u8,
-                col: col as u8,
-            };
-            if board.cell(sq) == Cell::Blocked {
-                out.push(sq);
-            }
-        }
-    }
-    out
-}
-
 /// The games' starts from --position, --layout, --size and --seed, and a line describing them.
 fn starts(
     args: &ServerArgs,
@@ -150,47 +121,44 @@ fn starts(
         ));
     }
     let layout = args.layout.as_deref().unwrap_or("corners");
-    let size = args.size.as_deref().map(parse_size).transpose()?;
+    let size = args
+        .size
+        .as_deref()
+        .map(|s| parse_size(s).map_err(|e| format!("--size: {e}")))
+        .transpose()?;
     let (rows, cols) = size.unwrap_or((10, 10));
-    let start = |blocked: &[Square]| {
-        Board::start(rows, cols, blocked).map_err(|e| format!("--layout {layout}: {e}"))
-    };
     let described = format!("{rows}x{cols}, layout {layout}");
-    match layout {
-        "none" => Ok((Starts::Fixed(start(&[])?), described)),
-        "corners" => {
-            let (r, c) = ((rows - 1) as u8, (cols - 1) as u8);
-            let corners = [
-                Square { row: 0, col: 0 },
-                Square { row: 0, col: c },
-                Square { row: r, col: 0 },
-                Square { row: r, col: c },
-            ];
-            Ok((Starts::Fixed(start(&corners)?), described))
+    let named = StartLayout::parse_named(layout).map_err(|e| format!("--layout: {e}"))?;
+    match named {
+        Some(StartLayout::Random(blocked)) => {
+            let starts = Starts::Random {
+                rows,
+                cols,
+                blocked,
+                seed,
+            };
+            starts
+                .check()
+                .map_err(|e| format!("--layout {layout}: {e}"))?;
+            Ok((starts, format!("{described}, seed {seed}")))
         }
-        _ => {
-            if let Some(k) = layout.strip_prefix("random:") {
-                let blocked = super::bounded_count(k, 0, rows * cols)
-                    .map_err(|e| format!("--layout {layout}: {e}"))?;
-                let starts = Starts::Random {
-                    rows,
-                    cols,
-                    blocked,
-                    seed,
-                };
-                starts
-                    .check()
-                    .map_err(|e| format!("--layout {layout}: {e}"))?;
-                return Ok((starts, format!("{described}, seed {seed}")));
-            }
+        Some(fixed) => {
+            let start = fixed
+                .start(rows, cols, &mut Rng::new(seed))
+                .map_err(|e| format!("--layout {layout}: {e}"))?;
+            Ok((Starts::Fixed(start), described))
+        }
+        None => {
             if size.is_some() {
                 return Err(
                     "--size does not go with a layout file (the file gives the size)".into(),
                 );
             }
+            // The file's blocked squares, with the discs of a start position.
             let board = read_board(Path::new(layout))?;
-            let start = Board::start(board.rows(), board.cols(), &blocked_squares(&board))
-                .map_err(|e| format!("--layout {layout}: {e}"))?;
+            let start = board.restarted().ok_or_else(|| {
+                format!("--layout {layout}: a central square is blocked, no game can start")
+            })?;
             Ok((
                 Starts::Fixed(start),
                 format!("{}x{}, layout {layout}", board.rows(), board.cols()),
@@ -309,9 +277,9 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
                     .square
                     .map(|sq| format!("{} ({}, {})", server::square_text(sq), sq.row, sq.col))
                     .unwrap_or_else(|| "pass".into());
-                let letter = if mv.colour == Colour::White { 'W' } else { 'R' };
                 println!(
-                    "game {number}: {letter} {square} ({:.2} s, {:.2} s left)\n{}",
+                    "game {number}: {} {square} ({:.2} s, {:.2} s left)\n{}",
+                    mv.colour.letter(),
                     mv.used.as_secs_f64(),
                     time_left.as_secs_f64(),
                     board.printed()
@@ -363,12 +331,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_and_times_parse() {
-        assert_eq!(parse_size("10x10"), Ok((10, 10)));
-        assert_eq!(parse_size("8X12"), Ok((8, 12)));
-        assert!(parse_size("1x10").is_err());
-        assert!(parse_size("17x10").is_err());
-        assert!(parse_size("10").is_err());
+    fn times_parse() {
         assert_eq!(parse_time("0.5"), Ok(Duration::from_millis(500)));
         assert!(parse_time("0").is_err());
         assert!(parse_time("100000").is_err());

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 use wedge::rng::Rng;
-use wedge::variant::board::{Board, Square};
+use wedge::variant::board::{parse_size, Board, StartLayout};
 use wedge::variant::perft;
 use wedge::variant::search::{SearchOptions, Searcher};
 
@@ -70,42 +70,25 @@ pub fn run(action: VariantAction) -> Result<(), String> {
     }
 }
 
-/// `RxC` as two side lengths.
-fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--size: '{text}' is not ROWSxCOLUMNS (e.g. 10x10)");
-    let lower = text.to_ascii_lowercase();
-    let (r, c) = lower.split_once('x').ok_or_else(bad)?;
-    let rows = r.trim().parse().map_err(|_| bad())?;
-    let cols = c.trim().parse().map_err(|_| bad())?;
-    Ok((rows, cols))
-}
-
 /// The position the arguments describe, and a line saying how it was made.
 fn position(args: &LayoutArgs) -> Result<(Board, String), String> {
-    let (rows, cols) = parse_size(&args.size)?;
+    let (rows, cols) = parse_size(&args.size).map_err(|e| format!("--size: {e}"))?;
     let mut rng = Rng::new(args.seed);
     let spec = args.blocked.as_str();
-    let (board, what) = if spec == "none" {
-        (
-            Board::start(rows, cols, &[]).map_err(|e| e.to_string())?,
-            format!("{rows}x{cols}, no blocked square"),
-        )
-    } else if spec == "corners" {
-        let (r, c) = (rows.max(1) as u8 - 1, cols.max(1) as u8 - 1);
-        let corners = [(0, 0), (0, c), (r, 0), (r, c)].map(|(r, c)| Square::new(r, c));
-        (
-            Board::start(rows, cols, &corners).map_err(|e| e.to_string())?,
-            format!("{rows}x{cols}, the four corners blocked"),
-        )
-    } else if let Some(k) = spec.strip_prefix("random:") {
-        let k = super::bounded_count(k, 0, 256).map_err(|e| format!("--blocked random:K: {e}"))?;
-        (
-            Board::random_layout(rows, cols, k, &mut rng).map_err(|e| e.to_string())?,
-            format!(
+    let named = StartLayout::parse_named(spec).map_err(|e| format!("--blocked: {e}"))?;
+    let (board, what) = if let Some(layout) = named {
+        let board = layout
+            .start(rows, cols, &mut rng)
+            .map_err(|e| format!("--blocked {spec}: {e}"))?;
+        let what = match layout {
+            StartLayout::Corners => format!("{rows}x{cols}, the four corners blocked"),
+            StartLayout::Random(k) => format!(
                 "{rows}x{cols}, {k} random blocked squares (seed {})",
                 args.seed
             ),
-        )
+            _ => format!("{rows}x{cols}, no blocked square"),
+        };
+        (board, what)
     } else {
         let path = PathBuf::from(spec);
         let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES)

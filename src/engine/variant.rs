@@ -50,6 +50,9 @@ impl VariantOptions {
         SearchOptions {
             alpha_beta: self.alpha_beta,
             scanline_order: self.scanline,
+            // Scanline order is the course's demonstration of plain alpha-beta: no table, whose
+            // cut-offs (and entries kept from a deeper search) would change the node counts.
+            transposition_table: !self.scanline,
             ..SearchOptions::default()
         }
     }
@@ -245,9 +248,9 @@ impl VariantWorker {
 }
 
 /// `perft` on a variant board: the count below each legal move (a forced pass is one move), each
-/// reported as soon as it is known, then the total; `stop` ends it between two root moves.
+/// reported as soon as it is known, then the total; `stop` ends it within milliseconds.
 pub fn perft(board: &Board, depth: u32, stop: &AtomicBool, events: &Sender<Event>) {
-    use crate::variant::perft::perft;
+    use crate::variant::perft::perft_stoppable;
     let start = Instant::now();
     let tool = |r: ToolReport| {
         let _ = events.send(Event::Worker(Report::Tool(r)));
@@ -267,11 +270,10 @@ pub fn perft(board: &Board, depth: u32, stop: &AtomicBool, events: &Sender<Event
     let mut total = 0;
     let mut stopped = false;
     for (mv, child) in children {
-        if stop.load(Ordering::Relaxed) {
+        let Some(n) = perft_stoppable(&child, depth - 1, stop) else {
             stopped = true;
             break;
-        }
-        let n = perft(&child, depth - 1);
+        };
         total += n;
         tool(ToolReport::VariantPerftMove(mv, n));
     }

@@ -365,16 +365,29 @@ pub fn side_text(colour: Colour) -> &'static str {
 }
 
 /// The score of a variant search's report as `score cp N <wedge's score>`: an evaluation in
-/// centidiscs with `discs +N.NN`, a decided game (a win, loss or draw every line of the search
-/// reaches) as its final disc difference `d`, `score cp 100d` with `exact +d`.
-fn score_text(value: i32) -> String {
+/// centidiscs with `discs +N.NN`; a proven result (every line searched to the end: `exact`) as
+/// its final disc difference `d`, `score cp 100d` with `exact +d`. A depth-limited search whose
+/// value is a decided game proves the win or the loss but only a bound on its margin (a line cut
+/// at the horizon may end better): `score cp 100d lowerbound` for a win by at least `d`,
+/// `upperbound` for a loss by at most `-d`, with `discs +d.00`.
+fn score_text(value: i32, exact: bool) -> String {
+    let discs = |v: i32| {
+        let sign = if v < 0 { '-' } else { '+' };
+        let a = v.unsigned_abs();
+        format!("discs {sign}{}.{:02}", a / 100, a % 100)
+    };
     match decided(value) {
-        Some(d) => format!("score cp {} exact {d:+}", 100 * d),
-        None => {
-            let sign = if value < 0 { '-' } else { '+' };
-            let a = value.unsigned_abs();
-            format!("score cp {value} discs {sign}{}.{:02}", a / 100, a % 100)
+        Some(d) if exact => format!("score cp {} exact {d:+}", 100 * d),
+        None if exact && value == 0 => "score cp 0 exact +0".to_string(),
+        Some(d) => {
+            let bound = if value > 0 {
+                "lowerbound"
+            } else {
+                "upperbound"
+            };
+            format!("score cp {} {bound} {}", 100 * d, discs(100 * d))
         }
+        None => format!("score cp {value} {}", discs(value)),
     }
 }
 
@@ -388,7 +401,7 @@ pub fn info_line(report: &Report, mode: Mode) -> String {
     let mut line = format!(
         "info depth {} {} nodes {}{nps} time {ms}",
         report.depth,
-        score_text(report.value),
+        score_text(report.value, report.exact),
         report.nodes,
     );
     if !report.pv.is_empty() {

@@ -7,6 +7,7 @@
 
 use super::bits::Bits;
 use super::board::{flips, moves, Board, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Number of leaves `depth` plies below `board` (1 at depth 0).
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -20,6 +21,45 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
         playable,
         depth,
     )
+}
+
+/// [`perft`] that gives up when `stop` is raised (looked at in every node three or more plies above
+/// the leaves, so a stop is seen within milliseconds): `None` when stopped.
+pub fn perft_stoppable(board: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    rec_stoppable(
+        board.player_discs(),
+        board.opponent_discs(),
+        board.playable(),
+        depth,
+        stop,
+    )
+}
+
+/// [`rec`] with the stop flag, down to the plies where [`rec`] takes over.
+fn rec_stoppable(p: Bits, o: Bits, playable: Bits, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= 3 {
+        return Some(rec(p, o, playable, depth));
+    }
+    let empty = playable & !(p | o);
+    let mine = moves(p, o, empty);
+    if mine.is_empty() {
+        if moves(o, p, empty).is_empty() {
+            return Some(1);
+        }
+        return rec_stoppable(o, p, playable, depth - 1, stop);
+    }
+    let mut total = 0;
+    for sq in mine {
+        let f = flips(sq, p, o);
+        total += rec_stoppable(o ^ f, p | f | Bits::square(sq), playable, depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 /// The count below each legal move of `board` (`depth >= 1`), in scanline order: the `--divide`
@@ -75,6 +115,20 @@ fn rec(p: Bits, o: Bits, playable: Bits, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stoppable_count_agrees_and_stops() {
+        let board = Board::start(10, 10, &[]).unwrap();
+        let go = AtomicBool::new(false);
+        for depth in 0..=6 {
+            assert_eq!(
+                perft_stoppable(&board, depth, &go),
+                Some(perft(&board, depth))
+            );
+        }
+        let stop = AtomicBool::new(true);
+        assert_eq!(perft_stoppable(&board, 6, &stop), None);
+    }
 
     #[test]
     fn the_8x8_board_gives_the_8x8_counts() {

@@ -11,62 +11,13 @@ use super::{launch, run_pairs, Counted, MatchConfig, MatchError};
 use crate::board::ggf::now_unix;
 use crate::protocol::variant::{cells_text, side_text, square_name, VariantMove};
 use crate::rng::Rng;
-use crate::variant::board::{Board, Colour, Square};
+use crate::variant::board::{Board, Colour, StartLayout};
 use crate::variant::player::{Limits, Player, PlayerKind};
 use crossbeam_channel::Receiver;
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::stats::{Outcome, Tally};
-
-/// The blocked squares of a variant match's openings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Layout {
-    /// The four corners blocked (the course's example).
-    Corners,
-    /// No square blocked.
-    Open,
-    /// This many squares drawn at random, a new layout for each opening.
-    Random(usize),
-    /// This position (a printed board from a file) for every opening.
-    Fixed(Board),
-}
-
-impl Layout {
-    /// Reads `corners`, `none`, `random:K`; anything else is the caller's file name (`None`).
-    pub fn parse_named(text: &str) -> Result<Option<Layout>, String> {
-        Ok(Some(match text {
-            "corners" => Layout::Corners,
-            "none" => Layout::Open,
-            _ => match text.strip_prefix("random:") {
-                Some(k) => Layout::Random(k.parse().map_err(|_| {
-                    format!("--layout: 'random:{k}' needs a number of blocked squares")
-                })?),
-                None => return Ok(None),
-            },
-        }))
-    }
-
-    /// The start position of opening `index` on a `rows` x `cols` board.
-    fn start(&self, rows: usize, cols: usize, rng: &mut Rng) -> Result<Board, String> {
-        let err = |e: crate::variant::board::VariantError| format!("--layout: {e}");
-        match self {
-            Layout::Corners => {
-                let (r, c) = (rows.saturating_sub(1) as u8, cols.saturating_sub(1) as u8);
-                let corners = [
-                    Square::new(0, 0),
-                    Square::new(0, c),
-                    Square::new(r, 0),
-                    Square::new(r, c),
-                ];
-                Board::start(rows, cols, &corners).map_err(err)
-            }
-            Layout::Open => Board::start(rows, cols, &[]).map_err(err),
-            Layout::Random(k) => Board::random_layout(rows, cols, *k, rng).map_err(err),
-            Layout::Fixed(board) => Ok(*board),
-        }
-    }
-}
 
 /// One opening: a start position and the moves played from it before the engines take over
 /// (`None`: a pass).
@@ -99,7 +50,7 @@ pub fn replay(start: &Board, moves: &[VariantMove]) -> Option<Board> {
 pub fn make_openings(
     rows: usize,
     cols: usize,
-    layout: &Layout,
+    layout: &StartLayout,
     random_moves: usize,
     pairs: usize,
     seed: u64,
@@ -109,8 +60,14 @@ pub fn make_openings(
     for _ in 0..pairs {
         let mut found = None;
         for _ in 0..100 {
-            let start = layout.start(rows, cols, &mut rng)?;
+            let start = layout
+                .start(rows, cols, &mut rng)
+                .map_err(|e| format!("--layout: {e}"))?;
             if start.is_over() {
+                // A random layout may wall the centre in: draw again. A fixed one never changes.
+                if matches!(layout, StartLayout::Random(_)) {
+                    continue;
+                }
                 return Err("--layout: the start position has no move to play".into());
             }
             let mut board = start;
@@ -135,7 +92,7 @@ pub fn make_openings(
             }
         }
         out.push(found.ok_or_else(|| {
-            format!("--random-moves {random_moves}: every drawn opening ends the game")
+            format!("--layout, --random-moves {random_moves}: no playable opening in 100 draws")
         })?);
     }
     Ok(out)
@@ -671,10 +628,11 @@ fn play_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::board::Square;
 
     #[test]
     fn commands_name_squares_and_clocks() {
-        let start = Layout::Corners
+        let start = StartLayout::Corners
             .start(10, 10, &mut Rng::new(1))
             .expect("corners");
         let e = start.legal_moves()[0];
@@ -710,7 +668,7 @@ mod tests {
 
     #[test]
     fn openings_leave_a_move_and_replay() {
-        let openings = make_openings(8, 10, &Layout::Random(6), 6, 5, 3).expect("openings");
+        let openings = make_openings(8, 10, &StartLayout::Random(6), 6, 5, 3).expect("openings");
         assert_eq!(openings.len(), 5);
         for o in &openings {
             assert_eq!(o.moves.len(), 6);
@@ -719,16 +677,13 @@ mod tests {
         }
         assert_eq!(
             openings,
-            make_openings(8, 10, &Layout::Random(6), 6, 5, 3).unwrap()
+            make_openings(8, 10, &StartLayout::Random(6), 6, 5, 3).unwrap()
         );
-        assert_eq!(Layout::parse_named("random:4"), Ok(Some(Layout::Random(4))));
-        assert_eq!(Layout::parse_named("board.txt"), Ok(None));
-        assert!(Layout::parse_named("random:x").is_err());
     }
 
     #[test]
     fn builtin_players_play_a_variant_match() {
-        let openings = make_openings(6, 6, &Layout::Corners, 2, 2, 9).expect("openings");
+        let openings = make_openings(6, 6, &StartLayout::Corners, 2, 2, 9).expect("openings");
         let m = VariantMatch {
             config: MatchConfig {
                 a: EngineSpec::parse("greedy").unwrap(),

@@ -10,7 +10,10 @@
 //! one direction at a time ([`moves`]); flips walk the 8 lines out of the one square played
 //! ([`flips`]). Nothing here allocates except the `Vec`-returning conveniences.
 
+pub mod layout;
 mod text;
+
+pub use layout::{parse_size, StartLayout};
 
 use super::bits::Bits;
 use std::fmt;
