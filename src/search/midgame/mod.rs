@@ -8,6 +8,7 @@
 pub mod probcut;
 mod solve;
 mod threads;
+mod timing;
 mod tree;
 
 use super::endgame::{SolveResult, Solver};
@@ -398,6 +399,7 @@ impl Tree {
         let mut depth = 0;
         let mut proven = false;
         let mut finished_at = (0, FULL_WIDTH);
+        let mut time_use = timing::TimeUse::new(soft_time);
         loop {
             if depth < max_depth && depth < empties {
                 depth += 1;
@@ -464,7 +466,8 @@ impl Tree {
                     pv: rm.pv.clone(),
                 });
             }
-            if soft_time.is_some_and(|soft| elapsed >= soft.mul_f64(0.5)) {
+            time_use.finished(depth, roots[0].sq, roots[0].score);
+            if time_use.stop_deepening(elapsed) {
                 break;
             }
         }
@@ -645,7 +648,7 @@ struct Plan {
     multipv: usize,
     /// Root moves given exact scores (at least `multipv`).
     width: usize,
-    /// No iteration starts after half of this.
+    /// No iteration starts after half of this, stretched or shortened by [`timing::TimeUse`].
     soft_time: Option<Duration>,
     /// The depths a helper thread leaves out.
     skip: Option<threads::Skip>,
