@@ -232,6 +232,32 @@ fn a_bad_variant_position_keeps_the_previous_one() {
 }
 
 #[test]
+fn variant_perft_stops_at_once() {
+    let mut e = Engine::start();
+    e.send(CORNERS_10);
+    // Minutes of counting below each of the four root moves (about 20 M leaves a second).
+    e.send("perft 13");
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    e.send("stop");
+    let lines = e.until(|l| l.contains("perft 13 stopped") || l.starts_with("perft 13:"));
+    let took = sent.elapsed();
+    assert!(lines.last().unwrap().contains("stopped"), "{lines:?}");
+    assert!(took < Duration::from_secs(2), "stop took {took:?}");
+    // The engine goes on: a small count afterwards is complete and right.
+    e.send("perft 2");
+    let lines = e.until(|l| l.starts_with("perft 2:"));
+    let board = Board::start(10, 10, &corners10()).unwrap();
+    let total = wedge::variant::perft::perft(&board, 2);
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with(&format!("perft 2: {total} leaves")),
+        "{lines:?}"
+    );
+    e.send("quit");
+}
+
+#[test]
 fn go_infinite_on_10x10_stops_at_once() {
     let mut e = Engine::start();
     e.send("setoption name Hash value 4");
