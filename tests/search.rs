@@ -328,6 +328,43 @@ fn selective_search_to_the_end_proves_its_score() {
     }
 }
 
+/// A selective search that reaches the end of the game leaves the proof to the exact solver: the
+/// same exact score as a search that proves it on its own (with two principal lines, which the
+/// solver does not give), in under half the nodes over the positions (about a third).
+#[test]
+fn the_solver_proves_the_end_of_a_selective_search() {
+    use wedge::search::selectivity::default_level;
+    let ev = Evaluator::default();
+    let positions: Vec<Board> = random_positions(33, 400)
+        .into_iter()
+        .filter(|b| (14..=16).contains(&b.empty_count()))
+        .take(6)
+        .collect();
+    assert!(positions.len() >= 4);
+    let (mut handed_nodes, mut alone_nodes) = (0, 0);
+    for b in positions {
+        let run = |multipv: usize| {
+            let limits = Limits {
+                selectivity: default_level(),
+                multipv,
+                ..Limits::default()
+            };
+            let mut s = Searcher::new(8, ev.clone());
+            s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |_| {})
+        };
+        let (handed, alone) = (run(1), run(2));
+        let exact = wedge::search::Solver::new(4).solve_exact(b).score;
+        assert_eq!(handed.score, Score::Exact(exact), "{b:?}");
+        assert_eq!(alone.score, Score::Exact(exact), "{b:?}");
+        handed_nodes += handed.nodes;
+        alone_nodes += alone.nodes;
+    }
+    assert!(
+        handed_nodes * 2 < alone_nodes,
+        "{handed_nodes} nodes handed over, {alone_nodes} alone"
+    );
+}
+
 /// The midgame search with helper threads (lazy SMP, `Threads`): at 1, 2 and 4 threads every
 /// search returns a legal move, a score inside the evaluation's range at a heuristic depth, and the
 /// solver's exact score when the iterations reach the end of the game (helpers share the table:

@@ -277,12 +277,9 @@ impl Searcher {
             if self.tree.aborted {
                 return fallback;
             }
-            // All threads' nodes; the solve counts its own from zero.
-            let nodes = fallback.nodes;
-            self.tree.nodes = 0;
-            self.tree.helper_nodes.store(0, Ordering::Relaxed);
-            let (mut r, confidence) = self.solve(board, SolveKind::Exact, start, report);
-            r.nodes += nodes;
+            // The solve counts on from all threads' nodes.
+            self.count_helper_nodes();
+            let (r, confidence) = self.solve(board, SolveKind::Exact, start, report);
             // A selective pass that finished before the time ran out knows more than the quick
             // search: its move is kept.
             return if self.tree.aborted && confidence == 0 {
@@ -320,9 +317,14 @@ impl Searcher {
             skip: None,
             // Noise is added to the scores of one depth: those of the last finished iteration.
             whole_iterations: limits.randomness > 0,
+            // The solver gives one move's proof: not for several scored root moves.
+            solve_at_end: multipv == 1 && limits.randomness == 0 && !restricted,
         };
         let Deepened {
-            mut result, proven, ..
+            mut result,
+            proven,
+            finished_at,
+            wants_solve,
         } = if self.threads > 1 {
             threads::deepen_with_helpers(
                 &mut self.tree,
@@ -350,6 +352,9 @@ impl Searcher {
                     result.score = score_of(rm.score, proven);
                 }
             }
+        }
+        if wants_solve && !self.tree.aborted {
+            return self.solve_after_search(board, result, finished_at.1, start, report);
         }
         result.nodes = self.tree.total_nodes();
         result
@@ -383,6 +388,7 @@ impl Tree {
             soft_time,
             skip,
             whole_iterations,
+            solve_at_end,
         } = *plan;
         let mut finished: Option<Vec<RootMove>> = None;
         let mut result = SearchResult {
@@ -399,15 +405,26 @@ impl Tree {
         let mut depth = 0;
         let mut proven = false;
         let mut finished_at = (0, FULL_WIDTH);
+        let mut wants_solve = false;
         let mut time_use = timing::TimeUse::new(soft_time);
         loop {
             if depth < max_depth && depth < empties {
+                if solve_at_end && depth + 1 >= empties && self.selectivity == FULL_WIDTH {
+                    // A full-width search to the end is the solver's job.
+                    wants_solve = true;
+                    break;
+                }
                 depth += 1;
                 // A helper leaves some depths to the others (never the last one).
                 if skip.is_some_and(|s| s.skips(depth)) && depth < max_depth.min(empties) {
                     continue;
                 }
             } else if depth >= empties && self.selectivity < FULL_WIDTH {
+                if solve_at_end {
+                    // The selective search has reached the end: the exact solver proves the rest.
+                    wants_solve = true;
+                    break;
+                }
                 // So shallow an end makes no probable cut: straight to full width.
                 self.selectivity = if depth <= probcut::MIN_DEPTH {
                     FULL_WIDTH
@@ -475,6 +492,7 @@ impl Tree {
             result,
             proven,
             finished_at,
+            wants_solve,
         }
     }
 
@@ -655,6 +673,9 @@ struct Plan {
     /// Whether the root list given back must be that of the last finished iteration (scores all
     /// of one depth) rather than that of an iteration stopped part-way.
     whole_iterations: bool,
+    /// Whether to stop, once a selective iteration has reached the end of the game (or before a
+    /// full-width one would), and leave the proof to the exact solver ([`Deepened::wants_solve`]).
+    solve_at_end: bool,
 }
 
 /// What an iterative deepening found: the result of its last iteration (finished, or stopped after
@@ -664,6 +685,9 @@ struct Deepened {
     result: SearchResult,
     proven: bool,
     finished_at: (u32, u8),
+    /// The deepening stopped where the exact solver should take over (time was left to start
+    /// another iteration, and the next one would have searched to the end of the game).
+    wants_solve: bool,
 }
 
 /// One iteration at the root: its depth, how many root moves get exact scores, and the score

@@ -76,6 +76,36 @@ impl Searcher {
         )
     }
 
+    /// Proves the result of a selective search that reached the end of the game at Multi-ProbCut
+    /// `level`, with the exact solver (faster to the end than the midgame search: it has the
+    /// parity ordering, the last-empties code and its own table). A solve stopped before it is
+    /// done gives its move only when one of its selective passes was surer than the search.
+    pub(super) fn solve_after_search(
+        &mut self,
+        board: Board,
+        searched: SearchResult,
+        level: u8,
+        start: Instant,
+        report: &mut dyn FnMut(Info),
+    ) -> SearchResult {
+        self.count_helper_nodes();
+        let (solved, confidence) = self.solve(board, SolveKind::Exact, start, report);
+        if self.tree.aborted && confidence <= selectivity::percent(level) {
+            return SearchResult {
+                nodes: solved.nodes,
+                ..searched
+            };
+        }
+        solved
+    }
+
+    /// Moves the helpers' node count into the search's own, where the solver's reports and its
+    /// node limit count on from.
+    pub(super) fn count_helper_nodes(&mut self) {
+        self.tree.nodes = self.tree.total_nodes();
+        self.tree.helper_nodes.store(0, Ordering::Relaxed);
+    }
+
     /// Reports a finished solve's proven score and line. The solver's own table is the one the
     /// solve filled, so its fill is the `hashfull` reported.
     pub(super) fn report_proof(

@@ -97,6 +97,8 @@ pub(super) fn deepen_with_helpers(
                 skip: Some(Skip::for_helper(i)),
                 // Its result is then that of its last finished iteration.
                 whole_iterations: true,
+                // Only the search's own thread hands over to the solver.
+                solve_at_end: false,
                 ..*plan
             };
             let mut roots = roots.to_vec();
@@ -139,7 +141,12 @@ pub(super) fn deepen_with_helpers(
         if let Some(helper) = deepest {
             if plan.width == 1 && helper.finished_at > found.finished_at {
                 main.report_adopted(&helper, report);
-                found = helper;
+                // The solver still proves what the helper found, unless the helper proved it.
+                let wants_solve = found.wants_solve && !helper.proven;
+                found = Deepened {
+                    wants_solve,
+                    ..helper
+                };
             }
         }
         found
