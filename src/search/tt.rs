@@ -1,10 +1,10 @@
-//! The midgame transposition table: a fixed-size array of 2-entry buckets indexed by the position
-//! hash, shared by every thread of a search.
+//! The midgame transposition table: a fixed-size array of 4-entry buckets (one cache line each)
+//! indexed by the position hash, shared by every thread of a search.
 //!
 //! Each entry keeps the full 64-bit hash (so a false hit needs a 64-bit collision), lower and upper
 //! bounds on the score, the depth they were searched to, the best move and the search generation.
 //! Replacement within a bucket: the same position is updated in place; otherwise the entry from an
-//! older search goes first, then the shallower one. Deep results from the current search survive
+//! older search goes first, then the shallowest. Deep results from the current search survive
 //! (they are the expensive ones), while stale entries never block the table.
 //!
 //! Shared between threads, racy on purpose: slots are read and written without locks
@@ -71,10 +71,15 @@ fn load(slot: &Slot) -> Entry {
     Entry::unpack(key, data)
 }
 
-/// Two entries, aligned so that a bucket never straddles two cache lines.
+/// Entries in a bucket. Four 16-byte slots fill one 64-byte cache line, so a probe of all four costs
+/// one memory access; more ways keep the deep entries of a long search alive where two would
+/// evict them (measured in docs/benchmarks.md).
+const WAYS: usize = 4;
+
+/// One cache line of entries, aligned so that a bucket never straddles two lines.
 #[derive(Default)]
-#[repr(align(32))]
-struct Bucket([Slot; 2]);
+#[repr(align(64))]
+struct Bucket([Slot; WAYS]);
 
 /// The table.
 pub struct TranspositionTable {
@@ -163,7 +168,7 @@ impl TranspositionTable {
         let key = hash(player, opponent) | 1;
         let generation = self.generation.load(Relaxed);
         let bucket = &self.bucket(key).0;
-        let entries = [load(&bucket[0]), load(&bucket[1])];
+        let entries: [Entry; WAYS] = std::array::from_fn(|i| load(&bucket[i]));
         let score = score.clamp(-32000, 32000) as i16;
         let (lower, upper) = if i32::from(score) >= beta {
             (score, i16::MAX)
@@ -197,12 +202,15 @@ impl TranspositionTable {
             }
             i
         } else {
+            // The first of the least valuable: an older search's, then the shallowest.
             let age = |e: &Entry| (e.generation == generation, e.depth);
-            if age(&entries[0]) <= age(&entries[1]) {
-                0
-            } else {
-                1
-            }
+            (1..WAYS).fold(0, |worst, i| {
+                if age(&entries[i]) < age(&entries[worst]) {
+                    i
+                } else {
+                    worst
+                }
+            })
         };
         let entry = Entry {
             key,
@@ -229,7 +237,7 @@ impl TranspositionTable {
                     .count()
             })
             .sum();
-        (used * 1000 / (sample * 2)) as u32
+        (used * 1000 / (sample * WAYS)) as u32
     }
 }
 
@@ -261,6 +269,37 @@ mod tests {
         assert!(tt.hashfull() > 500);
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    /// A bucket holds its current search's three deepest entries while shallow ones pass through
+    /// its last slot: a long search keeps more of its expensive results than two ways could.
+    #[test]
+    fn deep_entries_survive_shallow_traffic_in_their_bucket() {
+        let tt = TranspositionTable::new(1);
+        let bucket_of = |p: u64, o: u64| tt.bucket(hash(p, o) | 1) as *const Bucket;
+        let target = bucket_of(1, 2);
+        let sharing: Vec<(u64, u64)> = (0..u64::MAX)
+            .map(|i| (i | 1 << 40, i << 20 | 1 << 63))
+            .filter(|&(p, o)| bucket_of(p, o) == target)
+            .take(3 + 50)
+            .collect();
+        let (deep, shallow) = sharing.split_at(3);
+        for (n, &(p, o)) in deep.iter().enumerate() {
+            tt.store(p, o, 20, 5, -30000, 30000, n as i32 * 100, Some(n as u8));
+        }
+        for &(p, o) in shallow {
+            tt.store(p, o, 1, 5, -30000, 30000, 7, None);
+        }
+        for (n, &(p, o)) in deep.iter().enumerate() {
+            let e = tt
+                .probe(p, o)
+                .expect("a deep entry was evicted by a shallow one");
+            assert_eq!((e.depth, e.lower, e.best), (20, n as i16 * 100, n as u8));
+        }
+        // The last shallow entry is there too; the earlier ones made way for it.
+        let &(p, o) = shallow.last().unwrap();
+        assert_eq!(tt.probe(p, o).map(|e| e.depth), Some(1));
+        assert!(tt.probe(shallow[0].0, shallow[0].1).is_none());
     }
 
     /// Threads storing and probing the same small table at once: a probe returns a whole entry
