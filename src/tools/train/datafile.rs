@@ -288,9 +288,27 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
     })
 }
 
-/// Writes blocks to a new binary data file (replacing `path`).
+/// Writes blocks to a new binary data file (replacing `path`). A file that a `wedge datagen` run
+/// holds the lock of is refused before it is emptied (an error of kind `WouldBlock`).
 pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "another process is writing this file (a wedge datagen run holds its lock)",
+            ))
+        }
+        // A file system without locks: write unguarded.
+        Err(std::fs::TryLockError::Error(_)) => {}
+    }
+    file.set_len(0)?;
+    let mut f = std::io::BufWriter::new(file);
     f.write_all(&file_header())?;
     for b in blocks {
         f.write_all(&b.to_bytes())?;

@@ -240,6 +240,9 @@ pub enum DatagenError {
     Format(datafile::DataFormatFileError),
     /// The shard is not one of the parts (part, parts; from 0).
     Shard(usize, usize),
+    /// Another process (another `wedge datagen`) holds the data file's lock: two runs appending to
+    /// one file would write games twice.
+    Busy(std::path::PathBuf),
 }
 
 impl fmt::Display for DatagenError {
@@ -251,6 +254,12 @@ impl fmt::Display for DatagenError {
             DatagenError::Shard(part, parts) => {
                 write!(f, "shard {}/{parts} is not one of 1..={parts}", part + 1)
             }
+            DatagenError::Busy(path) => write!(
+                f,
+                "{}: another process is writing this file (a wedge datagen run holds its lock); \
+                 wait for it to end or write another file",
+                path.display()
+            ),
         }
     }
 }
@@ -378,6 +387,26 @@ pub fn datagen(
     if parts == 0 || part >= parts {
         return Err(DatagenError::Shard(part, parts));
     }
+    // Held until the run ends: a second run on the same file (a resume started while the first is
+    // still finishing) would append the same games again.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(DataFileError::at(out))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(DatagenError::Busy(out.to_path_buf()))
+        }
+        // A file system without locks: write unguarded, as before locks existed.
+        Err(std::fs::TryLockError::Error(e)) => {
+            log::warn!(
+                "{}: cannot lock the file ({e}); writing unguarded",
+                out.display()
+            );
+        }
+    }
     let binary = is_binary_path(out);
     let done = if binary {
         open_binary(out)?
@@ -393,11 +422,6 @@ pub fn datagen(
     };
     let mine: Vec<usize> = (0..options.games).filter(|i| i % parts == part).collect();
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(DataFileError::at(out))?;
     // The file and when it was last forced to disk: blocks reach the page cache at once (a killed
     // process loses nothing written), and the disk every few seconds (a crash of the machine
     // loses at most those seconds; reopening finds any torn block).
@@ -469,6 +493,39 @@ pub fn datagen(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run refuses a file that another run is writing (holds the lock of), and leaves it as it
+    /// was; once the lock is gone the same call writes.
+    #[test]
+    fn a_file_another_run_writes_is_refused() {
+        let path = std::env::temp_dir().join(format!("wedge-busy-{}.wdb", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let other = std::fs::File::create(&path).unwrap();
+        other.lock().unwrap();
+        let openings = vec![Game::new(Position::START)];
+        let options = DatagenOptions {
+            games: 1,
+            depth: 1,
+            exact_empties: 8,
+            ..DatagenOptions::default()
+        };
+        let busy = datagen(&openings, &options, &path, &|_, _| {});
+        assert!(
+            matches!(&busy, Err(DatagenError::Busy(p)) if p == &path),
+            "{busy:?}"
+        );
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        // Nor may a merge replace it meanwhile.
+        let merged = datafile::write_data_file(&path, &[]);
+        assert_eq!(
+            merged.map_err(|e| e.kind()),
+            Err(std::io::ErrorKind::WouldBlock)
+        );
+        drop(other);
+        assert_eq!(datagen(&openings, &options, &path, &|_, _| {}).unwrap(), 1);
+        assert!(std::fs::metadata(&path).unwrap().len() > 0);
+        std::fs::remove_file(&path).unwrap();
+    }
 
     #[test]
     fn a_torn_tail_is_cut_back_to_the_last_complete_game() {
