@@ -277,19 +277,9 @@ impl Searcher {
             if self.tree.aborted {
                 return fallback;
             }
-            // The solve counts on from all threads' nodes.
-            self.count_helper_nodes();
-            let (r, confidence) = self.solve(board, SolveKind::Exact, start, report);
             // A selective pass that finished before the time ran out knows more than the quick
             // search: its move is kept.
-            return if self.tree.aborted && confidence == 0 {
-                SearchResult {
-                    nodes: r.nodes,
-                    ..fallback
-                }
-            } else {
-                r
-            };
+            return self.solve_after_search(board, fallback, 0, start, report);
         }
 
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -354,7 +344,8 @@ impl Searcher {
             }
         }
         if wants_solve && !self.tree.aborted {
-            return self.solve_after_search(board, result, finished_at.1, start, report);
+            let level = selectivity::percent(finished_at.1);
+            return self.solve_after_search(board, result, level, start, report);
         }
         result.nodes = self.tree.total_nodes();
         result

@@ -76,21 +76,22 @@ impl Searcher {
         )
     }
 
-    /// Proves the result of a selective search that reached the end of the game at Multi-ProbCut
-    /// `level`, with the exact solver (faster to the end than the midgame search: it has the
-    /// parity ordering, the last-empties code and its own table). A solve stopped before it is
-    /// done gives its move only when one of its selective passes was surer than the search.
+    /// Proves `searched`, the result of a midgame search of `board`, with the exact solver (faster
+    /// to the end than the midgame search: it has the parity ordering, the last-empties code and
+    /// its own table), counting on from the search's nodes. A solve stopped before it is done
+    /// gives its move only when one of its selective passes was surer than `surer_than` percent
+    /// (the search's own confidence; 0 for a quick search that only gives a move to fall back on).
     pub(super) fn solve_after_search(
         &mut self,
         board: Board,
         searched: SearchResult,
-        level: u8,
+        surer_than: u8,
         start: Instant,
         report: &mut dyn FnMut(Info),
     ) -> SearchResult {
         self.count_helper_nodes();
         let (solved, confidence) = self.solve(board, SolveKind::Exact, start, report);
-        if self.tree.aborted && confidence <= selectivity::percent(level) {
+        if self.tree.aborted && confidence <= surer_than {
             return SearchResult {
                 nodes: solved.nodes,
                 ..searched
