@@ -67,6 +67,20 @@ fn random_positions(seed: u64, count: usize) -> Vec<Board> {
     out
 }
 
+/// The first `count` of `random_positions(seed, pool)` with an empties count in `empties`.
+fn positions_with_empties(
+    seed: u64,
+    pool: usize,
+    empties: std::ops::RangeInclusive<u32>,
+    count: usize,
+) -> Vec<Board> {
+    random_positions(seed, pool)
+        .into_iter()
+        .filter(|b| empties.contains(&b.empty_count()))
+        .take(count)
+        .collect()
+}
+
 #[test]
 fn search_equals_minimax_with_and_without_tt() {
     let ev = Evaluator::default();
@@ -255,11 +269,7 @@ fn selective_search_is_narrower_and_its_moves_lose_little() {
     use wedge::search::selectivity::{default_level, FULL_WIDTH};
     let ev = Evaluator::default();
     let (mut full_nodes, mut selective_nodes, mut loss) = (0u64, 0u64, 0i64);
-    let positions: Vec<Board> = random_positions(23, 60)
-        .into_iter()
-        .filter(|b| (20..=50).contains(&b.empty_count()))
-        .take(24)
-        .collect();
+    let positions: Vec<Board> = positions_with_empties(23, 60, 20..=50, 24);
     assert!(positions.len() >= 20);
     for &b in &positions {
         let run = |selectivity: u8, root_moves: Option<u64>| {
@@ -301,11 +311,7 @@ fn selective_search_is_narrower_and_its_moves_lose_little() {
 fn selective_search_to_the_end_proves_its_score() {
     use wedge::search::selectivity::default_level;
     let ev = Evaluator::default();
-    let positions: Vec<Board> = random_positions(31, 400)
-        .into_iter()
-        .filter(|b| (9..=11).contains(&b.empty_count()))
-        .take(8)
-        .collect();
+    let positions: Vec<Board> = positions_with_empties(31, 400, 9..=11, 8);
     assert!(positions.len() >= 6);
     for b in positions {
         let mut s = Searcher::new(8, ev.clone());
@@ -335,11 +341,7 @@ fn selective_search_to_the_end_proves_its_score() {
 fn the_solver_proves_the_end_of_a_selective_search() {
     use wedge::search::selectivity::default_level;
     let ev = Evaluator::default();
-    let positions: Vec<Board> = random_positions(33, 400)
-        .into_iter()
-        .filter(|b| (14..=16).contains(&b.empty_count()))
-        .take(6)
-        .collect();
+    let positions: Vec<Board> = positions_with_empties(33, 400, 14..=16, 6);
     assert!(positions.len() >= 4);
     let (mut handed_nodes, mut alone_nodes) = (0, 0);
     for b in positions {

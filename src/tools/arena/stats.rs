@@ -119,24 +119,8 @@ impl Tally {
 
     /// Mean and variance of the sample scores (in 0..1) on [`Tally::basis`], and the sample count.
     fn sample_stats(&self) -> Option<(f64, f64, f64)> {
-        let pairs = self.pairs();
-        if pairs >= 2 {
-            let n = f64::from(pairs);
-            let mean = self
-                .pentanomial
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| i as f64 / 4.0 * f64::from(c))
-                .sum::<f64>()
-                / n;
-            let var = self
-                .pentanomial
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (i as f64 / 4.0 - mean).powi(2) * f64::from(c))
-                .sum::<f64>()
-                / n;
-            return Some((mean, var, n));
+        if self.pairs() >= 2 {
+            return Some(pair_stats(self.pentanomial.map(f64::from)));
         }
         let n = f64::from(self.games());
         if n < 2.0 {
@@ -198,17 +182,23 @@ impl Tally {
         if self.pairs() < 2 {
             return 0.0;
         }
-        let counts = self.pentanomial.map(|c| f64::from(c) + SPRT_PRIOR_PAIRS);
-        let n: f64 = counts.iter().sum();
-        let score = |i: usize| i as f64 / 4.0;
-        let mean = (0..5).map(|i| score(i) * counts[i]).sum::<f64>() / n;
-        let var = (0..5)
-            .map(|i| (score(i) - mean).powi(2) * counts[i])
-            .sum::<f64>()
-            / n;
+        let (mean, var, n) = pair_stats(self.pentanomial.map(|c| f64::from(c) + SPRT_PRIOR_PAIRS));
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
+}
+
+/// Mean and variance of the pair scores (0, 1/4, .. 1 for 0 to 2 points) of pentanomial counts
+/// (which may be fractional), and the number of pairs.
+fn pair_stats(counts: [f64; 5]) -> (f64, f64, f64) {
+    let n: f64 = counts.iter().sum();
+    let score = |i: usize| i as f64 / 4.0;
+    let mean = (0..5).map(|i| score(i) * counts[i]).sum::<f64>() / n;
+    let var = (0..5)
+        .map(|i| (score(i) - mean).powi(2) * counts[i])
+        .sum::<f64>()
+        / n;
+    (mean, var, n)
 }
 
 /// Pseudo-pairs added to each pentanomial count in the SPRT's ratio ([`Tally::llr`]).

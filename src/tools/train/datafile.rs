@@ -288,6 +288,23 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
     })
 }
 
+/// Takes the advisory lock (`flock`) that a writer of the data file `path` holds while it writes;
+/// false when another process holds it. On a file system without locks it warns and gives true:
+/// the writer goes on unguarded.
+pub fn lock_for_writing(file: &std::fs::File, path: &Path) -> bool {
+    match file.try_lock() {
+        Ok(()) => true,
+        Err(std::fs::TryLockError::WouldBlock) => false,
+        Err(std::fs::TryLockError::Error(e)) => {
+            log::warn!(
+                "{}: cannot lock the file ({e}); writing unguarded",
+                path.display()
+            );
+            true
+        }
+    }
+}
+
 /// Writes blocks to a new binary data file (replacing `path`). A file that a `wedge datagen` run
 /// holds the lock of is refused before it is emptied (an error of kind `WouldBlock`).
 pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
@@ -296,16 +313,11 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
         .create(true)
         .truncate(false)
         .open(path)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::WouldBlock,
-                "another process is writing this file (a wedge datagen run holds its lock)",
-            ))
-        }
-        // A file system without locks: write unguarded.
-        Err(std::fs::TryLockError::Error(_)) => {}
+    if !lock_for_writing(&file, path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::WouldBlock,
+            "another process is writing this file (a wedge datagen run holds its lock)",
+        ));
     }
     file.set_len(0)?;
     let mut f = std::io::BufWriter::new(file);

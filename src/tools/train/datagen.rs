@@ -394,18 +394,8 @@ pub fn datagen(
         .append(true)
         .open(out)
         .map_err(DataFileError::at(out))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(DatagenError::Busy(out.to_path_buf()))
-        }
-        // A file system without locks: write unguarded, as before locks existed.
-        Err(std::fs::TryLockError::Error(e)) => {
-            log::warn!(
-                "{}: cannot lock the file ({e}); writing unguarded",
-                out.display()
-            );
-        }
+    if !datafile::lock_for_writing(&file, out) {
+        return Err(DatagenError::Busy(out.to_path_buf()));
     }
     let binary = is_binary_path(out);
     let done = if binary {
