@@ -388,3 +388,49 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+/// `evaltest --depth`: a search that reaches the end of the game is exact, so against exact labels
+/// its column reads 0.00, while the static evaluations' do not.
+#[test]
+fn evaltest_measures_searches_of_a_depth() {
+    let options = DatagenOptions {
+        games: 2,
+        depth: 2,
+        exact_empties: 10,
+        keep: (4, 10),
+        seed: 5,
+        ..DatagenOptions::default()
+    };
+    let (path, samples) = generate("evaltest-depth.txt", &options);
+    assert!(samples.len() >= 10);
+    let p = path.to_str().unwrap();
+    let out = wedge(&["evaltest", "--data", p, "--depth", "12"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("depth 12"), "{text}");
+    let all: Vec<&str> = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("all"))
+        .expect("an 'all' row")
+        .split_whitespace()
+        .collect();
+    // all, positions, hand, trained, depth 12
+    assert_eq!(all.len(), 5, "{text}");
+    assert_eq!(all[4], "0.00", "{text}");
+    assert_ne!(all[3], "0.00", "{text}");
+    let bad = wedge(&[
+        "evaltest",
+        "--data",
+        p,
+        "--depth",
+        "4",
+        "--selectivity",
+        "50",
+    ]);
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_file(path);
+}

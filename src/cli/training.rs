@@ -65,6 +65,15 @@ pub struct EvalTestArgs {
     /// Also measure this weights file (pattern or hand weights).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Also measure a search of this depth (from an empty table, with the `--eval-file`
+    /// evaluation if given, else the built-in one): how far labels of that depth lie from the
+    /// data's.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Selectivity of that search, percent as the `Selectivity` option: 73, 87, 95, 98, 99 or
+    /// 100 (full width).
+    #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u8).range(73..=100))]
+    pub selectivity: u8,
 }
 
 /// The arguments of `wedge train`.
@@ -94,7 +103,7 @@ pub struct TrainArgs {
     /// How the weight sets cover the empties counts: `linear:S` (anchors every S empties,
     /// blended linearly in between) or `steps:W` (sets of W empties; `steps:10` is the first
     /// files' six phases).
-    #[arg(long, default_value = "linear:4", value_parser = parse_phasing)]
+    #[arg(long, default_value = "linear:8", value_parser = parse_phasing)]
     pub phasing: wedge::eval::pattern::Phasing,
     /// Add a side-to-move term that cancels the odd/even swing of searches (half the mean
     /// difference between 1-ply and static values, per phase; docs/training.md).
@@ -155,7 +164,11 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
 
 /// Prints the evaluations' mean absolute error against the data's labels, by empty squares.
 pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
-    run_eval_test(&args.data, args.eval_file.as_deref())
+    run_eval_test(
+        &args.data,
+        args.eval_file.as_deref(),
+        args.depth.map(|d| (d, args.selectivity)),
+    )
 }
 
 /// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
@@ -192,24 +205,37 @@ fn read_all_samples(paths: &[PathBuf]) -> Result<Vec<wedge::tools::train::Sample
     Ok(samples)
 }
 
-fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), String> {
+fn run_eval_test(
+    data: &[PathBuf],
+    eval_file: Option<&Path>,
+    search: Option<(u32, u8)>,
+) -> Result<(), String> {
     use wedge::eval::Evaluator;
     use wedge::tools::train::EmptiesErrors;
     let samples = read_all_samples(data)?;
     let mut evaluators = vec![
-        ("hand", Evaluator::new(Weights::default())),
-        ("trained", Evaluator::default()),
+        ("hand".to_string(), Evaluator::new(Weights::default())),
+        ("trained".to_string(), Evaluator::default()),
     ];
     if let Some(path) = eval_file {
-        evaluators.push(("file", load_evaluator(path)?));
+        evaluators.push(("file".to_string(), load_evaluator(path)?));
     }
-    let errors: Vec<EmptiesErrors> = evaluators
+    let mut errors: Vec<EmptiesErrors> = evaluators
         .iter()
         .map(|(_, e)| EmptiesErrors::measure(&samples, |b| f64::from(e.evaluate(b)) / 100.0))
         .collect();
+    let mut names: Vec<String> = evaluators.iter().map(|(name, _)| name.clone()).collect();
+    if let Some((depth, selectivity)) = search {
+        let eval = evaluators
+            .last()
+            .map(|(_, e)| e.clone())
+            .unwrap_or_default();
+        errors.push(search_errors(&samples, eval, depth, selectivity));
+        names.push(format!("depth {depth}"));
+    }
     println!("mean absolute error (discs) against the labels, by empty squares:");
     let mut header = format!("{:>7} {:>9}", "empties", "positions");
-    for (name, _) in &evaluators {
+    for name in &names {
         header.push_str(&format!(" {name:>8}"));
     }
     println!("{header}");
@@ -226,6 +252,33 @@ fn run_eval_test(data: &[PathBuf], eval_file: Option<&Path>) -> Result<(), Strin
         println!("{line}");
     }
     Ok(())
+}
+
+/// The errors of depth-`depth` searches (each from an empty table, as datagen labels) against
+/// the samples' labels; a search that proves a win, loss or draw without a disc count is left out.
+fn search_errors(
+    samples: &[wedge::tools::train::Sample],
+    eval: wedge::eval::Evaluator,
+    depth: u32,
+    selectivity: u8,
+) -> wedge::tools::train::EmptiesErrors {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use wedge::search::Searcher;
+    use wedge::tools::train::{search_label, EmptiesErrors};
+    let mut searcher = Searcher::new(16, eval);
+    let stop = Arc::new(AtomicBool::new(false));
+    let report = progress_reporter("searched");
+    let mut scored = Vec::with_capacity(samples.len());
+    for (i, sample) in samples.iter().enumerate() {
+        if let Some((value, _)) =
+            search_label(sample.board, depth, selectivity, &mut searcher, &stop)
+        {
+            scored.push((sample, f64::from(value)));
+        }
+        report(i + 1, samples.len());
+    }
+    EmptiesErrors::measure_pairs(scored.iter().map(|&(s, v)| (s, v)))
 }
 
 fn run_train(

@@ -168,7 +168,7 @@ pub fn features(board: Board, mut f: impl FnMut(usize)) -> (u32, i32) {
 }
 
 /// Number of placements (of all shapes).
-const PLACEMENTS: usize = 46;
+pub const PLACEMENTS: usize = 46;
 
 /// Lanes of [`PatternIndices`]: the 46 placements, padded to a multiple of 16 so the updates
 /// vectorise (the padding lanes stay zero and are never read).

@@ -97,13 +97,18 @@ pub struct EmptiesErrors {
 impl EmptiesErrors {
     /// Errors of `predict` (discs) on `samples`.
     pub fn measure(samples: &[Sample], predict: impl Fn(Board) -> f64) -> EmptiesErrors {
+        EmptiesErrors::measure_pairs(samples.iter().map(|s| (s, predict(s.board))))
+    }
+
+    /// Errors of predictions (discs) given with their samples.
+    pub fn measure_pairs<'a>(pairs: impl IntoIterator<Item = (&'a Sample, f64)>) -> EmptiesErrors {
         let mut e = EmptiesErrors {
             sum: [0.0; 61],
             count: [0; 61],
         };
-        for s in samples {
+        for (s, predicted) in pairs {
             let n = (s.board.empty_count() as usize).min(60);
-            e.sum[n] += (predict(s.board) - f64::from(s.label)).abs();
+            e.sum[n] += (predicted - f64::from(s.label)).abs();
             e.count[n] += 1;
         }
         e
@@ -185,7 +190,7 @@ pub fn train(
     }
     // The regularisation pulls towards the starting weights (zeros without `init`).
     let prior = w.clone();
-    const K: usize = 46;
+    const K: usize = pattern::PLACEMENTS;
     let mut indices = Vec::with_capacity(samples.len() * K);
     let prepared: Vec<(usize, usize, f32, i32, f32)> = samples
         .iter()
