@@ -105,6 +105,10 @@ pub struct TrainArgs {
     /// files' six phases).
     #[arg(long, default_value = "linear:8", value_parser = parse_phasing)]
     pub phasing: wedge::eval::pattern::Phasing,
+    /// Threads fitting at once (sharing the weights without locks): faster, but the weights
+    /// then differ from run to run in their last bits; 1 fits the same weights every time.
+    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    pub threads: usize,
     /// Add a side-to-move term that cancels the odd/even swing of searches (half the mean
     /// difference between 1-ply and static values, per phase; docs/training.md).
     #[arg(long)]
@@ -157,6 +161,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             // Loaded from `init` by run_train, which returns a bad file as an error.
             init: None,
             phasing: args.phasing,
+            threads: args.threads,
         },
         args.tempo,
     )
