@@ -5,6 +5,7 @@
 //! Limits (depth, nodes, time) come in as [`Limits`]; progress goes out through a callback as [`Info`]
 //! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
 
+mod busy;
 pub mod probcut;
 mod solve;
 mod threads;
@@ -74,6 +75,9 @@ pub(super) struct Tree {
     helper_nodes: Arc<AtomicU64>,
     /// Whether this is a helper's tree ([`threads`]).
     helper: bool,
+    /// The nodes the threads of a parallel search are searching now ([`busy`]); `None` with one
+    /// thread, whose search then stays the same node for node.
+    busy: Option<Arc<busy::Busy>>,
 }
 
 impl Tree {
@@ -93,6 +97,7 @@ impl Tree {
             selectivity: FULL_WIDTH,
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper: false,
+            busy: None,
         }
     }
 

@@ -13,14 +13,21 @@
 //! each, and costs a thread nothing when it finds nothing useful to do. Measured in
 //! docs/search.md (Threads).
 //!
+//! Besides the table, the threads share "being searched" marks ([`super::busy`], as in ABDADA): a
+//! node of 4 plies or more marks itself while its moves are searched, and a thread that meets a
+//! marked child after its node's first move leaves it for last, so two threads at one node take
+//! different children first.
+//!
 //! Shared between the threads: the table (lock-free entries, racy on purpose: see
-//! [`crate::search::tt`]), the evaluation's read-only weight table (an `Arc`), the flag that stops
+//! [`crate::search::tt`]), the marks (lock-free, racy on purpose: a lost or stale mark changes
+//! only the order of moves), the evaluation's read-only weight table (an `Arc`), the flag that stops
 //! the helpers (set once, by the search's thread, when it has its result), and a counter of the
 //! helpers' nodes (each adds its count in steps, relaxed: it is a report and a node limit, not a
 //! synchronisation). Nothing else is shared: each helper has its own counters, root list and
 //! evaluation copy. Scoped threads end before the search returns, so no helper outlives the
 //! table or the position it was given.
 
+use super::busy::Busy;
 use super::{Deepened, Plan, RootMove, Tree};
 use crate::search::{Info, Progress};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,7 +80,8 @@ pub(super) fn deepen_with_helpers(
     report: &mut dyn FnMut(Info),
 ) -> Deepened {
     let done = Arc::new(AtomicBool::new(false));
-    std::thread::scope(|scope| {
+    main.busy = Some(Arc::new(Busy::new()));
+    let found = std::thread::scope(|scope| {
         // Sets the flag when this closure leaves, by a return or a panic: the scope then waits for
         // the helpers, and nothing else would stop them.
         let _stop_helpers = StopOnDrop(done.clone());
@@ -90,6 +98,7 @@ pub(super) fn deepen_with_helpers(
             tree.started = main.started;
             tree.helper_nodes = main.helper_nodes.clone();
             tree.helper = true;
+            tree.busy = main.busy.clone();
             let plan = Plan {
                 multipv: 1,
                 width: 1,
@@ -150,7 +159,9 @@ pub(super) fn deepen_with_helpers(
             }
         }
         found
-    })
+    });
+    main.busy = None;
+    found
 }
 
 /// Sets its flag when dropped.
