@@ -389,8 +389,8 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
     }
 }
 
-/// `evaltest --depth`: a search that reaches the end of the game is exact, so against exact labels
-/// its column reads 0.00, while the static evaluations' do not.
+/// `evaltest --depth`: a full-width search that reaches the end of the game is exact, so against
+/// exact labels its column reads 0.00, while the static evaluations' do not.
 #[test]
 fn evaltest_measures_searches_of_a_depth() {
     let options = DatagenOptions {
@@ -404,7 +404,15 @@ fn evaltest_measures_searches_of_a_depth() {
     let (path, samples) = generate("evaltest-depth.txt", &options);
     assert!(samples.len() >= 10);
     let p = path.to_str().unwrap();
-    let out = wedge(&["evaltest", "--data", p, "--depth", "12"]);
+    let out = wedge(&[
+        "evaltest",
+        "--data",
+        p,
+        "--depth",
+        "12",
+        "--selectivity",
+        "100",
+    ]);
     assert!(
         out.status.success(),
         "{}",

@@ -172,7 +172,12 @@ pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
     run_eval_test(
         &args.data,
         args.eval_file.as_deref(),
-        args.depth.map(|d| (d, args.selectivity)),
+        args.depth.map(|d| {
+            (
+                d,
+                wedge::search::selectivity::level_for_percent(args.selectivity),
+            )
+        }),
     )
 }
 
@@ -252,15 +257,19 @@ fn run_eval_test(
     for (label, lo, hi) in rows {
         let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
         for e in &errors {
-            line.push_str(&format!(" {:>8.2}", e.mae(lo, hi).unwrap_or(0.0)));
+            match e.mae(lo, hi) {
+                Some(mae) => line.push_str(&format!(" {mae:>8.2}")),
+                None => line.push_str(&format!(" {:>8}", "-")),
+            }
         }
         println!("{line}");
     }
     Ok(())
 }
 
-/// The errors of depth-`depth` searches (each from an empty table, as datagen labels) against
-/// the samples' labels; a search that proves a win, loss or draw without a disc count is left out.
+/// The errors of depth-`depth` searches at selectivity level `level` (each from an empty table,
+/// as datagen labels) against the samples' labels; a search that proves a win, loss or draw
+/// without a disc count is left out.
 fn search_errors(
     samples: &[wedge::tools::train::Sample],
     eval: wedge::eval::Evaluator,

@@ -12,8 +12,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Slots (a power of two).
-const SLOTS: usize = 1 << 12;
+/// Bits of a slot's index.
+const SLOT_BITS: u32 = 12;
+/// Slots.
+const SLOTS: usize = 1 << SLOT_BITS;
 
 /// The marks of one search.
 pub(super) struct Busy {
@@ -28,8 +30,10 @@ impl Busy {
         }
     }
 
+    /// The slot of `key`: its top bits (the low bit of every key is set, to tell it from an
+    /// empty slot).
     fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key as usize) & (SLOTS - 1)]
+        &self.slots[(key >> (64 - SLOT_BITS)) as usize]
     }
 
     /// Marks the node of hash `key` (not 0) as being searched.
@@ -62,7 +66,7 @@ mod tests {
         busy.enter(a);
         assert!(busy.is_busy(a) && !busy.is_busy(b));
         // A node in the same slot takes it over; the first one's leave does not clear it.
-        let c = a ^ (1 << 40);
+        let c = a ^ (1 << 20);
         busy.enter(c);
         busy.leave(a);
         assert!(busy.is_busy(c) && !busy.is_busy(a));

@@ -108,10 +108,11 @@ impl Tree {
         } else {
             None
         };
-        let key = crate::board::hash(p, o) | 1;
-        if let Some(b) = &busy {
+        let key = busy.as_ref().map_or(0, |b| {
+            let key = crate::board::hash(p, o) | 1;
             b.enter(key);
-        }
+            key
+        });
         let squares = list.squares();
         let mut deferred = [0u8; 32];
         let (mut waiting, mut next, mut searched) = (0, 0, 0);

@@ -352,7 +352,7 @@ pub fn train(
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| h.join().unwrap_or(0.0))
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                     .sum::<f64>()
             });
             progress(epoch + 1, abs_sum / prepared.len().max(1) as f64);
