@@ -441,4 +441,34 @@ fn evaltest_measures_searches_of_a_depth() {
     ]);
     assert!(!bad.status.success());
     let _ = std::fs::remove_file(path);
+
+    // In the midgame the selectivity is the search's: Multi-ProbCut at 73% and a full-width
+    // search of the same depth disagree on some positions.
+    let options = DatagenOptions {
+        games: 4,
+        keep: (30, 40),
+        seed: 6,
+        ..options
+    };
+    let (path, samples) = generate("evaltest-selectivity.txt", &options);
+    assert!(samples.len() >= 20);
+    let p = path.to_str().unwrap();
+    let column = |percent: &str| {
+        let out = wedge(&[
+            "evaltest",
+            "--data",
+            p,
+            "--depth",
+            "8",
+            "--selectivity",
+            percent,
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .find(|l| l.trim_start().starts_with("all"))
+            .and_then(|l| l.split_whitespace().last().map(str::to_string))
+            .unwrap_or_else(|| panic!("no 'all' row: {text}"))
+    };
+    assert_ne!(column("73"), column("100"));
+    let _ = std::fs::remove_file(path);
 }

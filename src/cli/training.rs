@@ -224,23 +224,24 @@ fn run_eval_test(
     use wedge::tools::train::EmptiesErrors;
     let samples = read_all_samples(data)?;
     let mut evaluators = vec![
-        ("hand".to_string(), Evaluator::new(Weights::default())),
-        ("trained".to_string(), Evaluator::default()),
+        ("hand", Evaluator::new(Weights::default())),
+        ("trained", Evaluator::default()),
     ];
     if let Some(path) = eval_file {
-        evaluators.push(("file".to_string(), load_evaluator(path)?));
+        evaluators.push(("file", load_evaluator(path)?));
     }
     let mut errors: Vec<EmptiesErrors> = evaluators
         .iter()
         .map(|(_, e)| EmptiesErrors::measure(&samples, |b| f64::from(e.evaluate(b)) / 100.0))
         .collect();
-    let mut names: Vec<String> = evaluators.iter().map(|(name, _)| name.clone()).collect();
-    if let Some((depth, selectivity)) = search {
-        let eval = evaluators
-            .last()
-            .map(|(_, e)| e.clone())
-            .unwrap_or_default();
-        errors.push(search_errors(&samples, eval, depth, selectivity));
+    let mut names: Vec<String> = evaluators
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    if let Some((depth, level)) = search {
+        // The last evaluation listed: the file's if given, else the built-in one.
+        let eval = evaluators.pop().map(|(_, e)| e).unwrap_or_default();
+        errors.push(search_errors(&samples, eval, depth, level));
         names.push(format!("depth {depth}"));
     }
     println!("mean absolute error (discs) against the labels, by empty squares:");
@@ -274,7 +275,7 @@ fn search_errors(
     samples: &[wedge::tools::train::Sample],
     eval: wedge::eval::Evaluator,
     depth: u32,
-    selectivity: u8,
+    level: u8,
 ) -> wedge::tools::train::EmptiesErrors {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
@@ -283,16 +284,11 @@ fn search_errors(
     let mut searcher = Searcher::new(16, eval);
     let stop = Arc::new(AtomicBool::new(false));
     let report = progress_reporter("searched");
-    let mut scored = Vec::with_capacity(samples.len());
-    for (i, sample) in samples.iter().enumerate() {
-        if let Some((value, _)) =
-            search_label(sample.board, depth, selectivity, &mut searcher, &stop)
-        {
-            scored.push((sample, f64::from(value)));
-        }
+    EmptiesErrors::measure_pairs(samples.iter().enumerate().filter_map(|(i, sample)| {
         report(i + 1, samples.len());
-    }
-    EmptiesErrors::measure_pairs(scored.iter().map(|&(s, v)| (s, v)))
+        search_label(sample.board, depth, level, &mut searcher, &stop)
+            .map(|(value, _)| (sample, f64::from(value)))
+    }))
 }
 
 fn run_train(
