@@ -389,6 +389,30 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
     }
 }
 
+/// `wedge evaltest --data FILE --depth D --selectivity S`.
+fn evaltest_search(data: &str, depth: &str, percent: &str) -> std::process::Output {
+    wedge(&[
+        "evaltest",
+        "--data",
+        data,
+        "--depth",
+        depth,
+        "--selectivity",
+        percent,
+    ])
+}
+
+/// The columns of evaltest's `all` row: all, positions, then one error per column.
+fn all_row(out: &std::process::Output) -> Vec<String> {
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find(|l| l.trim_start().starts_with("all"))
+        .unwrap_or_else(|| panic!("no 'all' row: {text}"))
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
 /// `evaltest --depth`: a full-width search that reaches the end of the game is exact, so against
 /// exact labels its column reads 0.00, while the static evaluations' do not.
 #[test]
@@ -404,15 +428,7 @@ fn evaltest_measures_searches_of_a_depth() {
     let (path, samples) = generate("evaltest-depth.txt", &options);
     assert!(samples.len() >= 10);
     let p = path.to_str().unwrap();
-    let out = wedge(&[
-        "evaltest",
-        "--data",
-        p,
-        "--depth",
-        "12",
-        "--selectivity",
-        "100",
-    ]);
+    let out = evaltest_search(p, "12", "100");
     assert!(
         out.status.success(),
         "{}",
@@ -420,26 +436,12 @@ fn evaltest_measures_searches_of_a_depth() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("depth 12"), "{text}");
-    let all: Vec<&str> = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("all"))
-        .expect("an 'all' row")
-        .split_whitespace()
-        .collect();
     // all, positions, hand, trained, depth 12
+    let all = all_row(&out);
     assert_eq!(all.len(), 5, "{text}");
     assert_eq!(all[4], "0.00", "{text}");
     assert_ne!(all[3], "0.00", "{text}");
-    let bad = wedge(&[
-        "evaltest",
-        "--data",
-        p,
-        "--depth",
-        "4",
-        "--selectivity",
-        "50",
-    ]);
-    assert!(!bad.status.success());
+    assert!(!evaltest_search(p, "4", "50").status.success());
     let _ = std::fs::remove_file(path);
 
     // In the midgame the selectivity is the search's: Multi-ProbCut at 73% and a full-width
@@ -453,22 +455,7 @@ fn evaltest_measures_searches_of_a_depth() {
     let (path, samples) = generate("evaltest-selectivity.txt", &options);
     assert!(samples.len() >= 20);
     let p = path.to_str().unwrap();
-    let column = |percent: &str| {
-        let out = wedge(&[
-            "evaltest",
-            "--data",
-            p,
-            "--depth",
-            "8",
-            "--selectivity",
-            percent,
-        ]);
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        text.lines()
-            .find(|l| l.trim_start().starts_with("all"))
-            .and_then(|l| l.split_whitespace().last().map(str::to_string))
-            .unwrap_or_else(|| panic!("no 'all' row: {text}"))
-    };
+    let column = |percent: &str| all_row(&evaltest_search(p, "8", percent)).pop();
     assert_ne!(column("73"), column("100"));
     let _ = std::fs::remove_file(path);
 }

@@ -30,13 +30,18 @@ impl Busy {
         }
     }
 
-    /// The slot of `key`: its top bits (the low bit of every key is set, to tell it from an
-    /// empty slot).
+    /// The mark of the position `p`, `o` (side to move's discs, opponent's): its hash with the low
+    /// bit set, so that no position's mark is 0, the empty slot.
+    pub fn key(p: u64, o: u64) -> u64 {
+        crate::board::hash(p, o) | 1
+    }
+
+    /// The slot of `key`: its top bits (the low bit is always set).
     fn slot(&self, key: u64) -> &AtomicU64 {
         &self.slots[(key >> (64 - SLOT_BITS)) as usize]
     }
 
-    /// Marks the node of hash `key` (not 0) as being searched.
+    /// Marks the node of `key` ([`Busy::key`]) as being searched.
     pub fn enter(&self, key: u64) {
         self.slot(key).store(key, Ordering::Relaxed);
     }

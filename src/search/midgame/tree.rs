@@ -1,6 +1,7 @@
 //! The tree below the root: principal variation search with the transposition table, the
 //! stop and node-limit checks, and move ordering.
 
+use super::busy::Busy;
 use super::*;
 
 /// A child position to search: its discs, pattern indices, remaining depth and ply.
@@ -109,7 +110,7 @@ impl Tree {
             None
         };
         let key = busy.as_ref().map_or(0, |b| {
-            let key = crate::board::hash(p, o) | 1;
+            let key = Busy::key(p, o);
             b.enter(key);
             key
         });
@@ -135,7 +136,7 @@ impl Tree {
                 if !was_deferred
                     && searched > 0
                     && waiting < deferred.len()
-                    && b.is_busy(crate::board::hash(cp, co) | 1)
+                    && b.is_busy(Busy::key(cp, co))
                 {
                     deferred[waiting] = sq;
                     waiting += 1;
