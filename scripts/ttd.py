@@ -22,7 +22,8 @@ def main():
     engine, threads, depth = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     moves = sys.argv[4:]
     position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
-    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, bufsize=1)
     for command in ["setoption name OwnBook value false", "setoption name Hash value 512",
                     f"setoption name Threads value {threads}", position, f"go depth {depth}"]:
         proc.stdin.write(command + "\n")
