@@ -738,3 +738,64 @@ fn killed_runner_takes_its_engines_with_it() {
         "engines outlived the runner: {survivors:?}"
     );
 }
+
+#[test]
+fn recount_of_the_written_games_gives_the_report_again() {
+    let dir = test_dir("recount");
+    let ggf = dir.join("games.ggf");
+    let ggf_arg = ggf.to_str().unwrap();
+    let out = wedge_match(
+        &[
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--openings",
+            "tests/data/xot-sample.txt",
+            "--games",
+            "7",
+            "--concurrency",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            ggf_arg,
+        ],
+        30,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let played = text(&out.stdout);
+    let out = wedge_match(&["--recount", ggf_arg], 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let counted = text(&out.stdout);
+    // The same first line (engines, W/D/L, discs), pairs and Elo, whatever order the games
+    // finished in.
+    let lines = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .filter(|l| {
+                l.starts_with("greedy vs random") || l.starts_with("pairs") || l.starts_with("Elo")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(lines(&played).len(), 3, "{played}");
+    assert_eq!(lines(&counted), lines(&played), "{counted}");
+    assert_eq!(report_counts(&counted), (7, 3, 1));
+    // Two files (here the same run twice) add up; their pairs stay within each file.
+    let out = wedge_match(&["--recount", ggf_arg, ggf_arg], 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(report_counts(&text(&out.stdout)), (14, 6, 2));
+    // A line that is no game is named by file and line, and nothing is reported.
+    let bad = dir.join("bad.ggf");
+    let first_game = std::fs::read_to_string(&ggf).unwrap();
+    let first_game = first_game.lines().next().unwrap();
+    std::fs::write(&bad, format!("{first_game}\nnot a game\n")).unwrap();
+    let out = wedge_match(&["--recount", bad.to_str().unwrap()], 30);
+    let needle = format!("{}:2:", bad.display());
+    assert_refused(&out, &[needle.as_str()]);
+    assert!(text(&out.stdout).is_empty());
+    // Engines and a recount do not mix.
+    let out = wedge_match(&["--recount", ggf_arg, "--engine", "greedy"], 30);
+    assert!(!out.status.success());
+}

@@ -294,6 +294,7 @@ proptest::proptest! {
             moves: moves.clone(),
             black_score: pos.black_final_score(),
             forfeit: None,
+            name: None,
         };
         let read = wedge::board::ggf::parse_ggf(&record.to_string()).unwrap();
         proptest::prop_assert_eq!(read.moves, moves);

@@ -355,6 +355,7 @@ fn ggf(start: Position, moves: &[Move]) -> String {
         moves: moves.to_vec(),
         black_score: 0,
         forfeit: None,
+        name: None,
     }
     .to_string()
 }

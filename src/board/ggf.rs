@@ -26,6 +26,9 @@ pub struct GgfGame {
     pub black_score: i32,
     /// Why the game ended early, if it did (a comment `C[...]`).
     pub forfeit: Option<String>,
+    /// The game's name (the `GN` tag), if any: `wedge match` writes the pair of games it belongs to
+    /// (`pair 17`), so that a recount of the file can pair the games again.
+    pub name: Option<String>,
 }
 
 /// The current time in seconds since 1970 (0 if the clock is before it).
@@ -68,7 +71,7 @@ impl fmt::Display for GgfGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{:+}.000{}]TI[{}]TY[8]BO[8 ",
+            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{:+}.000{}]TI[{}]",
             clean(&self.place),
             ggf_date(self.unix_time),
             clean(&self.black),
@@ -77,6 +80,10 @@ impl fmt::Display for GgfGame {
             if self.forfeit.is_some() { ":r" } else { "" },
             clean(&self.time_control)
         )?;
+        if let Some(name) = &self.name {
+            write!(f, "GN[{}]", clean(name))?;
+        }
+        write!(f, "TY[8]BO[8 ")?;
         let (b, w) = (self.start.black(), self.start.white());
         for i in 0..64 {
             let c = if b >> i & 1 == 1 {
@@ -136,6 +143,7 @@ mod tests {
             moves: vec!["f5".parse().unwrap(), Move::PASS],
             black_score: 12,
             forfeit: None,
+            name: None,
         };
         let s = g.to_string();
         assert!(s.starts_with(
@@ -145,6 +153,21 @@ mod tests {
             s.contains("BO[8 ---------------------------O*------*O--------------------------- *]")
         );
         assert!(s.ends_with("B[f5]W[PA];)"));
+        // A name, a forfeit: written, and read back with the players and the result.
+        let named = GgfGame {
+            name: Some("pair 3 game 2".into()),
+            forfeit: Some("b: illegal move".into()),
+            black_score: -64,
+            moves: vec!["f5".parse().unwrap()],
+            ..g
+        };
+        let s = named.to_string();
+        assert!(s.contains("TI[60//0.5]GN[pair 3 game 2]TY[8]BO[8 "), "{s}");
+        let r = parse_ggf_record(&s).unwrap();
+        assert_eq!(r.players, [Some("a".into()), Some("b".into())]);
+        assert_eq!(r.result.as_deref(), Some("-64.000:r"));
+        assert_eq!(r.name.as_deref(), Some("pair 3 game 2"));
+        assert_eq!(r.game.moves.len(), 1);
     }
 }
 
@@ -261,6 +284,12 @@ pub struct GgfRecord {
     /// Black's and white's clocks (`TB`, `TW`, else `TI`), indexed by [`Color`]; `None` when the
     /// game has none, or one that cannot be read.
     pub clocks: [Option<GgfClock>; 2],
+    /// The players' names (`PB`, `PW`), as written.
+    pub players: [Option<String>; 2],
+    /// The result (`RE`) as written, e.g. `+4.000` or `-64.000:r`.
+    pub result: Option<String>,
+    /// The game's name (`GN`), as written.
+    pub name: Option<String>,
 }
 
 impl GgfRecord {
@@ -377,10 +406,18 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
         game.moves.push(mv);
         times.push(time);
     }
+    let text_of = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
+    };
     Ok(GgfRecord {
         game,
         times,
         clocks,
+        players: [text_of("PB"), text_of("PW")],
+        result: text_of("RE"),
+        name: text_of("GN"),
     })
 }
 
@@ -411,6 +448,7 @@ mod parse_tests {
             moves: moves.clone(),
             black_score: pos.black_final_score(),
             forfeit: None,
+            name: None,
         };
         assert_eq!(parse_ggf(&record.to_string()).unwrap().moves, moves);
     }

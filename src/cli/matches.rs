@@ -9,8 +9,14 @@ use wedge::board::Position;
 pub struct MatchArgs {
     /// An engine: `random`, `greedy`, or "name=NAME cmd=PROGRAM [arg=ARG]... [option.NAME=VALUE]...".
     /// Give it twice; the first is the one the statistics speak for.
-    #[arg(long = "engine", required = true, num_args = 1)]
+    #[arg(long = "engine", required_unless_present = "recount", num_args = 1)]
     pub engines: Vec<String>,
+    /// Play nothing: count the games of these files (as --out writes them, from one run or
+    /// several) and print the match's report again.
+    #[arg(long, num_args = 1.., value_name = "GGF_FILE", conflicts_with_all = [
+        "engines", "openings", "opening_plies", "games", "sprt", "out", "json", "variant"
+    ])]
+    pub recount: Vec<PathBuf>,
     /// Openings file, one a line: transcripts (e.g. the XOT set) or GGF games (as --out writes
     /// them). Default: the start position only.
     #[arg(long)]
@@ -96,10 +102,29 @@ impl TimeArgs {
     }
 }
 
+/// Counts the games of `paths` again and prints their report.
+fn recount(paths: &[PathBuf]) -> Result<(), String> {
+    use wedge::tools::arena;
+    let files = paths
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .map(|text| (p.display().to_string(), text))
+                .map_err(|e| format!("match --recount: {}: {e}", p.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let counted = arena::recount(&files).map_err(|e| format!("match --recount: {e}"))?;
+    print!("{}", arena::recount_report(&counted));
+    Ok(())
+}
+
 /// Plays the match and prints its report.
 pub fn run(args: MatchArgs) -> Result<(), String> {
     use std::io::Write;
     use wedge::tools::arena::{self, player, stats::Sprt};
+    if !args.recount.is_empty() {
+        return recount(&args.recount);
+    }
     if args.engines.len() != 2 {
         return Err(format!(
             "match: give exactly two --engine, got {}",

@@ -151,6 +151,7 @@ impl PlayFrontEnd {
                 0
             },
             forfeit: None,
+            name: None,
         }
     }
 

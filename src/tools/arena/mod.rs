@@ -15,6 +15,7 @@
 
 mod openings;
 pub mod player;
+mod recount;
 mod report;
 pub mod stats;
 pub mod variant;
@@ -22,7 +23,14 @@ pub mod variant;
 #[cfg(test)]
 use openings::parse_opening;
 pub use openings::{read_openings, sample_openings};
-pub use report::{json_report, progress_text, report};
+pub use recount::{recount, Recount, RecountError};
+pub use report::{json_report, progress_text, recount_report, report};
+
+/// How a match's `--out` names a game's pair in its `GN` tag: `pair 17 game 1` (pairs counted
+/// from 1; game 1 has engine A black, game 2 engine B), which [`recount`] reads back.
+pub const PAIR_PREFIX: &str = "pair ";
+/// Between the pair's and the game's number in the `GN` tag (see [`PAIR_PREFIX`]).
+pub const GAME_INFIX: &str = " game ";
 
 use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
 use crate::board::text::{read_lines, FileError, Game};
@@ -551,6 +559,11 @@ fn play_one(
             forfeit: failure
                 .as_ref()
                 .map(|(name, reason)| format!("{name}: {reason}")),
+            name: Some(format!(
+                "{PAIR_PREFIX}{}{GAME_INFIX}{}",
+                pair + 1,
+                if a_black { 1 } else { 2 }
+            )),
         },
         outcome,
         a_discs,

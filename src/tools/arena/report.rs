@@ -17,17 +17,7 @@ pub fn progress_text(tally: &Tally) -> String {
 
 /// The closing report.
 pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
-    let mut s = format!(
-        "{} vs {}: {} games, +{} ={} -{} (score {:.1}%), average discs {:+.2}\n",
-        config.a.name,
-        config.b.name,
-        tally.games(),
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        100.0 * tally.score(),
-        tally.average_discs()
-    );
+    let mut s = headline(&config.a.name, &config.b.name, tally);
     if (tally.games() as usize) < config.games {
         let why = match &config.sprt {
             Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
@@ -39,25 +29,7 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
             config.games
         ));
     }
-    s.push_str(&format!(
-        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}, total {}; unpaired games: {}\n",
-        tally.pentanomial,
-        tally.pairs(),
-        tally.unpaired_games()
-    ));
-    let basis = tally
-        .basis()
-        .map_or(String::new(), |b| format!(", from {b}"));
-    match tally.elo_estimate() {
-        e @ stats::EloEstimate::Finite { .. } => s.push_str(&format!(
-            "Elo difference: {e} (95%{basis}), LOS {:.1}%\n",
-            100.0 * tally.los()
-        )),
-        e => s.push_str(&format!(
-            "Elo difference: {e}{basis}, LOS {:.1}%\n",
-            100.0 * tally.los()
-        )),
-    }
+    s.push_str(&statistics(tally));
     if let Some(sprt) = &config.sprt {
         let (lo, hi) = sprt.bounds();
         let state = match sprt.state(tally) {
@@ -83,6 +55,55 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         for (name, reason) in failures {
             s.push_str(&format!("  {name}: {reason}\n"));
         }
+    }
+    s
+}
+
+/// The report of games counted again from their records ([`super::recount`]): the figures of
+/// [`report`] without the match's plan, and the games that ended by a forfeit.
+pub fn recount_report(recount: &super::Recount) -> String {
+    let mut s = headline(&recount.a, &recount.b, &recount.tally);
+    s.push_str(&statistics(&recount.tally));
+    s.push_str(&format!(
+        "games ended by a forfeit, a resignation or on time: {}\n",
+        recount.forfeits
+    ));
+    s
+}
+
+/// The report's first line: the engines, W/D/L, score and average discs.
+fn headline(a: &str, b: &str, tally: &Tally) -> String {
+    format!(
+        "{a} vs {b}: {} games, +{} ={} -{} (score {:.1}%), average discs {:+.2}\n",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score(),
+        tally.average_discs()
+    )
+}
+
+/// The pentanomial counts and the Elo difference with its interval and LOS.
+fn statistics(tally: &Tally) -> String {
+    let mut s = format!(
+        "pairs (0, 1/2, 1, 3/2, 2 points): {:?}, total {}; unpaired games: {}\n",
+        tally.pentanomial,
+        tally.pairs(),
+        tally.unpaired_games()
+    );
+    let basis = tally
+        .basis()
+        .map_or(String::new(), |b| format!(", from {b}"));
+    match tally.elo_estimate() {
+        e @ stats::EloEstimate::Finite { .. } => s.push_str(&format!(
+            "Elo difference: {e} (95%{basis}), LOS {:.1}%\n",
+            100.0 * tally.los()
+        )),
+        e => s.push_str(&format!(
+            "Elo difference: {e}{basis}, LOS {:.1}%\n",
+            100.0 * tally.los()
+        )),
     }
     s
 }

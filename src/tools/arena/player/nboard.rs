@@ -103,6 +103,7 @@ impl Player for NboardPlayer {
             moves: moves.to_vec(),
             black_score: 0,
             forfeit: None,
+            name: None,
         };
         self.pipe.send(&format!("set game {game}"))?;
         self.sync(deadline)?;
