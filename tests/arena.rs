@@ -220,6 +220,13 @@ fn wedge_match(args: &[&str], limit_s: u64) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `wedge match --engine greedy --engine random ARGS` as [`wedge_match`] does.
+fn greedy_vs_random(args: &[&str], limit_s: u64) -> Output {
+    let mut all = vec!["--engine", "greedy", "--engine", "random"];
+    all.extend_from_slice(args);
+    wedge_match(&all, limit_s)
+}
+
 /// The run stopped with a failure status and its error names every one of `needles`.
 fn assert_refused(out: &Output, needles: &[&str]) {
     let err = text(&out.stderr);
@@ -437,24 +444,11 @@ fn report_counts(report: &str) -> (u32, u32, u32) {
 #[test]
 fn games_flag_plays_exactly_that_many_games() {
     for (n, pairs, unpaired) in [(3, 1, 1), (4, 2, 0), (1, 0, 1)] {
-        let out = wedge_match(
-            &[
-                "--engine",
-                "greedy",
-                "--engine",
-                "random",
-                "--games",
-                &n.to_string(),
-            ],
-            30,
-        );
+        let out = greedy_vs_random(&["--games", &n.to_string()], 30);
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert_eq!(report_counts(&text(&out.stdout)), (n, pairs, unpaired));
     }
-    let out = wedge_match(
-        &["--engine", "greedy", "--engine", "random", "--games", "0"],
-        30,
-    );
+    let out = greedy_vs_random(&["--games", "0"], 30);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("--games"),
@@ -465,12 +459,8 @@ fn games_flag_plays_exactly_that_many_games() {
 
 #[test]
 fn sprt_stop_reports_counts_that_agree() {
-    let out = wedge_match(
+    let out = greedy_vs_random(
         &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
             "--games",
             "400",
             "--concurrency",
@@ -517,12 +507,8 @@ fn progress_and_report_agree_on_a_perfect_score() {
 fn json_report_has_the_figures() {
     let dir = test_dir("json");
     let json_file = dir.join("report.json");
-    let out = wedge_match(
+    let out = greedy_vs_random(
         &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
             "--games",
             "5",
             "--sprt",
@@ -559,45 +545,18 @@ fn ggf_output_can_be_reused_as_openings() {
     let dir = test_dir("ggf-openings");
     let ggf = dir.join("games.ggf");
     let ggf_arg = ggf.to_str().unwrap();
-    let out = wedge_match(
-        &[
-            "--engine", "greedy", "--engine", "random", "--games", "2", "--out", ggf_arg,
-        ],
-        30,
-    );
+    let out = greedy_vs_random(&["--games", "2", "--out", ggf_arg], 30);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // The games are finished: as they are, they are refused; cut to their first 12 plies they are
     // openings.
-    let out = wedge_match(
-        &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
-            "--openings",
-            ggf_arg,
-        ],
-        30,
-    );
+    let out = greedy_vs_random(&["--openings", ggf_arg], 30);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains(&format!("{ggf_arg}:1:")),
         "{}",
         text(&out.stderr)
     );
-    let out = wedge_match(
-        &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
-            "--openings",
-            ggf_arg,
-            "--opening-plies",
-            "12",
-        ],
-        30,
-    );
+    let out = greedy_vs_random(&["--openings", ggf_arg, "--opening-plies", "12"], 30);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(report_counts(&text(&out.stdout)).0, 4);
 }
@@ -614,17 +573,7 @@ fn finished_game_is_not_an_opening() {
     }
     let file = dir.join("openings.txt");
     std::fs::write(&file, format!("f5d6c3\n{}\n", game.transcript())).unwrap();
-    let out = wedge_match(
-        &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
-            "--openings",
-            file.to_str().unwrap(),
-        ],
-        30,
-    );
+    let out = greedy_vs_random(&["--openings", file.to_str().unwrap()], 30);
     let err = text(&out.stderr);
     assert!(
         !out.status.success(),
@@ -744,12 +693,8 @@ fn recount_of_the_written_games_gives_the_report_again() {
     let dir = test_dir("recount");
     let ggf = dir.join("games.ggf");
     let ggf_arg = ggf.to_str().unwrap();
-    let out = wedge_match(
+    let out = greedy_vs_random(
         &[
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
             "--openings",
             "tests/data/xot-sample.txt",
             "--games",
