@@ -353,8 +353,9 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
             crate::board::square::truncate(rest.trim())
         )));
     }
+    let tag = |name: &str| tags.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
     let mut position = Position::START;
-    if let Some((_, bo)) = tags.iter().find(|(n, _)| *n == "BO") {
+    if let Some(bo) = tag("BO") {
         let mut parts = bo.split_whitespace();
         if parts.next() != Some("8") {
             return Err(err(
@@ -366,11 +367,7 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
             .parse::<Position>()
             .map_err(|e| err(format!("BO: {e}")))?;
     }
-    let clock = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, v)| GgfClock::parse(v))
-    };
+    let clock = |name: &str| tag(name).and_then(GgfClock::parse);
     let both = clock("TI");
     let clocks = [clock("TB").or(both), clock("TW").or(both)];
     let mut game = Game::new(position);
@@ -406,11 +403,7 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
         game.moves.push(mv);
         times.push(time);
     }
-    let text_of = |name: &str| {
-        tags.iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.to_string())
-    };
+    let text_of = |name: &str| tag(name).map(str::to_string);
     Ok(GgfRecord {
         game,
         times,

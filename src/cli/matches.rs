@@ -105,15 +105,7 @@ impl TimeArgs {
 /// Counts the games of `paths` again and prints their report.
 fn recount(paths: &[PathBuf]) -> Result<(), String> {
     use wedge::tools::arena;
-    let files = paths
-        .iter()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .map(|text| (p.display().to_string(), text))
-                .map_err(|e| format!("match --recount: {}: {e}", p.display()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let counted = arena::recount(&files).map_err(|e| format!("match --recount: {e}"))?;
+    let counted = arena::recount(paths).map_err(|e| format!("match --recount: {e}"))?;
     print!("{}", arena::recount_report(&counted));
     Ok(())
 }

@@ -8,8 +8,10 @@
 use super::stats::{Outcome, Tally};
 use super::{GAME_INFIX, PAIR_PREFIX};
 use crate::board::ggf::parse_ggf_record;
+use crate::board::text::{read_lines, FileError};
 use std::collections::HashMap;
 use std::fmt;
+use std::path::PathBuf;
 
 /// The games of one or more files, counted for the first game's black player (engine A).
 #[derive(Clone, Debug, PartialEq)]
@@ -26,17 +28,11 @@ pub struct Recount {
 }
 
 /// Why the games could not be counted.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum RecountError {
-    /// A line that is not a finished two-player game of this match.
-    Line {
-        /// The file, as the caller named it.
-        file: String,
-        /// The line number, from 1.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
+    /// A file that cannot be read, or a line of it that is not a finished game of this match
+    /// (named by file and line).
+    File(FileError),
     /// No game in any of the files.
     NoGames,
 }
@@ -44,11 +40,7 @@ pub enum RecountError {
 impl fmt::Display for RecountError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecountError::Line {
-                file,
-                line,
-                message,
-            } => write!(f, "{file}:{line}: {message}"),
+            RecountError::File(e) => write!(f, "{e}"),
             RecountError::NoGames => write!(f, "no games to count (the files hold no GGF line)"),
         }
     }
@@ -56,10 +48,9 @@ impl fmt::Display for RecountError {
 
 impl std::error::Error for RecountError {}
 
-/// One game as read: where it is, its players, black's disc difference, and its pair.
+/// One game as read: its file, its players, black's disc difference, and its pair.
 struct Read {
     file: usize,
-    line: usize,
     black: String,
     white: String,
     black_score: i32,
@@ -68,76 +59,33 @@ struct Read {
     pair: Option<(String, u32)>,
 }
 
-/// Counts the games of `files`, each given as (name for errors, contents): one GGF game a line,
-/// blank lines skipped. Every game must be between the same two players and carry a disc result.
+/// Counts the games of the files at `paths`: one GGF game a line (blank lines and `#` comments
+/// skipped), every one finished, with a disc result, between the two players of the first game.
 /// Engine A is the black player of the first game of a pair (`GN[pair N game 1]`), else the black
 /// player of the first game read.
-pub fn recount(files: &[(String, String)]) -> Result<Recount, RecountError> {
+pub fn recount(paths: &[PathBuf]) -> Result<Recount, RecountError> {
+    let mut players = None;
     let mut games = Vec::new();
-    for (index, (file, text)) in files.iter().enumerate() {
-        for (number, line) in text.lines().enumerate() {
-            if !line.trim().is_empty() {
-                games.push(read(index, number + 1, line).map_err(|message| {
-                    RecountError::Line {
-                        file: file.clone(),
-                        line: number + 1,
-                        message,
-                    }
-                })?);
-            }
-        }
+    for (index, path) in paths.iter().enumerate() {
+        games.extend(
+            read_lines(path, |line| read(index, line, &mut players)).map_err(RecountError::File)?,
+        );
     }
-    let first = games
-        .iter()
-        .find(|g| matches!(g.pair, Some((_, 1))))
-        .or(games.first())
-        .ok_or(RecountError::NoGames)?;
-    let (a, b) = (first.black.clone(), first.white.clone());
-    let mut tally = Tally::default();
-    let mut forfeits = 0;
-    // The first game counted of each pair, keyed by file and pair.
-    let mut halves: HashMap<(usize, &str), Outcome> = HashMap::new();
-    for g in &games {
-        let a_discs = if (&g.black, &g.white) == (&a, &b) {
-            g.black_score
-        } else if (&g.black, &g.white) == (&b, &a) {
-            -g.black_score
-        } else {
-            return Err(RecountError::Line {
-                file: files[g.file].0.clone(),
-                line: g.line,
-                message: format!(
-                    "the players '{}' and '{}' are not the match's ('{a}' and '{b}')",
-                    g.black, g.white
-                ),
-            });
-        };
-        let outcome = Outcome::from_discs(a_discs);
-        tally.add_game(outcome, a_discs);
-        forfeits += u32::from(g.flagged);
-        if let Some((pair, _)) = &g.pair {
-            match halves.remove(&(g.file, pair.as_str())) {
-                Some(other) => tally.add_pair(other, outcome),
-                None => {
-                    halves.insert((g.file, pair.as_str()), outcome);
-                }
-            }
-        }
-    }
-    Ok(Recount {
-        a,
-        b,
-        tally,
-        forfeits,
-    })
+    count(&games).ok_or(RecountError::NoGames)
 }
 
-/// Reads one line: a finished game with both players' names and a disc result.
-fn read(file: usize, line: usize, text: &str) -> Result<Read, String> {
-    let record = parse_ggf_record(text.trim()).map_err(|e| e.to_string())?;
+/// Reads one line: a finished game between the `players` of the first line read (set by it).
+fn read(file: usize, text: &str, players: &mut Option<(String, String)>) -> Result<Read, String> {
+    let record = parse_ggf_record(text).map_err(|e| e.to_string())?;
     let [Some(black), Some(white)] = record.players else {
         return Err("a player's name (PB or PW) is missing".into());
     };
+    let (p, q) = players.get_or_insert_with(|| (black.clone(), white.clone()));
+    if !((&black, &white) == (p, q) || (&black, &white) == (q, p)) {
+        return Err(format!(
+            "the players '{black}' and '{white}' are not the first game's ('{p}' and '{q}')"
+        ));
+    }
     let result = record.result.ok_or("the result (RE) is missing")?;
     let (score, flag) = result.split_once(':').unwrap_or((result.as_str(), ""));
     let black_score = score
@@ -153,12 +101,48 @@ fn read(file: usize, line: usize, text: &str) -> Result<Read, String> {
     });
     Ok(Read {
         file,
-        line,
         black,
         white,
         black_score,
         flagged: !flag.trim().is_empty(),
         pair,
+    })
+}
+
+/// The tally of games read (all between the same two players); `None` when there are none.
+fn count(games: &[Read]) -> Option<Recount> {
+    let first = games
+        .iter()
+        .find(|g| matches!(g.pair, Some((_, 1))))
+        .or(games.first())?;
+    let (a, b) = (first.black.clone(), first.white.clone());
+    let mut tally = Tally::default();
+    let mut forfeits = 0;
+    // The first game counted of each pair, keyed by file and pair.
+    let mut halves: HashMap<(usize, &str), Outcome> = HashMap::new();
+    for g in games {
+        let a_discs = if g.black == a {
+            g.black_score
+        } else {
+            -g.black_score
+        };
+        let outcome = Outcome::from_discs(a_discs);
+        tally.add_game(outcome, a_discs);
+        forfeits += u32::from(g.flagged);
+        if let Some((pair, _)) = &g.pair {
+            match halves.remove(&(g.file, pair.as_str())) {
+                Some(other) => tally.add_pair(other, outcome),
+                None => {
+                    halves.insert((g.file, pair.as_str()), outcome);
+                }
+            }
+        }
+    }
+    Some(Recount {
+        a,
+        b,
+        tally,
+        forfeits,
     })
 }
 
@@ -191,6 +175,18 @@ mod tests {
         .to_string()
     }
 
+    /// Reads and counts the lines of several files, as [`recount`] does with their contents.
+    fn count_files(files: &[&str]) -> Result<Option<Recount>, String> {
+        let mut players = None;
+        let mut games = Vec::new();
+        for (index, text) in files.iter().enumerate() {
+            for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                games.push(read(index, l, &mut players)?);
+            }
+        }
+        Ok(count(&games))
+    }
+
     #[test]
     fn counts_games_and_pairs_for_the_first_black_player() {
         let one = [
@@ -207,7 +203,7 @@ mod tests {
             line("new", "old", -6, None, false),
         ]
         .join("\n");
-        let r = recount(&[("one".into(), one), ("two".into(), two)]).unwrap();
+        let r = count_files(&[&one, &two]).unwrap().unwrap();
         assert_eq!((r.a.as_str(), r.b.as_str()), ("new", "old"));
         let t = &r.tally;
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 3));
@@ -219,29 +215,24 @@ mod tests {
     }
 
     #[test]
-    fn bad_lines_name_file_and_line() {
+    fn bad_lines_are_refused() {
         let text = format!(
             "{}\n{}",
             line("a", "b", 2, None, false),
             line("a", "c", 2, None, false)
         );
-        let e = recount(&[("games.ggf".into(), text)]).unwrap_err();
-        assert!(
-            e.to_string()
-                .starts_with("games.ggf:2: the players 'a' and 'c'"),
-            "{e}"
-        );
+        let e = count_files(&[&text]).unwrap_err();
+        assert!(e.starts_with("the players 'a' and 'c'"), "{e}");
         // Without pair tags, A is the first game's black player.
-        let r = recount(&[("x".into(), line("b", "a", 2, None, false))]).unwrap();
+        let r = count_files(&[&line("b", "a", 2, None, false)])
+            .unwrap()
+            .unwrap();
         assert_eq!((r.a.as_str(), r.tally.wins), ("b", 1));
         let unfinished = line("a", "b", 2, None, false).replace("RE[+2.000]", "RE[?]");
-        let e = recount(&[("x".into(), unfinished)]).unwrap_err();
-        assert!(e.to_string().contains("x:1: result '?'"), "{e}");
-        let e = recount(&[("x".into(), "(;GM[Othello]B[zz];)".into())]).unwrap_err();
-        assert!(e.to_string().starts_with("x:1: GGF"), "{e}");
-        assert_eq!(
-            recount(&[("x".into(), "\n \n".into())]),
-            Err(RecountError::NoGames)
-        );
+        let e = count_files(&[&unfinished]).unwrap_err();
+        assert!(e.starts_with("result '?'"), "{e}");
+        let e = count_files(&["(;GM[Othello]B[zz];)"]).unwrap_err();
+        assert!(e.starts_with("GGF"), "{e}");
+        assert!(count_files(&["\n \n"]).unwrap().is_none());
     }
 }
