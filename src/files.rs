@@ -14,6 +14,10 @@ pub const MAX_TEXT_BYTES: u64 = 256 << 20;
 /// The largest book file read whole (a book of 10 million positions is about 200 MB).
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
+/// The largest training data file read whole (64 GB, some 3 billion positions); whether the
+/// memory is there is checked when it is allocated.
+pub const MAX_DATA_BYTES: u64 = 1 << 36;
+
 /// Checks that `path` names a regular file of at most `max_bytes` bytes, without opening it.
 pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {
     let meta = std::fs::metadata(path)?;
@@ -42,10 +46,16 @@ pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {
 }
 
 /// Reads a whole regular file of at most `max_bytes` bytes (checked before it is opened, and again
-/// while reading, in case it grows).
+/// while reading, in case it grows). Memory that cannot be had is an error, not an abort.
 pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     let len = check_regular(path, max_bytes)?;
-    let mut bytes = Vec::with_capacity(len as usize);
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len as usize).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("not enough memory to read its {len} bytes"),
+        )
+    })?;
     std::fs::File::open(path)?
         .take(max_bytes + 1)
         .read_to_end(&mut bytes)?;

@@ -134,3 +134,203 @@ fn the_built_in_mpc_table_reproduces_from_the_committed_values() {
     assert!(data(&built_in).len() > 40);
     assert_eq!(data(&made), data(&built_in));
 }
+
+#[test]
+fn counts_and_timeouts_out_of_range_are_refused_before_anything_is_allocated() {
+    let huge = "18446744073709551615";
+    for (args, expected) in [
+        (
+            &[
+                "match",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--move-timeout",
+                huge,
+            ][..],
+            "must be 1 to 86400",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--games",
+                "1000000000000",
+            ],
+            "must be 1 to 10000000",
+        ),
+        (
+            &[
+                "match", "--engine", "random", "--engine", "greedy", "--games", "2", "--rounds",
+                huge,
+            ],
+            "must be 1 to 100000",
+        ),
+        (
+            &[
+                "match",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--variant",
+                "8x8",
+                "--random-moves",
+                "1000000000000",
+            ],
+            "must be 0 to 1000",
+        ),
+        (
+            &[
+                "tune",
+                "--engine",
+                "random",
+                "--param",
+                "Hash,16,1,64,4",
+                "--state",
+                "s",
+                "--pairs",
+                huge,
+            ],
+            "must be 1 to 10000000",
+        ),
+        (
+            &[
+                "datagen",
+                "--openings",
+                "o.txt",
+                "--out",
+                "d.wdb",
+                "--games",
+                huge,
+            ],
+            "must be 1 to 10000000",
+        ),
+        (
+            &[
+                "mpc",
+                "fit",
+                "--data",
+                "d.wdb",
+                "--out",
+                "t.txt",
+                "--depth",
+                "4294967295",
+            ],
+            "not in 1..=56",
+        ),
+        (
+            &[
+                "book",
+                "extend",
+                "--out",
+                "b.book",
+                "--margin",
+                "2147483647",
+            ],
+            "not in 0..=128",
+        ),
+    ] {
+        let out = wedge(args);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn many_openings_times_many_rounds_is_refused_not_allocated() {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-rounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "f5d6\nf5f6\nf5f4\n".repeat(20)).unwrap();
+    let out = wedge(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--depth",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--rounds",
+        "100000",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("give --games"), "{err}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_device_is_not_read_as_a_data_or_state_file() {
+    // /dev/zero never ends: reading it whole would run until memory does.
+    let out = wedge(&["data", "info", "/dev/zero"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("only regular files"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = wedge(&[
+        "tune",
+        "--engine",
+        "random",
+        "--param",
+        "Hash,16,1,64,4",
+        "--state",
+        "/dev/zero",
+        "--depth",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("only regular files"),
+        "{}",
+        text(&out.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("wedge-cli-device-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "f5d6\n").unwrap();
+    let out = wedge(&[
+        "datagen",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        "/dev/zero",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("only regular files"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn blank_lines_before_the_first_command_are_skipped_in_auto_mode() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run wedge");
+    let mut input = " \n\r\n\t\n".repeat(100_000).into_bytes();
+    input.extend_from_slice(b"uci\nquit\n");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&input).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(text(&out.stdout).contains("uciok"), "{}", text(&out.stdout));
+}

@@ -85,6 +85,8 @@ pub enum BuildError {
         /// The arguments of this build.
         now: String,
     },
+    /// The search tables of the scoring threads could not be allocated.
+    Memory(crate::search::TableAllocError),
     /// An opening line plays an illegal move.
     IllegalOpening {
         /// The opening, as a transcript.
@@ -105,6 +107,7 @@ impl fmt::Display for BuildError {
                  start again",
                 path.display()
             ),
+            BuildError::Memory(e) => write!(f, "{e}: try a smaller --hash or fewer --threads"),
             BuildError::IllegalOpening { opening, mv } => {
                 write!(f, "opening {opening}: illegal move {mv}")
             }
@@ -202,37 +205,44 @@ fn score_leaves(
         }
         None => None,
     };
+    // Every thread's tables are allocated before any starts, so that memory that is not there is an
+    // error of the build rather than an abort in one of its threads.
+    let mut tables = Vec::new();
+    for _ in 0..options.threads.clamp(1, 256) {
+        let searcher =
+            Searcher::try_new(options.hash_mb, Evaluator::default()).map_err(BuildError::Memory)?;
+        let solver = Solver::try_new(options.hash_mb).map_err(BuildError::Memory)?;
+        tables.push((searcher, solver));
+    }
     let results = Mutex::new(Vec::with_capacity(todo.len()));
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(already);
     progress(already, total);
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.clamp(1, 256) {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(options.hash_mb, Evaluator::default());
-                let mut solver = Solver::new(options.hash_mb);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&k) = todo.get(i) else { break };
-                    let Ok(board) = Board::new(k.0, k.1) else {
-                        continue;
-                    };
-                    let (score, depth) = score_leaf(board, options, &mut searcher, &mut solver);
-                    if let Some(j) = &journal {
-                        if let Ok(mut f) = j.lock() {
-                            let pos = Position {
-                                board,
-                                side: Color::Black,
-                            };
-                            let _ = writeln!(f, "{pos} {score} {depth}").and_then(|_| f.flush());
-                        }
+        for (mut searcher, mut solver) in tables {
+            let (next, todo, journal, results, finished) =
+                (&next, &todo, &journal, &results, &finished);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&k) = todo.get(i) else { break };
+                let Ok(board) = Board::new(k.0, k.1) else {
+                    continue;
+                };
+                let (score, depth) = score_leaf(board, options, &mut searcher, &mut solver);
+                if let Some(j) = &journal {
+                    if let Ok(mut f) = j.lock() {
+                        let pos = Position {
+                            board,
+                            side: Color::Black,
+                        };
+                        let _ = writeln!(f, "{pos} {score} {depth}").and_then(|_| f.flush());
                     }
-                    if let Ok(mut r) = results.lock() {
-                        r.push((k, (score, depth)));
-                    }
-                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, total);
                 }
+                if let Ok(mut r) = results.lock() {
+                    r.push((k, (score, depth)));
+                }
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(n, total);
             });
         }
     });

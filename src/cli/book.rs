@@ -46,8 +46,8 @@ pub enum BookAction {
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
-        /// Follow moves within this many discs of the best.
-        #[arg(long, default_value_t = 2)]
+        /// Follow moves within this many discs of the best (0 to 128).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(i32).range(0..=128))]
         margin: i32,
         /// At most this many new positions.
         #[arg(long, default_value_t = 1000)]

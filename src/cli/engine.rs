@@ -21,8 +21,10 @@ pub fn run_engine(protocol: &str) -> i32 {
         "nboard" => (Protocol::Nboard, Vec::new()),
         "gtp" => (Protocol::Gtp, Vec::new()),
         _ => {
-            // Read (and keep) lines until one is not blank; its first word decides. At most the
-            // protocol's line limit is read, so a huge first line cannot exhaust memory.
+            // Read lines until one is not blank; its first word decides, and it is kept for the
+            // protocol to read. Blank lines before it mean nothing in any protocol and are dropped,
+            // and at most the protocol's line limit is read of a line, so neither endless blank
+            // lines nor a huge first line can exhaust memory.
             let mut first = Vec::new();
             loop {
                 let start = first.len();
@@ -34,6 +36,7 @@ pub fn run_engine(protocol: &str) -> i32 {
                         if !line.trim().is_empty() || !line.ends_with('\n') {
                             break;
                         }
+                        first.truncate(start);
                     }
                 }
             }

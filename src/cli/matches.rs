@@ -26,10 +26,10 @@ pub struct MatchArgs {
     pub opening_plies: Option<usize>,
     /// Number of games, exactly: two per opening (colours swapped); an odd number plays the last
     /// opening once. Default: two per opening in the file, each round.
-    #[arg(long)]
+    #[arg(long, value_parser = super::game_count)]
     pub games: Option<usize>,
     /// Play each chosen opening this many times (the games are spread over the rounds).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = rounds)]
     pub rounds: usize,
     /// Seed for sampling openings and for the random player.
     #[arg(long, default_value_t = 1)]
@@ -51,7 +51,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = super::timeout_seconds)]
     pub move_timeout: u64,
     /// Play variant games on a ROWSxCOLS board (e.g. 10x10), engines driven with
     /// `position variant ...` (docs/match.md, "Variant boards").
@@ -62,8 +62,18 @@ pub struct MatchArgs {
     #[arg(long, requires = "variant", default_value = "corners")]
     pub layout: String,
     /// Random moves played from the layout's start to make each variant opening.
-    #[arg(long, requires = "variant", default_value_t = 0)]
+    #[arg(long, requires = "variant", default_value_t = 0, value_parser = random_moves)]
     pub random_moves: usize,
+}
+
+/// Rounds of a match: 1 to 100,000.
+fn rounds(text: &str) -> Result<usize, String> {
+    super::bounded_count(text, 1, 100_000)
+}
+
+/// Random moves of a variant opening: 0 to 1,000 (more than any board has squares).
+fn random_moves(text: &str) -> Result<usize, String> {
+    super::bounded_count(text, 0, 1_000)
 }
 
 /// How long an engine may think, as `wedge match` and `wedge tune` take it (one of these).
@@ -125,16 +135,10 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     }
     let a = player::EngineSpec::parse(&args.engines[0])?;
     let b = player::EngineSpec::parse(&args.engines[1])?;
-    if args.rounds == 0 {
-        return Err("match: --rounds must be at least 1".into());
-    }
+    // --games and --rounds are in range (their parsers), so 2 * rounds cannot overflow.
     let (openings, variant_openings, games) = match &args.variant {
         Some(size) => {
-            let games = match args.games {
-                Some(0) => return Err("match: --games must be at least 1".into()),
-                Some(n) => n,
-                None => 2 * args.rounds,
-            };
+            let games = args.games.unwrap_or(2 * args.rounds);
             let openings = variant_openings(size, &args, games)?;
             (Vec::new(), Some(openings), games)
         }
@@ -149,9 +153,18 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                 return Err("match: the openings file has no openings".into());
             }
             let games = match args.games {
-                Some(0) => return Err("match: --games must be at least 1".into()),
                 Some(n) => n,
-                None => 2 * all.len() * args.rounds,
+                None => (2 * all.len())
+                    .checked_mul(args.rounds)
+                    .filter(|&n| n <= super::MAX_GAMES)
+                    .ok_or_else(|| {
+                        format!(
+                            "match: two games per opening in each of {} rounds is more than {} \
+                             games; give --games",
+                            args.rounds,
+                            super::MAX_GAMES
+                        )
+                    })?,
             };
             let pairs = games.div_ceil(2);
             let mut openings =
@@ -181,7 +194,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         concurrency: args.concurrency.clamp(1, 256),
         sprt,
         seed: args.seed,
-        move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+        move_timeout: std::time::Duration::from_secs(args.move_timeout),
         stderr_logs: args.out.clone(),
     };
     let start = Instant::now();

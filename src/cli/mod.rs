@@ -32,6 +32,21 @@ pub fn hash_mb(text: &str) -> Result<usize, String> {
     bounded_count(text, 1, 1 << 20)
 }
 
+/// Games (or pairs of games) a tool plays: 1 to [`MAX_GAMES`]. Tools hold a plan of their games
+/// in memory, so an absurd count is refused here rather than failing an allocation.
+pub fn game_count(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, MAX_GAMES)
+}
+
+/// The most games a tool plays in one run (ten million: weeks of play at any time control).
+pub const MAX_GAMES: usize = 10_000_000;
+
+/// A time limit in whole seconds: 1 second to a day.
+pub fn timeout_seconds(text: &str) -> Result<u64, String> {
+    bounded_count(text, 1, 86_400).map(|n| n as u64)
+}
+
+/// A whole number from `text` between `min` and `max` inclusive, or an error saying the range.
 pub fn bounded_count(text: &str, min: usize, max: usize) -> Result<usize, String> {
     let n: usize = text
         .trim()

@@ -28,8 +28,8 @@ pub struct FitArgs {
     /// Also write the measured values here.
     #[arg(long)]
     pub scores_out: Option<PathBuf>,
-    /// Deepest search.
-    #[arg(long, default_value_t = 10)]
+    /// Deepest search (1 to 56: positions need two empties more).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=56))]
     pub depth: u32,
     /// Positions drawn from the data (at `depth + 2` to 58 empties).
     #[arg(long, default_value_t = 1000)]

@@ -17,7 +17,7 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Games the file should hold when done.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::game_count)]
     pub games: usize,
     /// Search depth of the moves.
     #[arg(long, default_value_t = 6)]

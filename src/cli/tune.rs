@@ -21,7 +21,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 500)]
     pub iterations: usize,
     /// Pairs of games (one opening, both colours) per iteration.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::game_count)]
     pub pairs: usize,
     /// Openings file (transcripts such as the XOT set, or GGF games). Default: the start position.
     #[arg(long)]
@@ -42,7 +42,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub log: Option<PathBuf>,
     /// With --depth or --nodes: seconds a move may take before the engine counts as hung.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = super::timeout_seconds)]
     pub move_timeout: u64,
 }
 
@@ -67,10 +67,11 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         tc: args.time.control()?,
         concurrency: args.concurrency.clamp(1, 256),
         seed: args.seed,
-        move_timeout: std::time::Duration::from_secs(args.move_timeout.max(1)),
+        move_timeout: std::time::Duration::from_secs(args.move_timeout),
     };
-    let mut state = match std::fs::read_to_string(&args.state) {
-        Ok(text) => TuneState::parse(&text, &config)
+    let read = wedge::files::read_regular(&args.state, wedge::files::MAX_TEXT_BYTES);
+    let mut state = match read {
+        Ok(bytes) => TuneState::parse(&String::from_utf8_lossy(&bytes), &config)
             .map_err(|e| format!("tune: {}: {e}", args.state.display()))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => TuneState::new(&config),
         Err(e) => return Err(format!("tune: {}: {e}", args.state.display())),

@@ -383,16 +383,25 @@ impl Core {
                 rest.find(" type ").map(|i| rest[..i].to_string())
             })
             .collect();
-        // Byte offsets of the ends of the leading words, longest first.
+        // Byte offsets of the ends of the leading words, as many as the longest name has words (so
+        // a long line costs one pass, not one per word).
+        let most = names
+            .iter()
+            .map(|n| n.split_whitespace().count())
+            .max()
+            .unwrap_or(1);
         let mut ends = Vec::new();
         let mut in_word = false;
         for (i, c) in text.char_indices() {
+            if ends.len() == most.max(1) {
+                break;
+            }
             if c.is_whitespace() && in_word {
                 ends.push(i);
             }
             in_word = !c.is_whitespace();
         }
-        if in_word {
+        if in_word && ends.len() < most.max(1) {
             ends.push(text.len());
         }
         let known = ends.iter().rev().copied().find(|&end| {

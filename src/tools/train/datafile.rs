@@ -226,7 +226,8 @@ pub fn read_data_file(path: &Path) -> Result<DataFile, DataFormatFileError> {
         path: path.to_path_buf(),
         error,
     };
-    let bytes = std::fs::read(path).map_err(|e| err(DataFormatError::Io(e)))?;
+    let bytes = crate::files::read_regular(path, crate::files::MAX_DATA_BYTES)
+        .map_err(|e| err(DataFormatError::Io(e)))?;
     parse_data(&bytes).map_err(err)
 }
 

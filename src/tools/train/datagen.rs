@@ -387,6 +387,11 @@ pub fn datagen(
     if parts == 0 || part >= parts {
         return Err(DatagenError::Shard(part, parts));
     }
+    // A FIFO or device would block or never end; only a regular file (or a new one) is written.
+    if out.exists() {
+        crate::files::check_regular(out, crate::files::MAX_DATA_BYTES)
+            .map_err(DataFileError::at(out))?;
+    }
     // Held until the run ends: a second run on the same file (a resume started while the first is
     // still finishing) would append the same games again.
     let file = std::fs::OpenOptions::new()

@@ -8,7 +8,7 @@
 use crate::board::ggf::GgfGame;
 use crate::board::{Move, Position};
 use crate::tools::players::{greedy_move, random_move, Rng};
-use crossbeam_channel::{select, unbounded, Receiver};
+use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -18,6 +18,40 @@ pub struct Pipe {
 /// How many of an engine's last stderr lines are kept for messages.
 const STDERR_TAIL_LINES: usize = 3;
 
+/// The longest line kept of an engine's output (stdout or stderr); the rest of a longer line is
+/// read and dropped, so an engine that writes without newlines cannot exhaust the runner's memory.
+const MAX_LINE: usize = 1 << 16;
+
+/// Output lines read ahead of the runner: a reader blocks (and so does the engine's writing) when
+/// this many wait, so an engine that floods its output cannot exhaust the runner's memory either.
+const LINES_AHEAD: usize = 10_000;
+
+/// Reads one line into `line` (cleared first), keeping at most [`MAX_LINE`] bytes of it; false at
+/// the end of the stream or on an error.
+fn read_line_capped(reader: &mut impl BufRead, line: &mut Vec<u8>) -> bool {
+    line.clear();
+    let mut overlong = false;
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Ok([]) | Err(_) => return !line.is_empty() || overlong,
+            Ok(buf) => {
+                let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (&buf[..=i], true),
+                    None => (buf, false),
+                };
+                let room = MAX_LINE.saturating_sub(line.len());
+                overlong |= chunk.len() > room;
+                line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                (done, chunk.len())
+            }
+        };
+        reader.consume(used);
+        if done {
+            return true;
+        }
+    }
+}
+
 impl Pipe {
     /// Starts `cmd` with `args`, stdin and stdout piped, stderr appended to `stderr_log` (if any);
     /// waits end early when `stop` disconnects.
@@ -76,7 +110,7 @@ impl Pipe {
             // Bytes, not text: an engine's stderr need not be UTF-8, and the log keeps it as written.
             let mut reader = BufReader::new(stderr);
             let mut line = Vec::new();
-            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+            while read_line_capped(&mut reader, &mut line) {
                 if let Some(f) = log.as_mut() {
                     if !line.ends_with(b"\n") {
                         line.push(b'\n');
@@ -92,15 +126,18 @@ impl Pipe {
                     }
                     tail.push_back(text);
                 }
-                line.clear();
             }
             drop(closed_tx);
         });
-        let (tx, lines) = unbounded();
+        let (tx, lines) = crossbeam_channel::bounded(LINES_AHEAD);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let (mut reader, mut line) = (BufReader::new(stdout), Vec::new());
+            while read_line_capped(&mut reader, &mut line) {
+                let text = String::from_utf8_lossy(&line);
+                if tx
+                    .send(text.trim_end_matches(['\n', '\r']).to_string())
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -257,5 +294,36 @@ impl Drop for Pipe {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_cap_and_cut_beyond_it() {
+        let mut input = b"info depth 1\r\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE + 5));
+        input.extend_from_slice(b"\nbestmove d3\nlast");
+        // A small buffer, so that lines span many reads.
+        let mut reader = BufReader::with_capacity(7, &input[..]);
+        let mut line = Vec::new();
+        let mut lines = Vec::new();
+        while read_line_capped(&mut reader, &mut line) {
+            lines.push(line.clone());
+        }
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0], b"info depth 1\r\n");
+        assert_eq!(lines[1].len(), MAX_LINE);
+        assert!(lines[1].iter().all(|&b| b == b'x'));
+        assert_eq!(lines[2], b"bestmove d3\n");
+        assert_eq!(lines[3], b"last");
+        // An overlong last line without a newline still counts as a line.
+        let long = vec![b'y'; MAX_LINE + 1];
+        let mut reader = BufReader::new(&long[..]);
+        assert!(read_line_capped(&mut reader, &mut line));
+        assert_eq!(line.len(), MAX_LINE);
+        assert!(!read_line_capped(&mut reader, &mut line));
     }
 }
