@@ -240,17 +240,19 @@ pub fn play_session(
                     Colour::Red => (msg.red, msg.white),
                 };
                 let finished = board.is_over();
-                report.games += 1;
-                report.discs += mine;
-                report.opponent_discs += theirs;
+                // Saturating: a server may send any number of GAME ENDED messages and discs.
+                let add = |n: &mut u32, k: u32| *n = n.saturating_add(k);
+                add(&mut report.games, 1);
+                add(&mut report.discs, mine);
+                add(&mut report.opponent_discs, theirs);
                 if !finished {
-                    report.unfinished += 1;
+                    add(&mut report.unfinished, 1);
                 } else if mine > theirs {
-                    report.wins += 1;
+                    add(&mut report.wins, 1);
                 } else if mine < theirs {
-                    report.losses += 1;
+                    add(&mut report.losses, 1);
                 } else {
-                    report.draws += 1;
+                    add(&mut report.draws, 1);
                 }
                 on_event(ClientEvent::GameEnded {
                     number: report.games,
