@@ -389,6 +389,72 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
     }
 }
 
+#[test]
+fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
+    use wedge::tools::train::{file_header, merge, read_data_file, LabelKind, TextLabels};
+    let options = DatagenOptions {
+        games: 3,
+        depth: 2,
+        exact_empties: 12,
+        seed: 23,
+        label_depth: Some(3),
+        ..DatagenOptions::default()
+    };
+    let fresh = temp_path("fresh.wdb");
+    datagen(&openings(), &options, &fresh, &|_, _| {}).unwrap();
+    let data = read_data_file(&fresh).unwrap();
+    assert_eq!((data.version, data.blocks.len()), (2, 3));
+    // The same first game in version 1 (as files made before version 2 hold it): the run plays
+    // the other two and writes them in the file's own version.
+    let old = temp_path("old.wdb");
+    let first = data.blocks.iter().find(|b| b.game == 0).unwrap();
+    let mut bytes = file_header(1).to_vec();
+    bytes.extend_from_slice(&first.to_bytes(1));
+    std::fs::write(&old, &bytes).unwrap();
+    assert_eq!(datagen(&openings(), &options, &old, &|_, _| {}).unwrap(), 2);
+    let resumed = read_data_file(&old).unwrap();
+    assert_eq!(resumed.version, 1);
+    let sorted = |mut v: Vec<wedge::tools::train::Block>| {
+        v.sort_by_key(|b| b.game);
+        v
+    };
+    assert_eq!(sorted(resumed.blocks), sorted(data.blocks.clone()));
+    // Merged, both give the same version 2 file, smaller than version 1 by far.
+    let labels = TextLabels {
+        kind: LabelKind::Outcome,
+        depth: 0,
+        exact_empties: 0,
+    };
+    let (m1, m2) = (temp_path("m-old.wdb"), temp_path("m-fresh.wdb"));
+    merge(std::slice::from_ref(&old), labels, &m1, None).unwrap();
+    merge(std::slice::from_ref(&fresh), labels, &m2, None).unwrap();
+    let merged = std::fs::read(&m1).unwrap();
+    assert_eq!(merged, std::fs::read(&m2).unwrap());
+    assert_eq!(read_data_file(&m1).unwrap().version, 2);
+    assert!(merged.len() * 3 < std::fs::metadata(&old).unwrap().len() as usize);
+    // `wedge data convert` rewrites the version 1 file as it is, and refuses to overwrite it.
+    let conv = temp_path("conv.wdb");
+    let (o, c) = (old.to_str().unwrap(), conv.to_str().unwrap());
+    let out = wedge(&["data", "convert", o, "--out", c]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let converted = read_data_file(&conv).unwrap();
+    assert_eq!(converted.version, 2);
+    assert_eq!(converted.blocks, read_data_file(&old).unwrap().blocks);
+    let info = wedge(&["data", "info", c]);
+    assert!(String::from_utf8_lossy(&info.stdout).contains("format version 2, 3 games"));
+    let same = wedge(&["data", "convert", o, "--out", o]);
+    assert!(!same.status.success());
+    assert!(String::from_utf8_lossy(&same.stderr).contains("--out is the input"));
+    assert_eq!(read_data_file(&old).unwrap().version, 1);
+    for p in [fresh, old, m1, m2, conv] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 /// `wedge evaltest --data FILE --depth D --selectivity S`.
 fn evaltest_search(data: &str, depth: &str, percent: &str) -> std::process::Output {
     wedge(&[

@@ -1,5 +1,6 @@
 //! `wedge data`: training-data files: `merge` joins shards and files of either format into checked
-//! binary files without duplicates; `info` counts what files hold.
+//! binary files without duplicates; `convert` rewrites a binary file in the current version as it
+//! is; `info` counts what files hold.
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -27,6 +28,15 @@ pub enum DataAction {
         /// solved end of each game; datagen's --exact-empties).
         #[arg(long, default_value_t = 0)]
         text_exact_empties: u32,
+    },
+    /// Rewrite a binary data file in the current (compact) format version, its games and
+    /// positions as they are: same order, repeats kept (merge leaves repeats out).
+    Convert {
+        /// The binary data file.
+        input: PathBuf,
+        /// The output (`.wdb`); may not be the input.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Count the games and positions of data files, by label kind and by empty squares.
     Info {
@@ -68,6 +78,37 @@ pub fn run(action: DataAction) -> Result<(), String> {
             }
             Ok(())
         }
+        DataAction::Convert { input, out } => {
+            let same = std::fs::canonicalize(&input)
+                .ok()
+                .zip(std::fs::canonicalize(&out).ok());
+            if same.is_some_and(|(a, b)| a == b) {
+                return Err(format!(
+                    "data convert: {}: --out is the input",
+                    out.display()
+                ));
+            }
+            let data = train::read_data_file(&input).map_err(|e| e.to_string())?;
+            if data.torn_bytes > 0 {
+                return Err(format!(
+                    "data convert: {}: {} bytes of an unfinished game at the end (resume its \
+                     datagen run, or merge it, first)",
+                    input.display(),
+                    data.torn_bytes
+                ));
+            }
+            train::write_data_file(&out, &data.blocks)
+                .map_err(|e| format!("data convert: {}: {e}", out.display()))?;
+            let positions: usize = data.blocks.iter().map(|b| b.records.len()).sum();
+            println!(
+                "wrote {positions} positions of {} games from version {} to version {} in {}",
+                data.blocks.len(),
+                data.version,
+                train::VERSION,
+                out.display()
+            );
+            Ok(())
+        }
         DataAction::Info { files } => {
             for path in files {
                 info(&path)?;
@@ -89,8 +130,10 @@ fn info(path: &std::path::Path) -> Result<(), String> {
         positions += 1;
     }
     println!(
-        "{}: {} games, {positions} positions ({} outcome, {} search, {} exact labels){}",
+        "{}: format version {}, {} games, {positions} positions ({} outcome, {} search, {} exact \
+         labels){}",
         path.display(),
+        data.version,
         data.blocks.len(),
         kinds[0],
         kinds[1],

@@ -1,14 +1,22 @@
-//! The binary training-data format (`.wdb`): 20 bytes a position, written one game a block, each
-//! block with its own checksum, so that a file cut anywhere (a `kill -9`, a full disk) loses at most
-//! the game being written, and a damaged block is found and named on reading.
+//! The binary training-data format (`.wdb`), written one game a block, each block with its own
+//! checksum, so that a file cut anywhere (a `kill -9`, a full disk) loses at most the game being
+//! written, and a damaged block is found and named on reading. Two versions, both read:
 //!
 //! Layout (all little-endian):
-//! - file header, 16 bytes: magic `WEDGEDB1`, format version u32 (1), record size u32 (20);
-//! - then blocks, one per game: game number u64, record count u32, flags u32 (0), FNV-1a 64
-//!   checksum u64 of the 16 bytes before it and of the records, then the records;
-//! - a record: black's discs u64, white's discs u64, side to move u8 (0 black, 1 white), label i8
-//!   (final disc difference for the side to move, -64..=64), label depth u8 (0 for an outcome or an
-//!   exact solve), label kind u8 ([`LabelKind`]).
+//! - file header, 16 bytes: magic `WEDGEDB1`, format version u32 (1 or 2), record size u32 (20 in
+//!   version 1, 0 in version 2: records of varying size);
+//! - then blocks, one per game: game number u64, record count u32, a u32 (0 in version 1; the
+//!   records' byte count in version 2), FNV-1a 64 checksum u64 of the 16 bytes before it and of
+//!   the records, then the records;
+//! - a version 1 record, 20 bytes: black's discs u64, white's discs u64, side to move u8 (0 black,
+//!   1 white), label i8 (final disc difference for the side to move, -64..=64), label depth u8 (0
+//!   for an outcome or an exact solve), label kind u8 ([`LabelKind`]);
+//! - a version 2 record, 3 bytes as a rule: how the position follows from the record before it (a
+//!   square 0-63: the move that side to move played there; 64: a pass; 255: none, and the position
+//!   follows in 17 bytes, black's discs u64, white's discs u64, side u8), the label i8, and the
+//!   label kind times 64 plus the depth (a depth above 63 is 255 followed by depth u8 and kind u8).
+//!   The positions of a game follow one another by moves, so a position costs 3 bytes instead of
+//!   20 (the committed training data: [docs/training.md](../../../docs/training.md)).
 
 use crate::board::{Board, Color, Position};
 use crate::files::checksum as fnv;
@@ -18,10 +26,17 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of a binary data file.
 pub const DATA_MAGIC: &[u8; 8] = b"WEDGEDB1";
-/// Format version.
-const VERSION: u32 = 1;
-/// Bytes per record.
+/// The format version new files are written in (version 1 files are read, and appended to in
+/// their own version).
+pub const VERSION: u32 = 2;
+/// Bytes per record of version 1.
 pub const RECORD_BYTES: usize = 20;
+/// Version 2's step code of a position given whole.
+const STEP_RAW: u8 = 255;
+/// Version 2's step code of a pass.
+const STEP_PASS: u8 = 64;
+/// Version 2's label byte that says the depth and kind follow whole.
+const META_WHOLE: u8 = 255;
 /// Bytes of the file header.
 const FILE_HEADER: usize = 16;
 /// Bytes of a block header.
@@ -76,6 +91,97 @@ impl Record {
         out
     }
 
+    /// Appends the version 2 encoding of this record, which follows `prev` (the block's record
+    /// before it, if any).
+    fn encode_compact(self, prev: Option<Position>, out: &mut Vec<u8>) {
+        let pos = self.position;
+        let step = prev.and_then(|p| {
+            let side = p.side.opposite();
+            if pos.side != side {
+                return None;
+            }
+            if pos.board == p.board.pass() {
+                return Some(STEP_PASS);
+            }
+            let (was, now) = (!p.board.empties(), !pos.board.empties());
+            let added = now & !was;
+            if added.count_ones() != 1 || was & !now != 0 {
+                return None;
+            }
+            let sq = crate::board::Square::new(added.trailing_zeros() as u8)?;
+            (p.board.play(sq) == Some(pos.board)).then_some(sq.index() as u8)
+        });
+        match step {
+            Some(s) => out.push(s),
+            None => {
+                let whole = self.to_bytes();
+                out.push(STEP_RAW);
+                out.extend_from_slice(&whole[..17]);
+            }
+        }
+        out.push(self.label as u8);
+        if self.depth < 64 {
+            out.push((self.kind as u8) << 6 | self.depth);
+        } else {
+            out.extend_from_slice(&[META_WHOLE, self.depth, self.kind as u8]);
+        }
+    }
+
+    /// Decodes one version 2 record from the front of `b` (which it advances), following `prev`.
+    fn decode_compact(b: &mut &[u8], prev: Option<Position>) -> Option<Record> {
+        let (&step, rest) = b.split_first()?;
+        let (position, rest) = match step {
+            STEP_RAW => {
+                let whole = rest.get(..17)?;
+                let mut r = [0u8; RECORD_BYTES];
+                r[..17].copy_from_slice(whole);
+                (Record::from_bytes(&r)?.position, &rest[17..])
+            }
+            STEP_PASS => {
+                let p = prev?;
+                let pos = Position {
+                    board: p.board.pass(),
+                    side: p.side.opposite(),
+                };
+                (pos, rest)
+            }
+            s => {
+                let p = prev?;
+                let sq = crate::board::Square::new(s)?;
+                let pos = Position {
+                    board: p.board.play(sq)?,
+                    side: p.side.opposite(),
+                };
+                (pos, rest)
+            }
+        };
+        let (&label, rest) = rest.split_first()?;
+        let (&meta, rest) = rest.split_first()?;
+        let (depth, kind, rest) = if meta == META_WHOLE {
+            let (dk, rest) = (rest.get(..2)?, &rest[2..]);
+            (dk[0], dk[1], rest)
+        } else {
+            (meta & 63, meta >> 6, rest)
+        };
+        let kind = match kind {
+            0 => LabelKind::Outcome,
+            1 => LabelKind::Search,
+            2 => LabelKind::Exact,
+            _ => return None,
+        };
+        let label = label as i8;
+        if !(-64..=64).contains(&label) {
+            return None;
+        }
+        *b = rest;
+        Some(Record {
+            position,
+            label,
+            depth,
+            kind,
+        })
+    }
+
     fn from_bytes(b: &[u8]) -> Option<Record> {
         let word = |at: usize| {
             let mut w = [0u8; 8];
@@ -122,15 +228,28 @@ pub struct Block {
 }
 
 impl Block {
-    /// The block's bytes: header with checksum, then the records.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(16 + self.records.len() * RECORD_BYTES);
+    /// The block's bytes in format `version` (1 or 2): header with checksum, then the records.
+    pub fn to_bytes(&self, version: u32) -> Vec<u8> {
+        let mut records = Vec::with_capacity(self.records.len() * RECORD_BYTES);
+        let mut prev = None;
+        for r in &self.records {
+            if version == 1 {
+                records.extend_from_slice(&r.to_bytes());
+            } else {
+                r.encode_compact(prev, &mut records);
+                prev = Some(r.position);
+            }
+        }
+        let size = if version == 1 {
+            0
+        } else {
+            records.len() as u32
+        };
+        let mut body = Vec::with_capacity(16 + records.len());
         body.extend_from_slice(&self.game.to_le_bytes());
         body.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
-        body.extend_from_slice(&0u32.to_le_bytes());
-        for r in &self.records {
-            body.extend_from_slice(&r.to_bytes());
-        }
+        body.extend_from_slice(&size.to_le_bytes());
+        body.extend_from_slice(&records);
         let sum = fnv(&body);
         let mut out = Vec::with_capacity(body.len() + 8);
         out.extend_from_slice(&body[..16]);
@@ -140,12 +259,13 @@ impl Block {
     }
 }
 
-/// The file header of a binary data file.
-pub fn file_header() -> [u8; FILE_HEADER] {
+/// The file header of a binary data file of format `version` (1 or 2).
+pub fn file_header(version: u32) -> [u8; FILE_HEADER] {
     let mut h = [0u8; FILE_HEADER];
     h[..8].copy_from_slice(DATA_MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
+    h[8..12].copy_from_slice(&version.to_le_bytes());
+    let size = if version == 1 { RECORD_BYTES as u32 } else { 0 };
+    h[12..16].copy_from_slice(&size.to_le_bytes());
     h
 }
 
@@ -161,6 +281,8 @@ pub fn is_binary_data(path: &Path) -> bool {
 /// A binary data file read back: its sound blocks, and where the sound part ends.
 #[derive(Debug)]
 pub struct DataFile {
+    /// Its format version (1 or 2).
+    pub version: u32,
     /// The blocks, in file order.
     pub blocks: Vec<Block>,
     /// Bytes of the sound part (header and complete blocks).
@@ -190,7 +312,7 @@ impl fmt::Display for DataFormatError {
         match self {
             DataFormatError::Io(e) => write!(f, "{e}"),
             DataFormatError::Header => {
-                f.write_str("not a wedge binary data file (expected WEDGEDB1, version 1)")
+                f.write_str("not a wedge binary data file (expected WEDGEDB1, version 1 or 2)")
             }
             DataFormatError::Corrupt { offset, block } => {
                 write!(
@@ -233,9 +355,12 @@ pub fn read_data_file(path: &Path) -> Result<DataFile, DataFormatFileError> {
 
 /// [`read_data_file`] on bytes in memory.
 pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
-    if bytes.len() < FILE_HEADER || bytes[..FILE_HEADER] != file_header() {
+    let Some(version) = [1, 2]
+        .into_iter()
+        .find(|&v| bytes.len() >= FILE_HEADER && bytes[..FILE_HEADER] == file_header(v))
+    else {
         return Err(DataFormatError::Header);
-    }
+    };
     let mut at = FILE_HEADER;
     let mut blocks = Vec::new();
     loop {
@@ -255,7 +380,11 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
         if count > MAX_BLOCK_RECORDS {
             return Err(corrupt);
         }
-        let end = at + BLOCK_HEADER + count as usize * RECORD_BYTES;
+        let size = match version {
+            1 => count as usize * RECORD_BYTES,
+            _ => u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize,
+        };
+        let end = at + BLOCK_HEADER + size;
         if end > bytes.len() {
             break; // torn records
         }
@@ -269,10 +398,15 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
         }
         let mut game = [0u8; 8];
         game.copy_from_slice(&h[..8]);
-        let records: Option<Vec<Record>> = bytes[at + BLOCK_HEADER..end]
-            .chunks_exact(RECORD_BYTES)
-            .map(Record::from_bytes)
-            .collect();
+        let encoded = &bytes[at + BLOCK_HEADER..end];
+        let records: Option<Vec<Record>> = if version == 1 {
+            encoded
+                .chunks_exact(RECORD_BYTES)
+                .map(Record::from_bytes)
+                .collect()
+        } else {
+            decode_compact_records(encoded, count as usize)
+        };
         let Some(records) = records else {
             return Err(corrupt);
         };
@@ -283,10 +417,21 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
         at = end;
     }
     Ok(DataFile {
+        version,
         blocks,
         sound_bytes: at as u64,
         torn_bytes: (bytes.len() - at) as u64,
     })
+}
+
+/// A version 2 block's `count` records, which must use up `encoded` exactly.
+fn decode_compact_records(mut encoded: &[u8], count: usize) -> Option<Vec<Record>> {
+    let mut records: Vec<Record> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let prev = records.last().map(|r| r.position);
+        records.push(Record::decode_compact(&mut encoded, prev)?);
+    }
+    encoded.is_empty().then_some(records)
 }
 
 /// Takes the advisory lock (`flock`) that a writer of the data file `path` holds while it writes;
@@ -322,9 +467,9 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
     }
     file.set_len(0)?;
     let mut f = std::io::BufWriter::new(file);
-    f.write_all(&file_header())?;
+    f.write_all(&file_header(VERSION))?;
     for b in blocks {
-        f.write_all(&b.to_bytes())?;
+        f.write_all(&b.to_bytes(VERSION))?;
     }
     let f = f.into_inner().map_err(|e| e.into_error())?;
     f.sync_all()
@@ -376,52 +521,133 @@ mod tests {
         ]
     }
 
-    fn image(blocks: &[Block]) -> Vec<u8> {
-        let mut bytes = file_header().to_vec();
+    /// A whole random game with a pass in it as one block, with a position that does not follow
+    /// (a jump back to the start after 20 positions, and back to the game after it), depths above
+    /// 63 and every label kind.
+    fn game_block() -> Block {
+        for seed in 1.. {
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut pos = Position::START;
+            let mut records = Vec::new();
+            let mut passes = 0;
+            loop {
+                let n = records.len();
+                records.push(Record {
+                    position: pos,
+                    label: (n % 129) as i8 - 64,
+                    depth: (n * 7 % 80) as u8,
+                    kind: [LabelKind::Outcome, LabelKind::Search, LabelKind::Exact][n % 3],
+                });
+                let moves = pos.legal_move_list();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                passes += usize::from(mv.is_pass());
+                pos = pos.play(mv).expect("legal");
+                if records.len() == 20 {
+                    records.push(Record {
+                        position: Position::START,
+                        label: 1,
+                        depth: 0,
+                        kind: LabelKind::Outcome,
+                    });
+                }
+            }
+            if passes > 0 {
+                return Block { game: 9, records };
+            }
+        }
+        unreachable!("some random game has a pass")
+    }
+
+    fn image(blocks: &[Block], version: u32) -> Vec<u8> {
+        let mut bytes = file_header(version).to_vec();
         for b in blocks {
-            bytes.extend_from_slice(&b.to_bytes());
+            bytes.extend_from_slice(&b.to_bytes(version));
         }
         bytes
     }
 
     #[test]
-    fn blocks_round_trip_at_twenty_bytes_a_position() {
+    fn blocks_round_trip_at_twenty_bytes_a_position_in_version_1() {
         let blocks = sample_blocks();
-        let bytes = image(&blocks);
+        let bytes = image(&blocks, 1);
         assert_eq!(bytes.len(), 16 + 2 * 24 + 3 * RECORD_BYTES);
         let back = parse_data(&bytes).expect("sound");
         assert_eq!(back.blocks, blocks);
+        assert_eq!(back.version, 1);
         assert_eq!((back.sound_bytes, back.torn_bytes), (bytes.len() as u64, 0));
     }
 
     #[test]
+    fn blocks_round_trip_at_about_three_bytes_a_position_in_version_2() {
+        let mut blocks = sample_blocks();
+        blocks.push(game_block());
+        let bytes = image(&blocks, 2);
+        let back = parse_data(&bytes).expect("sound");
+        assert_eq!(back.blocks, blocks);
+        assert_eq!(back.version, 2);
+        assert_eq!((back.sound_bytes, back.torn_bytes), (bytes.len() as u64, 0));
+        // A move or a pass costs 3 bytes; the first position, the jump to the start and the one
+        // back 17 more each, a depth above 63 2 more.
+        let game = &blocks[2];
+        let deep = game.records.iter().filter(|r| r.depth >= 64).count();
+        let size = game.to_bytes(2).len() - 24;
+        assert_eq!(size, 3 * game.records.len() + 3 * 17 + 2 * deep);
+        // Sample block 1: the start whole, then one move.
+        assert_eq!(blocks[0].to_bytes(2).len() - 24, 3 + 17 + 3);
+    }
+
+    #[test]
     fn a_cut_file_keeps_its_complete_blocks() {
-        let blocks = sample_blocks();
-        let bytes = image(&blocks);
-        let first_end = 16 + 24 + 2 * RECORD_BYTES;
-        for cut in first_end..bytes.len() {
-            let back = parse_data(&bytes[..cut]).expect("a torn tail is not an error");
-            assert_eq!(back.blocks, blocks[..1]);
-            assert_eq!(back.sound_bytes, first_end as u64);
-            assert_eq!(back.torn_bytes, (cut - first_end) as u64);
+        for version in [1, 2] {
+            let blocks = sample_blocks();
+            let bytes = image(&blocks, version);
+            let first_end = 16 + blocks[0].to_bytes(version).len();
+            for cut in first_end..bytes.len() {
+                let back = parse_data(&bytes[..cut]).expect("a torn tail is not an error");
+                assert_eq!(back.blocks, blocks[..1]);
+                assert_eq!(back.sound_bytes, first_end as u64);
+                assert_eq!(back.torn_bytes, (cut - first_end) as u64);
+            }
         }
     }
 
     #[test]
     fn a_damaged_block_is_named() {
-        let blocks = sample_blocks();
-        let mut bytes = image(&blocks);
-        let first_end = 16 + 24 + 2 * RECORD_BYTES;
-        // A flipped bit in the second block's record.
-        bytes[first_end + 24 + 3] ^= 0x10;
-        match parse_data(&bytes) {
-            Err(DataFormatError::Corrupt { offset, block }) => {
-                assert_eq!((offset, block), (first_end as u64, 1));
+        for version in [1, 2] {
+            let blocks = sample_blocks();
+            let mut bytes = image(&blocks, version);
+            let first_end = 16 + blocks[0].to_bytes(version).len();
+            // A flipped bit in the second block's record.
+            bytes[first_end + 24 + 3] ^= 0x10;
+            match parse_data(&bytes) {
+                Err(DataFormatError::Corrupt { offset, block }) => {
+                    assert_eq!((offset, block), (first_end as u64, 1));
+                }
+                other => panic!("expected corruption, got {other:?}"),
             }
-            other => panic!("expected corruption, got {other:?}"),
         }
+        // A version 2 block whose moves are illegal is corrupt even with a right checksum.
+        let mut block = sample_blocks().remove(0);
+        let mut bytes = block.to_bytes(2);
+        bytes[24 + 20] = 0; // a1 after the start: not a legal move
+        block.game = 0;
+        let body: Vec<u8> = bytes[..16].iter().chain(&bytes[24..]).copied().collect();
+        bytes[16..24].copy_from_slice(&fnv(&body).to_le_bytes());
+        let mut file = file_header(2).to_vec();
+        file.extend_from_slice(&bytes);
+        assert!(matches!(
+            parse_data(&file),
+            Err(DataFormatError::Corrupt { block: 0, .. })
+        ));
         assert!(matches!(
             parse_data(b"WEDGEDB2\x01\0\0\0\x14\0\0\0"),
+            Err(DataFormatError::Header)
+        ));
+        assert!(matches!(
+            parse_data(b"WEDGEDB1\x02\0\0\0\x14\0\0\0"),
             Err(DataFormatError::Header)
         ));
     }

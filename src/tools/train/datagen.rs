@@ -344,14 +344,15 @@ pub fn is_binary_path(out: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("wdb"))
 }
 
-/// Opens a binary data file for appending: a new or empty file gets the header; an existing one is
-/// checked block by block and cut back to its last complete block. Returns the games it holds.
-fn open_binary(out: &Path) -> Result<HashSet<usize>, DatagenError> {
+/// Opens a binary data file for appending: a new or empty file gets the header (of the current
+/// version); an existing one is checked block by block and cut back to its last complete block.
+/// Returns the games it holds and the version its blocks are to be written in.
+fn open_binary(out: &Path) -> Result<(HashSet<usize>, u32), DatagenError> {
     let err = DataFileError::at(out);
     let len = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     if len == 0 {
-        std::fs::write(out, datafile::file_header()).map_err(err)?;
-        return Ok(HashSet::new());
+        std::fs::write(out, datafile::file_header(datafile::VERSION)).map_err(err)?;
+        return Ok((HashSet::new(), datafile::VERSION));
     }
     let data = datafile::read_data_file(out).map_err(DatagenError::Format)?;
     if data.torn_bytes > 0 {
@@ -367,7 +368,10 @@ fn open_binary(out: &Path) -> Result<HashSet<usize>, DatagenError> {
             data.torn_bytes
         );
     }
-    Ok(data.blocks.iter().map(|b| b.game as usize).collect())
+    Ok((
+        data.blocks.iter().map(|b| b.game as usize).collect(),
+        data.version,
+    ))
 }
 
 /// Generates the games of `0..options.games` in this run's shard that are not yet in `out`,
@@ -403,7 +407,7 @@ pub fn datagen(
         return Err(DatagenError::Busy(out.to_path_buf()));
     }
     let binary = is_binary_path(out);
-    let done = if binary {
+    let (done, version) = if binary {
         open_binary(out)?
     } else {
         let cut = repair_data_tail(out)?;
@@ -413,7 +417,7 @@ pub fn datagen(
                 out.display()
             );
         }
-        games_done(out)
+        (games_done(out), 0)
     };
     let mine: Vec<usize> = (0..options.games).filter(|i| i % parts == part).collect();
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
@@ -443,7 +447,7 @@ pub fn datagen(
                             game: index as u64,
                             records,
                         }
-                        .to_bytes()
+                        .to_bytes(version)
                     } else {
                         let mut text = String::new();
                         for r in records {
