@@ -14,9 +14,10 @@ pub const MAX_TEXT_BYTES: u64 = 256 << 20;
 /// The largest book file read whole (a book of 10 million positions is about 200 MB).
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
-/// The largest training data file read whole (64 GB, some 3 billion positions); whether the
-/// memory is there is checked when it is allocated.
-pub const MAX_DATA_BYTES: u64 = 1 << 36;
+/// The largest training data file read whole: 16 GB, some 4 billion positions in format version 2.
+/// Its bytes are reserved with a check (too little memory is an error); the positions decoded from
+/// them take about 24 bytes each, so reading such a file needs a machine of that much memory.
+pub const MAX_DATA_BYTES: u64 = 1 << 34;
 
 /// Checks that `path` names a regular file of at most `max_bytes` bytes, without opening it.
 pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {

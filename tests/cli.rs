@@ -315,22 +315,3 @@ fn a_device_is_not_read_as_a_data_or_state_file() {
         text(&out.stderr)
     );
 }
-
-#[test]
-fn blank_lines_before_the_first_command_are_skipped_in_auto_mode() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run wedge");
-    let mut input = " \n\r\n\t\n".repeat(100_000).into_bytes();
-    input.extend_from_slice(b"uci\nquit\n");
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        use std::io::Write;
-        stdin.write_all(&input).unwrap();
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert!(text(&out.stdout).contains("uciok"), "{}", text(&out.stdout));
-}

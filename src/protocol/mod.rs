@@ -59,6 +59,31 @@ pub enum Protocol {
     Gtp,
 }
 
+/// Reads the input up to its first command and guesses the protocol from it
+/// ([`detect_protocol`]). Blank lines before it mean nothing in any protocol and are dropped; of
+/// the command's line at most [`MAX_LINE_BYTES`] + 2 bytes are read. So neither endless blank
+/// lines nor a huge first line can exhaust memory. Returns the protocol and the bytes read that
+/// the protocol must still see (the first command's line, or nothing at the end of the input).
+pub fn read_first_command(input: &mut impl std::io::BufRead) -> (Protocol, Vec<u8>) {
+    use std::io::{BufRead, Read};
+    let mut first = Vec::new();
+    loop {
+        first.clear();
+        let limit = (MAX_LINE_BYTES + 2) as u64;
+        match input.by_ref().take(limit).read_until(b'\n', &mut first) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&first);
+                if !line.trim().is_empty() || !line.ends_with('\n') {
+                    break;
+                }
+            }
+        }
+    }
+    let protocol = detect_protocol(&String::from_utf8_lossy(&first));
+    (protocol, first)
+}
+
 /// Guesses the protocol from the first line a controller sends, in any case and after a byte-order
 /// mark: `nboard ...` is NBoard; a GTP command (or a numeric GTP id) is GTP; anything else is
 /// wedge's protocol.
@@ -77,5 +102,35 @@ pub fn detect_protocol(first_line: &str) -> Protocol {
         Protocol::Gtp
     } else {
         Protocol::Wedge
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+
+    #[test]
+    fn blank_lines_before_the_first_command_are_dropped_and_the_command_kept() {
+        let mut text = " \n\r\n\t\n".repeat(100_000);
+        text.push_str("nboard 2\nping 1\n");
+        let mut input = BufReader::new(text.as_bytes());
+        let (protocol, kept) = read_first_command(&mut input);
+        assert_eq!(protocol, Protocol::Nboard);
+        assert_eq!(kept, b"nboard 2\n");
+        let mut rest = String::new();
+        input.read_to_string(&mut rest).unwrap();
+        assert_eq!(rest, "ping 1\n");
+        // Only blank lines: nothing kept, wedge's protocol.
+        let mut input = BufReader::new(&b"\n \n"[..]);
+        assert_eq!(
+            read_first_command(&mut input),
+            (Protocol::Wedge, Vec::new())
+        );
+        // A huge first line: only the first bytes of it are read here.
+        let huge = vec![b'x'; 10 * MAX_LINE_BYTES];
+        let mut input = BufReader::new(&huge[..]);
+        let (_, kept) = read_first_command(&mut input);
+        assert_eq!(kept.len(), MAX_LINE_BYTES + 2);
     }
 }

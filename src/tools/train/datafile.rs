@@ -37,6 +37,9 @@ const STEP_RAW: u8 = 255;
 const STEP_PASS: u8 = 64;
 /// Version 2's label byte that says the depth and kind follow whole.
 const META_WHOLE: u8 = 255;
+/// The fewest and the most bytes a version 2 record takes: a step, the label and kind/depth; a
+/// whole position and the depth and kind whole.
+const COMPACT_RECORD_BYTES: (usize, usize) = (3, 1 + 17 + 1 + 3);
 /// Bytes of the file header.
 const FILE_HEADER: usize = 16;
 /// Bytes of a block header.
@@ -100,7 +103,7 @@ impl Record {
             if pos.side != side {
                 return None;
             }
-            if pos.board == p.board.pass() {
+            if pos.board == p.board.pass() && p.board.must_pass() {
                 return Some(STEP_PASS);
             }
             let (was, now) = (!p.board.empties(), !pos.board.empties());
@@ -138,7 +141,7 @@ impl Record {
                 (Record::from_bytes(&r)?.position, &rest[17..])
             }
             STEP_PASS => {
-                let p = prev?;
+                let p = prev.filter(|p| p.board.must_pass())?;
                 let pos = Position {
                     board: p.board.pass(),
                     side: p.side.opposite(),
@@ -384,6 +387,13 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
             1 => count as usize * RECORD_BYTES,
             _ => u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize,
         };
+        // A byte count the record count rules out is damage: taken as it is, it could send the
+        // block's end past the file's, and the rest of the file would read as one torn block.
+        let (least, most) = COMPACT_RECORD_BYTES;
+        let n = count as usize;
+        if version == 2 && !(least * n..=most * n).contains(&size) {
+            return Err(corrupt);
+        }
         let end = at + BLOCK_HEADER + size;
         if end > bytes.len() {
             break; // torn records
@@ -630,10 +640,9 @@ mod tests {
             }
         }
         // A version 2 block whose moves are illegal is corrupt even with a right checksum.
-        let mut block = sample_blocks().remove(0);
+        let block = sample_blocks().remove(0);
         let mut bytes = block.to_bytes(2);
         bytes[24 + 20] = 0; // a1 after the start: not a legal move
-        block.game = 0;
         let body: Vec<u8> = bytes[..16].iter().chain(&bytes[24..]).copied().collect();
         bytes[16..24].copy_from_slice(&fnv(&body).to_le_bytes());
         let mut file = file_header(2).to_vec();
@@ -642,6 +651,22 @@ mod tests {
             parse_data(&file),
             Err(DataFormatError::Corrupt { block: 0, .. })
         ));
+        // So is one whose byte count the record count rules out (checksum made right), even
+        // where that count would reach past the end of the file: too small, too large, huge.
+        for size in [5u32, 45, 1 << 30] {
+            let mut bytes = block.to_bytes(2);
+            bytes[12..16].copy_from_slice(&size.to_le_bytes());
+            let body: Vec<u8> = bytes[..16].iter().chain(&bytes[24..]).copied().collect();
+            bytes[16..24].copy_from_slice(&fnv(&body).to_le_bytes());
+            let mut file = file_header(2).to_vec();
+            file.extend_from_slice(&bytes);
+            file.extend_from_slice(&sample_blocks()[1].to_bytes(2));
+            let got = parse_data(&file);
+            assert!(
+                matches!(got, Err(DataFormatError::Corrupt { block: 0, .. })),
+                "{size}: {got:?}"
+            );
+        }
         assert!(matches!(
             parse_data(b"WEDGEDB2\x01\0\0\0\x14\0\0\0"),
             Err(DataFormatError::Header)

@@ -33,6 +33,7 @@ fn read_line_capped(reader: &mut impl BufRead, line: &mut Vec<u8>) -> bool {
     let mut overlong = false;
     loop {
         let (done, used) = match reader.fill_buf() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Ok([]) | Err(_) => return !line.is_empty() || overlong,
             Ok(buf) => {
                 let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
@@ -325,5 +326,15 @@ mod tests {
         assert!(read_line_capped(&mut reader, &mut line));
         assert_eq!(line.len(), MAX_LINE);
         assert!(!read_line_capped(&mut reader, &mut line));
+        // A line of exactly the cap, and a `\r\n` split between two reads of the buffer.
+        let mut input = vec![b'z'; MAX_LINE];
+        input.extend_from_slice(b"\nok\r\nend\n");
+        let mut reader = BufReader::with_capacity(MAX_LINE + 4, &input[..]);
+        assert!(read_line_capped(&mut reader, &mut line));
+        assert_eq!(line.len(), MAX_LINE);
+        assert!(read_line_capped(&mut reader, &mut line));
+        assert_eq!(line, b"ok\r\n");
+        assert!(read_line_capped(&mut reader, &mut line));
+        assert_eq!(line, b"end\n");
     }
 }
