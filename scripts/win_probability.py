@@ -18,32 +18,57 @@ BANDS = [(21, 24), (25, 29), (30, 34), (35, 39), (40, 44), (45, 49), (50, 54), (
 
 
 def games(path):
+    """The records of each game block as (empties, side, label, depth, kind), from format version
+    1 (20 bytes a record) or 2 (a step from the record before: only the empties count and the side
+    to move are needed here, so the moves need not be played)."""
     data = open(path, "rb").read()
     if data[:8] != b"WEDGEDB1":
         sys.exit(f"{path}: not a wedge data file")
+    version = struct.unpack_from("<I", data, 8)[0]
     off = 16
-    while off < len(data):
-        _game, n, _flags, _check = struct.unpack_from("<QIIQ", data, off)
+    while off + 24 <= len(data):
+        _game, n, size, _check = struct.unpack_from("<QIIQ", data, off)
         off += 24
         records = []
-        for _ in range(n):
-            records.append(struct.unpack_from("<QQBbBB", data, off))
-            off += 20
+        if version == 1:
+            for _ in range(n):
+                black, white, side, label, depth, kind = struct.unpack_from("<QQBbBB", data, off)
+                records.append((64 - bin(black | white).count("1"), side, label, depth, kind))
+                off += 20
+        else:
+            end, empties, side = off + size, 0, 0
+            while off < end:
+                step = data[off]
+                off += 1
+                if step == 255:
+                    black, white, side = struct.unpack_from("<QQB", data, off)
+                    empties = 64 - bin(black | white).count("1")
+                    off += 17
+                else:
+                    empties -= 1 if step < 64 else 0
+                    side ^= 1
+                label, meta = struct.unpack_from("<bB", data, off)
+                off += 2
+                if meta == 255:
+                    depth, kind = struct.unpack_from("<BB", data, off)
+                    off += 2
+                else:
+                    depth, kind = meta & 63, meta >> 6
+                records.append((empties, side, label, depth, kind))
         yield records
 
 
 def points(paths):
     for path in paths:
         for records in games(path):
-            exact = [r for r in records if r[5] == 2]
+            exact = [r for r in records if r[4] == 2]
             if not exact:
                 continue
-            black, white, side, label, _depth, _kind = exact[0]
+            _empties, side, label, _depth, _kind = exact[0]
             result_black = label if side == 0 else -label
-            for black, white, side, label, _depth, kind in records:
+            for empties, side, label, _depth, kind in records:
                 if kind != 1:
                     continue
-                empties = 64 - bin(black | white).count("1")
                 result = result_black if side == 0 else -result_black
                 won = 1.0 if result > 0 else 0.5 if result == 0 else 0.0
                 yield empties, label, won
