@@ -18,6 +18,30 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Asserts that a run failed with `expected` in its error and without a panic.
+fn assert_refused(out: &Output, expected: &str, what: &str) {
+    assert!(!out.status.success(), "{what} was accepted");
+    let err = text(&out.stderr);
+    assert!(err.contains(expected), "{what}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Runs `wedge args...` with an openings file holding `openings` (its path replaces `{}`).
+fn wedge_with_openings(tag: &str, openings: &str, args: &[&str]) -> Output {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("o.txt");
+    std::fs::write(&file, openings).unwrap();
+    let path = file.to_str().unwrap();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "{}" { path } else { a })
+        .collect();
+    let out = wedge(&args);
+    std::fs::remove_dir_all(&dir).ok();
+    out
+}
+
 #[test]
 fn board_strings_starting_with_a_dash_are_values() {
     let out = wedge(&["perft", "5", "--board", START]);
@@ -235,21 +259,13 @@ fn counts_and_timeouts_out_of_range_are_refused_before_anything_is_allocated() {
             "not in 0..=128",
         ),
     ] {
-        let out = wedge(args);
-        assert!(!out.status.success(), "{args:?} was accepted");
-        let err = text(&out.stderr);
-        assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
+        assert_refused(&wedge(args), expected, &format!("{args:?}"));
     }
 }
 
 #[test]
 fn many_openings_times_many_rounds_is_refused_not_allocated() {
-    let dir = std::env::temp_dir().join(format!("wedge-cli-rounds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let openings = dir.join("o.txt");
-    std::fs::write(&openings, "f5d6\nf5f6\nf5f4\n".repeat(20)).unwrap();
-    let out = wedge(&[
+    let args = [
         "match",
         "--engine",
         "random",
@@ -258,28 +274,25 @@ fn many_openings_times_many_rounds_is_refused_not_allocated() {
         "--depth",
         "1",
         "--openings",
-        openings.to_str().unwrap(),
+        "{}",
         "--rounds",
         "100000",
-    ]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(!out.status.success());
-    let err = text(&out.stderr);
-    assert!(err.contains("give --games"), "{err}");
+    ];
+    let out = wedge_with_openings("rounds", &"f5d6\nf5f6\nf5f4\n".repeat(20), &args);
+    assert_refused(&out, "give --games", "60 openings x 100000 rounds");
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn a_device_is_not_read_as_a_data_or_state_file() {
     // /dev/zero never ends: reading it whole would run until memory does.
-    let out = wedge(&["data", "info", "/dev/zero"]);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("only regular files"),
-        "{}",
-        text(&out.stderr)
+    let expected = "only regular files";
+    assert_refused(
+        &wedge(&["data", "info", "/dev/zero"]),
+        expected,
+        "data info",
     );
-    let out = wedge(&[
+    let tune = [
         "tune",
         "--engine",
         "random",
@@ -289,29 +302,9 @@ fn a_device_is_not_read_as_a_data_or_state_file() {
         "/dev/zero",
         "--depth",
         "1",
-    ]);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("only regular files"),
-        "{}",
-        text(&out.stderr)
-    );
-    let dir = std::env::temp_dir().join(format!("wedge-cli-device-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let openings = dir.join("o.txt");
-    std::fs::write(&openings, "f5d6\n").unwrap();
-    let out = wedge(&[
-        "datagen",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--out",
-        "/dev/zero",
-    ]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("only regular files"),
-        "{}",
-        text(&out.stderr)
-    );
+    ];
+    assert_refused(&wedge(&tune), expected, "tune --state");
+    let datagen = ["datagen", "--openings", "{}", "--out", "/dev/zero"];
+    let out = wedge_with_openings("device", "f5d6\n", &datagen);
+    assert_refused(&out, expected, "datagen --out");
 }

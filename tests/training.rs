@@ -24,6 +24,25 @@ fn openings() -> Vec<wedge::board::text::Game> {
 }
 
 /// Runs datagen into a fresh temporary file and reads the samples back.
+/// A small run of the exact-12 recipe with depth-3 search labels: `games` games, seed `seed`.
+fn small_labelled(games: usize, seed: u64) -> DatagenOptions {
+    DatagenOptions {
+        games,
+        depth: 2,
+        exact_empties: 12,
+        seed,
+        label_depth: Some(3),
+        ..DatagenOptions::default()
+    }
+}
+
+/// Labels for text inputs of a merge (none of these tests merges text).
+const OUTCOME_LABELS: wedge::tools::train::TextLabels = wedge::tools::train::TextLabels {
+    kind: wedge::tools::train::LabelKind::Outcome,
+    depth: 0,
+    exact_empties: 0,
+};
+
 fn generate(name: &str, options: &DatagenOptions) -> (PathBuf, Vec<Sample>) {
     let out = temp_path(name);
     let played = datagen(&openings(), options, &out, &|_, _| {}).expect("datagen runs");
@@ -319,15 +338,8 @@ fn a_book_journal_is_resumed_only_with_its_own_arguments() {
 
 #[test]
 fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
-    use wedge::tools::train::{merge, read_data_file, LabelKind, TextLabels};
-    let options = DatagenOptions {
-        games: 4,
-        depth: 2,
-        exact_empties: 12,
-        seed: 21,
-        label_depth: Some(3),
-        ..DatagenOptions::default()
-    };
+    use wedge::tools::train::{merge, read_data_file, LabelKind};
+    let options = small_labelled(4, 21);
     let whole = temp_path("whole.wdb");
     datagen(&openings(), &options, &whole, &|_, _| {}).unwrap();
     let data = read_data_file(&whole).unwrap();
@@ -357,11 +369,6 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
     assert_eq!(a, b);
 
     // Shards 1/2 and 2/2, merged, give what the whole run gives, merged.
-    let labels = TextLabels {
-        kind: LabelKind::Outcome,
-        depth: 0,
-        exact_empties: 0,
-    };
     let (s1, s2) = (temp_path("s1.wdb"), temp_path("s2.wdb"));
     for (path, part) in [(&s1, 0), (&s2, 1)] {
         let shard = DatagenOptions {
@@ -371,8 +378,8 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
         assert_eq!(datagen(&openings(), &shard, path, &|_, _| {}).unwrap(), 2);
     }
     let (m1, m2) = (temp_path("m1.wdb"), temp_path("m2.wdb"));
-    merge(&[s2.clone(), s1.clone()], labels, &m1, None).unwrap();
-    merge(std::slice::from_ref(&whole), labels, &m2, None).unwrap();
+    merge(&[s2.clone(), s1.clone()], OUTCOME_LABELS, &m1, None).unwrap();
+    merge(std::slice::from_ref(&whole), OUTCOME_LABELS, &m2, None).unwrap();
     assert_eq!(std::fs::read(&m1).unwrap(), std::fs::read(&m2).unwrap());
     // Training reads the binary file.
     assert_eq!(
@@ -391,15 +398,8 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
 
 #[test]
 fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
-    use wedge::tools::train::{file_header, merge, read_data_file, LabelKind, TextLabels};
-    let options = DatagenOptions {
-        games: 3,
-        depth: 2,
-        exact_empties: 12,
-        seed: 23,
-        label_depth: Some(3),
-        ..DatagenOptions::default()
-    };
+    use wedge::tools::train::{file_header, merge, read_data_file};
+    let options = small_labelled(3, 23);
     let fresh = temp_path("fresh.wdb");
     datagen(&openings(), &options, &fresh, &|_, _| {}).unwrap();
     let data = read_data_file(&fresh).unwrap();
@@ -420,14 +420,9 @@ fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
     };
     assert_eq!(sorted(resumed.blocks), sorted(data.blocks.clone()));
     // Merged, both give the same version 2 file, smaller than version 1 by far.
-    let labels = TextLabels {
-        kind: LabelKind::Outcome,
-        depth: 0,
-        exact_empties: 0,
-    };
     let (m1, m2) = (temp_path("m-old.wdb"), temp_path("m-fresh.wdb"));
-    merge(std::slice::from_ref(&old), labels, &m1, None).unwrap();
-    merge(std::slice::from_ref(&fresh), labels, &m2, None).unwrap();
+    merge(std::slice::from_ref(&old), OUTCOME_LABELS, &m1, None).unwrap();
+    merge(std::slice::from_ref(&fresh), OUTCOME_LABELS, &m2, None).unwrap();
     let merged = std::fs::read(&m1).unwrap();
     assert_eq!(merged, std::fs::read(&m2).unwrap());
     assert_eq!(read_data_file(&m1).unwrap().version, 2);

@@ -389,11 +389,12 @@ impl Core {
             .iter()
             .map(|n| n.split_whitespace().count())
             .max()
-            .unwrap_or(1);
+            .unwrap_or(1)
+            .max(1);
         let mut ends = Vec::new();
         let mut in_word = false;
         for (i, c) in text.char_indices() {
-            if ends.len() == most.max(1) {
+            if ends.len() == most {
                 break;
             }
             if c.is_whitespace() && in_word {
@@ -401,7 +402,7 @@ impl Core {
             }
             in_word = !c.is_whitespace();
         }
-        if in_word && ends.len() < most.max(1) {
+        if in_word && ends.len() < most {
             ends.push(text.len());
         }
         let known = ends.iter().rev().copied().find(|&end| {

@@ -134,12 +134,7 @@ impl Record {
     fn decode_compact(b: &mut &[u8], prev: Option<Position>) -> Option<Record> {
         let (&step, rest) = b.split_first()?;
         let (position, rest) = match step {
-            STEP_RAW => {
-                let whole = rest.get(..17)?;
-                let mut r = [0u8; RECORD_BYTES];
-                r[..17].copy_from_slice(whole);
-                (Record::from_bytes(&r)?.position, &rest[17..])
-            }
+            STEP_RAW => (position_from_bytes(rest)?, &rest[17..]),
             STEP_PASS => {
                 let p = prev.filter(|p| p.board.must_pass())?;
                 let pos = Position {
@@ -166,6 +161,18 @@ impl Record {
         } else {
             (meta & 63, meta >> 6, rest)
         };
+        let record = Record::checked(position, label, depth, kind)?;
+        *b = rest;
+        Some(record)
+    }
+
+    fn from_bytes(b: &[u8]) -> Option<Record> {
+        Record::checked(position_from_bytes(b)?, b[17], b[18], b[19])
+    }
+
+    /// The record of `position` with a label, depth and kind as stored; `None` where the label or
+    /// the kind is out of range (damage).
+    fn checked(position: Position, label: u8, depth: u8, kind: u8) -> Option<Record> {
         let kind = match kind {
             0 => LabelKind::Outcome,
             1 => LabelKind::Search,
@@ -173,52 +180,33 @@ impl Record {
             _ => return None,
         };
         let label = label as i8;
-        if !(-64..=64).contains(&label) {
-            return None;
-        }
-        *b = rest;
-        Some(Record {
+        (-64..=64).contains(&label).then_some(Record {
             position,
             label,
             depth,
             kind,
         })
     }
+}
 
-    fn from_bytes(b: &[u8]) -> Option<Record> {
-        let word = |at: usize| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[at..at + 8]);
-            u64::from_le_bytes(w)
-        };
-        let (black, white) = (word(0), word(8));
-        let side = match b[16] {
-            0 => Color::Black,
-            1 => Color::White,
-            _ => return None,
-        };
-        let label = b[17] as i8;
-        let kind = match b[19] {
-            0 => LabelKind::Outcome,
-            1 => LabelKind::Search,
-            2 => LabelKind::Exact,
-            _ => return None,
-        };
-        if !(-64..=64).contains(&label) {
-            return None;
-        }
-        let board = match side {
-            Color::Black => Board::new(black, white),
-            Color::White => Board::new(white, black),
-        }
-        .ok()?;
-        Some(Record {
-            position: Position { board, side },
-            label,
-            depth: b[18],
-            kind,
-        })
-    }
+/// The position of the first 17 bytes of `b` (black's discs u64, white's u64, side u8), as both
+/// versions store a whole position; `None` where they cannot be one.
+fn position_from_bytes(b: &[u8]) -> Option<Position> {
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(b.get(at..at + 8)?);
+        Some(u64::from_le_bytes(w))
+    };
+    let (black, white) = (word(0)?, word(8)?);
+    let (side, board) = match b.get(16)? {
+        0 => (Color::Black, Board::new(black, white)),
+        1 => (Color::White, Board::new(white, black)),
+        _ => return None,
+    };
+    Some(Position {
+        board: board.ok()?,
+        side,
+    })
 }
 
 /// The records of one game.
