@@ -286,6 +286,8 @@ fn search_errors(
     let report = progress_reporter("searched");
     EmptiesErrors::measure_pairs(samples.iter().enumerate().filter_map(|(i, sample)| {
         report(i + 1, samples.len());
+        // A cleared table: each search depends on its position alone, whatever the file's order.
+        searcher.clear();
         search_label(sample.board, depth, level, &mut searcher, &stop)
             .map(|(value, _)| (sample, f64::from(value)))
     }))
