@@ -5,12 +5,16 @@ change (positive: the odd depth scores higher for the side to move).
 
 usage: scripts/swing.py WEDGE_BINARY DEPTH POSITIONS [EVALFILE] [SELECTIVITY]
   e.g. scripts/swing.py target/release/wedge 14 200
+POSITIONS `bench` takes the 22 positions of `wedge bench` (src/tools/bench.rs) instead.
+Only disc scores (`score cp`) count: a depth that reports an exact score is left out.
 
 Each search starts from a new game (ucinewgame), without the book; the scores are those of the
 `info depth D` lines of one `go depth DEPTH`. Run from the repository root.
 """
-import subprocess, sys
-W = sys.argv[1]; depth = int(sys.argv[2]); n = int(sys.argv[3])
+import re, subprocess, sys
+W = sys.argv[1]; depth = int(sys.argv[2])
+bench = sys.argv[3] == 'bench'
+n = 0 if bench else int(sys.argv[3])
 evalfile = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] != '-' else None
 sel = sys.argv[5] if len(sys.argv) > 5 else None
 pos = []
@@ -20,6 +24,8 @@ for line in open('data/mpc/scores-d12.txt'):
     e = w[0].count('-')
     if 20 <= e <= 50: pos.append((w[0], w[1]))
 pos = pos[:n]
+if bench:
+    pos = re.findall(r'"([-XO]{64}) ([XO])"', open('src/tools/bench.rs').read())
 p = subprocess.Popen([W], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def send(s): p.stdin.write(s + '\n'); p.stdin.flush()
 send('uci'); send('setoption name OwnBook value false')

@@ -160,7 +160,7 @@ fn the_built_in_mpc_table_reproduces_from_the_committed_values() {
 }
 
 #[test]
-fn counts_and_timeouts_out_of_range_are_refused_before_anything_is_allocated() {
+fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
     let huge = "18446744073709551615";
     for (args, expected) in [
         (
@@ -257,6 +257,20 @@ fn counts_and_timeouts_out_of_range_are_refused_before_anything_is_allocated() {
                 "2147483647",
             ],
             "not in 0..=128",
+        ),
+        (
+            &["train", "--data", "d.wdb", "--out", "w.bin", "--smooth=-1"],
+            "not a number of at least 0",
+        ),
+        (
+            &[
+                "train", "--data", "d.wdb", "--out", "w.bin", "--lambda", "NaN",
+            ],
+            "not a number of at least 0",
+        ),
+        (
+            &["train", "--data", "d.wdb", "--out", "w.bin", "--lr", "0"],
+            "not a number above 0",
         ),
     ] {
         assert_refused(&wedge(args), expected, &format!("{args:?}"));

@@ -89,11 +89,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 15)]
     pub epochs: usize,
     /// Adagrad base step size.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, value_parser = positive)]
     pub lr: f32,
     /// L2 regularisation (towards 0, or towards the `--init` weights).
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.001, value_parser = non_negative)]
     pub lambda: f32,
+    /// Pull of each weight towards the same weight of the neighbouring phases (0: none), so
+    /// that narrow phases (`--phasing linear:2`) learn from their neighbours' positions too.
+    #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
+    pub smooth: f32,
     /// Per mille of positions held out for testing.
     #[arg(long, default_value_t = 100)]
     pub held_out: u64,
@@ -156,6 +160,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             epochs: args.epochs.max(1),
             learning_rate: args.lr,
             lambda: args.lambda,
+            smooth: args.smooth,
             seed: args.seed,
             tie_symmetric: !args.untied,
             // Loaded from `init` by run_train, which returns a bad file as an error.
@@ -182,6 +187,22 @@ pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
 }
 
 /// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
+/// A finite number of at least 0.
+fn non_negative(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{text}' is not a number of at least 0")),
+    }
+}
+
+/// A finite number above 0.
+fn positive(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{text}' is not a number above 0")),
+    }
+}
+
 fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
     let (lo, hi) = text
         .split_once('-')

@@ -39,6 +39,10 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     /// L2 pull towards the starting weights (0, or `init`): keeps rare configurations near them.
     pub lambda: f32,
+    /// L2 pull of each weight towards the same weight of the neighbouring sets (the anchors or
+    /// steps either side): lets narrow phases share what their neighbours learn instead of
+    /// starving on their own positions. 0 fits each set on its own positions alone.
+    pub smooth: f32,
     /// Seed for shuffling and the held-out split.
     pub seed: u64,
     /// Fit one value per group of mirror-image configurations ([`pattern::tied_indices`]).
@@ -219,6 +223,7 @@ struct Fit<'a> {
     prior: &'a [Vec<f32>],
     lr: f32,
     lambda: f32,
+    smooth: f32,
 }
 
 impl Fit<'_> {
@@ -233,7 +238,15 @@ impl Fit<'_> {
         let step = |ph: usize, i: usize, g: f32| {
             let (wi, gi) = (&w[ph][i], &g2[ph][i]);
             let x = wi.get();
-            let g = g + self.lambda * (x - self.prior[ph][i]);
+            let mut g = g + self.lambda * (x - self.prior[ph][i]);
+            if self.smooth > 0.0 {
+                // The gradient of smooth / 2 * (x - neighbour)^2 for each neighbouring set.
+                for nb in [ph.wrapping_sub(1), ph + 1] {
+                    if let Some(v) = w.get(nb) {
+                        g += self.smooth * (x - v[i].get());
+                    }
+                }
+            }
             let acc = gi.get() + g * g;
             gi.set(acc);
             wi.set(x - self.lr * g / (acc + 1e-6).sqrt());
@@ -329,6 +342,7 @@ pub fn train(
         prior: &prior,
         lr: options.learning_rate,
         lambda: options.lambda,
+        smooth: options.smooth,
     };
     let threads = options.threads.max(1);
     let mut epochs = |pass: &dyn Fn(&[usize]) -> f64| {
@@ -490,20 +504,63 @@ mod tests {
     }
 
     fn fit_disc_difference(samples: &[Sample], threads: usize) -> PatternWeights {
+        fit_with(samples, threads, pattern::FIRST_PHASING, 0.0)
+    }
+
+    fn fit_with(
+        samples: &[Sample],
+        threads: usize,
+        phasing: Phasing,
+        smooth: f32,
+    ) -> PatternWeights {
         train(
             samples,
             &TrainOptions {
                 epochs: 10,
                 learning_rate: 0.5,
                 lambda: 0.0,
+                smooth,
                 seed: 1,
                 tie_symmetric: true,
                 init: None,
-                phasing: pattern::FIRST_PHASING,
+                phasing,
                 threads,
             },
             |_, _| {},
         )
+    }
+
+    #[test]
+    fn smoothing_pulls_neighbouring_phases_together_and_still_fits() {
+        let samples = disc_difference_samples();
+        let phasing = Phasing::Linear { spacing: 2 };
+        // Mean |difference| between the same weight of neighbouring sets, over the weights the
+        // data moved in either.
+        let roughness = |w: &PatternWeights| {
+            let (mut sum, mut n) = (0f64, 0usize);
+            for pair in w.phases.windows(2) {
+                for (a, b) in pair[0].iter().zip(&pair[1]) {
+                    if *a != 0 || *b != 0 {
+                        sum += f64::from((a - b).abs());
+                        n += 1;
+                    }
+                }
+            }
+            sum / n.max(1) as f64
+        };
+        let error = |w: &PatternWeights| {
+            PhaseErrors::measure(&samples, |b| f64::from(w.evaluate(b)) / 100.0).overall()
+        };
+        let plain = fit_with(&samples, 1, phasing, 0.0);
+        let smooth = fit_with(&samples, 1, phasing, 1.0);
+        let (rp, rs) = (roughness(&plain), roughness(&smooth));
+        assert!(rs < 0.8 * rp, "roughness {rp:.1} plain, {rs:.1} smoothed");
+        let before = PhaseErrors::measure(&samples, |_| 0.0).overall();
+        assert!(
+            error(&smooth) < before / 3.0,
+            "{before:.2} -> {:.2}",
+            error(&smooth)
+        );
     }
 
     #[test]
@@ -557,6 +614,7 @@ mod tests {
                 epochs: 3,
                 learning_rate: 0.3,
                 lambda: 0.0,
+                smooth: 0.0,
                 seed: 1,
                 tie_symmetric: true,
                 init: Some((*init).clone()),
