@@ -272,6 +272,18 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
             &["train", "--data", "d.wdb", "--out", "w.bin", "--lr", "0"],
             "not a number above 0",
         ),
+        (
+            &[
+                "train",
+                "--data",
+                "d.wdb",
+                "--out",
+                "w.bin",
+                "--held-out",
+                "5000",
+            ],
+            "must be 0 to 900",
+        ),
     ] {
         assert_refused(&wedge(args), expected, &format!("{args:?}"));
     }

@@ -98,8 +98,8 @@ pub struct TrainArgs {
     /// that narrow phases (`--phasing linear:2`) learn from their neighbours' positions too.
     #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
     pub smooth: f32,
-    /// Per mille of positions held out for testing.
-    #[arg(long, default_value_t = 100)]
+    /// Per mille of the games held out for testing, 0 to 900 (at least a tenth is trained on).
+    #[arg(long, default_value_t = 100, value_parser = held_out_per_mille)]
     pub held_out: u64,
     /// Fit mirror-image configurations separately (by default they share one value).
     #[arg(long)]
@@ -187,6 +187,11 @@ pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
 }
 
 /// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
+/// The held-out share: per mille, 0 to 900.
+fn held_out_per_mille(text: &str) -> Result<u64, String> {
+    super::bounded_count(text, 0, 900).map(|n| n as u64)
+}
+
 /// A finite number of at least 0.
 fn non_negative(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
@@ -328,7 +333,7 @@ fn run_train(
             Some(wedge::eval::pattern::PatternWeights::load(path).map_err(|e| e.to_string())?);
     }
     let samples = read_all_samples(data)?;
-    let (training, test) = split(samples, held_out.min(900));
+    let (training, test) = split(samples, held_out);
     println!(
         "{} training positions, {} held out",
         training.len(),
