@@ -186,7 +186,6 @@ pub fn evaltest(args: EvalTestArgs) -> Result<(), String> {
     )
 }
 
-/// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
 /// The held-out share: per mille, 0 to 900.
 fn held_out_per_mille(text: &str) -> Result<u64, String> {
     super::bounded_count(text, 0, 900).map(|n| n as u64)
@@ -208,6 +207,7 @@ fn positive(text: &str) -> Result<f32, String> {
     }
 }
 
+/// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
 fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
     let (lo, hi) = text
         .split_once('-')
