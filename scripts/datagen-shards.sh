@@ -18,6 +18,7 @@ SECONDS_=${SECONDS_:-480}
 XOT=${XOT:-../shared/data/xot/xot-large.txt}
 DIR=${DIR:-/tmp/datagen-shards-$SEED}
 "$W" --version || { echo "$W does not run here"; exit 1; }
+[ -f "$XOT" ] || { echo "no openings file $XOT"; exit 1; }
 mkdir -p "$DIR"
 date; nproc; grep -m1 "model name" /proc/cpuinfo
 for i in $(seq "$SHARDS"); do
@@ -27,5 +28,7 @@ for i in $(seq "$SHARDS"); do
 done
 wait
 date
+# Each shard ends killed (its log says how far it got); one that wrote nothing failed to start.
+ls "$DIR"/s"$SEED"-*.wdb > /dev/null 2>&1 || { echo "no shard wrote a file: see $DIR/*.log"; exit 1; }
 "$W" data merge "$DIR"/s"$SEED"-*.wdb --out "$OUT"
 "$W" data info "$OUT"

@@ -104,18 +104,18 @@ fn datagen_deep_search_labels_and_empties_filter() {
     let mut searcher = Searcher::new(16, Evaluator::default());
     let stop = Arc::new(AtomicBool::new(false));
     // A game's labels share one table, cleared before its first: replayed in the file's order,
-    // with the table cleared where a new game starts (the empties count goes up). (With this seed
-    // a replay that clears the table before every label gets a label wrong.)
-    let mut last = u32::MAX;
+    // with the table cleared where a new game starts. (With this seed a replay that clears the
+    // table before every label gets a label wrong.)
+    let mut last = None;
     let mut games = 0;
     for s in &samples {
         let n = s.board.empty_count();
         assert!((20..=30).contains(&n), "{n} empties kept");
-        if n > last || last == u32::MAX {
+        if last != Some(s.game) {
             searcher.clear();
             games += 1;
         }
-        last = n;
+        last = Some(s.game);
         let label = search_label(s.board, 6, default_level(), &mut searcher, &stop)
             .expect("a disc score")
             .0;

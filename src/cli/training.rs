@@ -94,8 +94,9 @@ pub struct TrainArgs {
     /// L2 regularisation (towards 0, or towards the `--init` weights).
     #[arg(long, default_value_t = 0.001, value_parser = non_negative)]
     pub lambda: f32,
-    /// Pull of each weight towards the same weight of the neighbouring phases (0: none), so
-    /// that narrow phases (`--phasing linear:2`) learn from their neighbours' positions too.
+    /// Pull of each weight, at each step that touches it, towards the same weight of the
+    /// neighbouring phases (0: none), so that narrow phases (`--phasing linear:2`) lean on what
+    /// their neighbours learnt instead of on their own few positions alone.
     #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
     pub smooth: f32,
     /// Per mille of the games held out for testing, 0 to 900 (at least a tenth is trained on).

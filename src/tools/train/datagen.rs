@@ -142,9 +142,9 @@ fn play_game(
     }
     // The labels of one game share one table, cleared before the first: each search finds the
     // entries of the positions before it in the game (the next position is one ply down the
-    // last one's tree), which takes about a quarter less time than a cleared table per label and
-    // labels as well (docs/training.md, "Deep-search labels"). A label is then a function of its game's
-    // kept positions up to it, so still of (seed, game number) alone.
+    // last one's tree), which takes about a quarter less time than a cleared table per label
+    // and labels as well (docs/training.md, "Deep-search labels"). A label is then a function
+    // of its game's kept positions up to it, so still of (seed, game number) alone.
     if options.label_depth.is_some() {
         searcher.clear();
     }

@@ -40,8 +40,9 @@ pub struct TrainOptions {
     /// L2 pull towards the starting weights (0, or `init`): keeps rare configurations near them.
     pub lambda: f32,
     /// L2 pull of each weight towards the same weight of the neighbouring sets (the anchors or
-    /// steps either side): lets narrow phases share what their neighbours learn instead of
-    /// starving on their own positions. 0 fits each set on its own positions alone.
+    /// steps either side), applied at each step that touches the weight: a narrow phase's
+    /// weights then lean on what its neighbours learnt instead of on its own few positions
+    /// alone (a weight its own positions never reach keeps its starting value). 0: no pull.
     pub smooth: f32,
     /// Seed for shuffling and the held-out split.
     pub seed: u64,
@@ -541,7 +542,7 @@ mod tests {
             for pair in w.phases.windows(2) {
                 for (a, b) in pair[0].iter().zip(&pair[1]) {
                     if *a != 0 || *b != 0 {
-                        sum += f64::from((a - b).abs());
+                        sum += f64::from((i32::from(*a) - i32::from(*b)).abs());
                         n += 1;
                     }
                 }
@@ -555,6 +556,22 @@ mod tests {
         let smooth = fit_with(&samples, 1, phasing, 1.0);
         let (rp, rs) = (roughness(&plain), roughness(&smooth));
         assert!(rs < 0.8 * rp, "roughness {rp:.1} plain, {rs:.1} smoothed");
+        // Closer neighbours, not weights shrunk towards zero (which would also be smoother).
+        let size = |w: &PatternWeights| {
+            let v: Vec<f64> = w
+                .phases
+                .iter()
+                .flatten()
+                .filter(|&&x| x != 0)
+                .map(|&x| f64::from(x).abs())
+                .collect();
+            v.iter().sum::<f64>() / v.len().max(1) as f64
+        };
+        let (sp, ss) = (size(&plain), size(&smooth));
+        assert!(
+            ss > 0.8 * sp,
+            "mean |weight| {sp:.1} plain, {ss:.1} smoothed"
+        );
         let before = PhaseErrors::measure(&samples, |_| 0.0).overall();
         assert!(
             error(&smooth) < before / 3.0,
