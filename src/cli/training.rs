@@ -194,17 +194,19 @@ fn held_out_per_mille(text: &str) -> Result<u64, String> {
 
 /// A finite number of at least 0.
 fn non_negative(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("'{text}' is not a number of at least 0")),
-    }
+    finite_where(text, |x| x >= 0.0, "of at least 0")
 }
 
 /// A finite number above 0.
 fn positive(text: &str) -> Result<f32, String> {
+    finite_where(text, |x| x > 0.0, "above 0")
+}
+
+/// `text` as a finite number that passes `ok`; the error says it is not a number `what`.
+fn finite_where(text: &str, ok: fn(f32) -> bool, what: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
-        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("'{text}' is not a number above 0")),
+        Ok(x) if x.is_finite() && ok(x) => Ok(x),
+        _ => Err(format!("'{text}' is not a number {what}")),
     }
 }
 
