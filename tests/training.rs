@@ -532,3 +532,47 @@ fn evaltest_measures_searches_of_a_depth() {
     assert_ne!(column("73"), column("100"));
     let _ = std::fs::remove_file(path);
 }
+
+/// `wedge data label` labels a text list into a data file (game-over positions left out, the
+/// small endgame solved exactly), and a bad line is refused naming file and line, writing nothing.
+#[test]
+fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
+    use wedge::tools::train::{read_data_file, LabelKind};
+    let list = temp_path("label-list.txt");
+    std::fs::write(
+        &list,
+        "# the start, a finished game, an endgame of 14 empties\n\
+         ---------------------------OX------XO--------------------------- X\n\
+         XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n\
+         -XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X anything\n",
+    )
+    .unwrap();
+    let out_file = temp_path("label-out.wdb");
+    let (l, o) = (list.to_str().unwrap(), out_file.to_str().unwrap());
+    let out = wedge(&["data", "label", l, "--out", o, "--depth", "3"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let data = read_data_file(&out_file).unwrap();
+    let records: Vec<_> = data.blocks.iter().flat_map(|b| &b.records).collect();
+    assert_eq!(records.len(), 2, "the finished game is left out");
+    assert_eq!((records[0].kind, records[0].depth), (LabelKind::Search, 3));
+    assert_eq!(records[0].position.board.empty_count(), 60);
+    // The endgame position is a draw with best play (exact score 0).
+    assert_eq!((records[1].kind, records[1].label), (LabelKind::Exact, 0));
+    let _ = std::fs::remove_file(&out_file);
+
+    std::fs::write(
+        &list,
+        "---------------------------OX------XO--------------------------- X\nnot a board X\n",
+    )
+    .unwrap();
+    let out = wedge(&["data", "label", l, "--out", o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("{l}:2")), "{err}");
+    assert!(!out_file.exists(), "nothing is written from a bad list");
+    let _ = std::fs::remove_file(list);
+}

@@ -1,6 +1,6 @@
 //! `wedge data`: training-data files: `merge` joins shards and files of either format into checked
 //! binary files without duplicates; `convert` rewrites a binary file in the current version as it
-//! is; `info` counts what files hold.
+//! is; `info` counts what files hold; `label` labels a list of positions by deep searches.
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -37,6 +37,29 @@ pub enum DataAction {
         /// The output (`.wdb`); may not be the input.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Label a list of positions (`<64 squares> <side>` lines, anything after them ignored; `#`
+    /// comments) with a deep search of each, or its exact solve near the end, into a binary data
+    /// file: e.g. every position of the first plies (scripts/early-positions.py).
+    Label {
+        /// The positions.
+        positions: PathBuf,
+        /// The output (`.wdb`, replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Depth of the label searches.
+        #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Selectivity of the searches, percent as the `Selectivity` option: 73, 87, 95, 98, 99
+        /// or 100 (full width).
+        #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u8).range(73..=100))]
+        selectivity: u8,
+        /// Solve positions with at most this many empties exactly instead.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=26))]
+        exact_empties: u32,
+        /// Positions labelled at once.
+        #[arg(long, value_parser = super::thread_count, default_value_t = 1)]
+        threads: usize,
     },
     /// Count the games and positions of data files, by label kind and by empty squares.
     Info {
@@ -105,6 +128,46 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 data.blocks.len(),
                 data.version,
                 train::VERSION,
+                out.display()
+            );
+            Ok(())
+        }
+        DataAction::Label {
+            positions,
+            out,
+            depth,
+            selectivity,
+            exact_empties,
+            threads,
+        } => {
+            if train::is_binary_data(&positions) {
+                return Err(format!(
+                    "data label: {}: a binary data file; give a text list of positions",
+                    positions.display()
+                ));
+            }
+            let list = wedge::board::text::read_lines(&positions, |line| {
+                let mut words = line.split_whitespace();
+                let board = words.next().unwrap_or("");
+                let side = words.next().unwrap_or("");
+                format!("{board} {side}").parse::<wedge::board::Position>()
+            })
+            .map_err(|e| e.to_string())?;
+            let options = train::LabelOptions {
+                depth,
+                selectivity: wedge::search::selectivity::level_for_percent(selectivity),
+                exact_empties,
+                threads,
+            };
+            let blocks =
+                train::label_positions(&list, &options, &super::progress_reporter("positions"));
+            train::write_data_file(&out, &blocks)
+                .map_err(|e| format!("data label: {}: {e}", out.display()))?;
+            let written: usize = blocks.iter().map(|b| b.records.len()).sum();
+            println!(
+                "labelled {written} of {} positions into {} (the others: game over, or no disc \
+                 score)",
+                list.len(),
                 out.display()
             );
             Ok(())

@@ -1,5 +1,5 @@
-//! Training the pattern evaluation (a folder: [`datagen`] plays and labels games, [`samples`] reads
-//! them back, this file fits the weights): `wedge datagen` plays self-play games from openings and writes
+//! Training the pattern evaluation (a folder: [`datagen`] plays and labels games, [`label`] labels a
+//! given list of positions, [`samples`] reads them back, this file fits the weights): `wedge datagen` plays self-play games from openings and writes
 //! labelled positions; `wedge train` fits the pattern weights to them by least squares.
 //!
 //! Labels: each game is played by a depth-limited search (with bounded noise for variety) until the
@@ -15,11 +15,13 @@
 
 mod datafile;
 mod datagen;
+mod label;
 mod merge;
 mod samples;
 
 pub use datafile::*;
 pub use datagen::*;
+pub use label::*;
 pub use merge::*;
 pub use samples::*;
 
