@@ -32,6 +32,7 @@ def flips(me, opp, r, c):
 
 
 def children(me, opp):
+    found = False
     for r in range(8):
         for c in range(8):
             if (r, c) in me or (r, c) in opp:
@@ -39,7 +40,12 @@ def children(me, opp):
             f = flips(me, opp, r, c)
             if f:
                 # the side to move swaps: (mover's discs, other's discs) -> (other's, mover's)
+                found = True
                 yield frozenset(opp - set(f)), frozenset(me | set(f) | {(r, c)}), 'abcdefgh'[c] + str(r + 1)
+    # No position within 7 plies of the start is a pass or a finished game: stop rather than drop
+    # one's continuation should deeper plies meet it.
+    if not found:
+        sys.exit('a position with no move: passes are not handled here')
 
 
 SYMS = [lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (7 - r, c), lambda r, c: (r, 7 - c),
@@ -68,7 +74,7 @@ def main():
     # (row, column), d4 = (3, 3)
     level = [(frozenset({(3, 4), (4, 3)}), frozenset({(3, 3), (4, 4)}), True, '')]
     seen = {canonical(*level[0][:3])}
-    if not moves or plies == 0:
+    if not moves:
         print(text(*level[0][:3]))
     for ply in range(plies):
         nxt = []

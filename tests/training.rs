@@ -533,8 +533,9 @@ fn evaltest_measures_searches_of_a_depth() {
     let _ = std::fs::remove_file(path);
 }
 
-/// `wedge data label` labels a text list into a data file (game-over positions left out, the
-/// small endgame solved exactly), and a bad line is refused naming file and line, writing nothing.
+/// `wedge data label` labels a text list (or OBF lines) into a data file (game-over positions left
+/// out, the small endgame solved exactly); a bad line is refused naming file and line, and a list
+/// with no position is refused, writing nothing.
 #[test]
 fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     use wedge::tools::train::{read_data_file, LabelKind};
@@ -544,7 +545,7 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
         "# the start, a finished game, an endgame of 14 empties\n\
          ---------------------------OX------XO--------------------------- X\n\
          XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n\
-         -XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X anything\n",
+         -XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X; H8:+0;\n",
     )
     .unwrap();
     let out_file = temp_path("label-out.wdb");
@@ -574,5 +575,12 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     assert!(!out.status.success());
     assert!(err.contains(&format!("{l}:2")), "{err}");
     assert!(!out_file.exists(), "nothing is written from a bad list");
+
+    std::fs::write(&list, "# nothing but a comment\n").unwrap();
+    let out = wedge(&["data", "label", l, "--out", o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(l) && err.contains("no position"), "{err}");
+    assert!(!out_file.exists(), "nothing is written from an empty list");
     let _ = std::fs::remove_file(list);
 }

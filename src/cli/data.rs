@@ -38,8 +38,8 @@ pub enum DataAction {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Label a list of positions (`<64 squares> <side>` lines, anything after them ignored; `#`
-    /// comments) with a deep search of each, or its exact solve near the end, into a binary data
+    /// Label a list of positions (`<64 squares> <side>` lines, anything after them ignored, so
+    /// OBF lines too; `#` or `%` comments) with a deep search of each, or its exact solve near the end, into a binary data
     /// file: e.g. every position of the first plies (scripts/early-positions.py).
     Label {
         /// The positions.
@@ -149,10 +149,17 @@ pub fn run(action: DataAction) -> Result<(), String> {
             let list = wedge::board::text::read_lines(&positions, |line| {
                 let mut words = line.split_whitespace();
                 let board = words.next().unwrap_or("");
-                let side = words.next().unwrap_or("");
+                // An OBF line's side carries the `;` before its move scores.
+                let side = words.next().unwrap_or("").trim_end_matches(';');
                 format!("{board} {side}").parse::<wedge::board::Position>()
             })
             .map_err(|e| e.to_string())?;
+            if list.is_empty() {
+                return Err(format!(
+                    "data label: {}: no position in the file",
+                    positions.display()
+                ));
+            }
             let options = train::LabelOptions {
                 depth,
                 selectivity: wedge::search::selectivity::level_for_percent(selectivity),
@@ -160,7 +167,8 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 threads,
             };
             let blocks =
-                train::label_positions(&list, &options, &super::progress_reporter("positions"));
+                train::label_positions(&list, &options, &super::progress_reporter("positions"))
+                    .map_err(|e| format!("data label: {e} (fewer --threads need less)"))?;
             train::write_data_file(&out, &blocks)
                 .map_err(|e| format!("data label: {}: {e}", out.display()))?;
             let written: usize = blocks.iter().map(|b| b.records.len()).sum();

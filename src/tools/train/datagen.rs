@@ -249,6 +249,8 @@ pub enum DatagenError {
     /// Another process (another `wedge datagen`) holds the data file's lock: two runs appending to
     /// one file would write games twice.
     Busy(std::path::PathBuf),
+    /// A thread's search and solver tables could not be allocated.
+    Memory(crate::search::TableAllocError),
 }
 
 impl fmt::Display for DatagenError {
@@ -266,6 +268,7 @@ impl fmt::Display for DatagenError {
                  wait for it to end or write another file",
                 path.display()
             ),
+            DatagenError::Memory(e) => write!(f, "{e} (fewer --threads need less)"),
         }
     }
 }
@@ -380,6 +383,21 @@ fn open_binary(out: &Path) -> Result<(HashSet<usize>, u32), DatagenError> {
     ))
 }
 
+/// Tables for `threads` labelling threads, each a search (16 MB) and an exact solver (64 MB), all
+/// allocated before any work starts so that a shortage is an error, not an abort halfway.
+pub(super) fn label_tables(
+    threads: usize,
+) -> Result<Vec<(Searcher, Solver)>, crate::search::TableAllocError> {
+    (0..threads)
+        .map(|_| {
+            Ok((
+                Searcher::try_new(16, Evaluator::default())?,
+                Solver::try_new(64)?,
+            ))
+        })
+        .collect()
+}
+
 /// Generates the games of `0..options.games` in this run's shard that are not yet in `out`,
 /// appending each as it finishes (one block of the binary format for a `.wdb` file, lines of text
 /// otherwise); returns how many games were played now. `progress(done, total)` is called after
@@ -438,51 +456,51 @@ pub fn datagen(
     let mut order: Vec<usize> = (0..openings.len()).collect();
     let mut rng = Rng::new(options.seed);
     rng.shuffle(&mut order);
+    let tables = label_tables(options.threads.min(todo.len()).clamp(1, 256))
+        .map_err(DatagenError::Memory)?;
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.clamp(1, 256) {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(16, Evaluator::default());
-                let mut solver = Solver::new(64);
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(k) else { break };
-                    let opening = &openings[order[index % order.len()]];
-                    let records = play_game(opening, index, options, &mut searcher, &mut solver);
-                    let bytes = if binary {
-                        Block {
-                            game: index as u64,
-                            records,
-                        }
-                        .to_bytes(version)
-                    } else {
-                        let mut text = String::new();
-                        for r in records {
-                            text.push_str(&format!("{} {}\n", r.position, r.label));
-                        }
-                        text.push_str(&format!("# game {index}\n"));
-                        text.into_bytes()
-                    };
-                    if let Ok(mut guard) = file.lock() {
-                        let (f, synced) = &mut *guard;
-                        let written = f.write_all(&bytes).and_then(|_| f.flush());
-                        let written = written.and_then(|_| {
-                            if synced.elapsed().as_secs() >= 2 {
-                                *synced = std::time::Instant::now();
-                                f.sync_data()
-                            } else {
-                                Ok(())
-                            }
-                        });
-                        if let Err(e) = written {
-                            if let Ok(mut slot) = failed.lock() {
-                                slot.get_or_insert(DataFileError::at(out)(e));
-                            }
-                            break;
-                        }
+        for (mut searcher, mut solver) in tables {
+            let (next, todo, order, file, failed, finished, mine) =
+                (&next, &todo, &order, &file, &failed, &finished, &mine);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&index) = todo.get(k) else { break };
+                let opening = &openings[order[index % order.len()]];
+                let records = play_game(opening, index, options, &mut searcher, &mut solver);
+                let bytes = if binary {
+                    Block {
+                        game: index as u64,
+                        records,
                     }
-                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, mine.len());
+                    .to_bytes(version)
+                } else {
+                    let mut text = String::new();
+                    for r in records {
+                        text.push_str(&format!("{} {}\n", r.position, r.label));
+                    }
+                    text.push_str(&format!("# game {index}\n"));
+                    text.into_bytes()
+                };
+                if let Ok(mut guard) = file.lock() {
+                    let (f, synced) = &mut *guard;
+                    let written = f.write_all(&bytes).and_then(|_| f.flush());
+                    let written = written.and_then(|_| {
+                        if synced.elapsed().as_secs() >= 2 {
+                            *synced = std::time::Instant::now();
+                            f.sync_data()
+                        } else {
+                            Ok(())
+                        }
+                    });
+                    if let Err(e) = written {
+                        if let Ok(mut slot) = failed.lock() {
+                            slot.get_or_insert(DataFileError::at(out)(e));
+                        }
+                        break;
+                    }
                 }
+                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(n, mine.len());
             });
         }
     });

@@ -6,10 +6,9 @@
 //! so the same list gives the same file at any thread count.
 
 use super::datafile::{Block, LabelKind, Record};
-use super::datagen::search_label;
+use super::datagen::{label_tables, search_label};
 use crate::board::Position;
-use crate::eval::Evaluator;
-use crate::search::{Searcher, Solver};
+use crate::search::{Searcher, Solver, TableAllocError};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -32,12 +31,12 @@ pub const LABEL_BLOCK: usize = 64;
 
 /// Labels `positions` (those with the game over are left out) and returns them as blocks of
 /// [`LABEL_BLOCK`] records in list order, block `k` numbered `k`. `progress(done, total)` is
-/// called after each position.
+/// called after each position. Fails before any search when the threads' tables cannot be had.
 pub fn label_positions(
     positions: &[Position],
     options: &LabelOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<Block> {
+) -> Result<Vec<Block>, TableAllocError> {
     let todo: Vec<Position> = positions
         .iter()
         .copied()
@@ -46,11 +45,11 @@ pub fn label_positions(
     let labels: Vec<Mutex<Option<Record>>> = todo.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    let tables = label_tables(options.threads.min(todo.len()).clamp(1, 256))?;
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.clamp(1, 256) {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(16, Evaluator::default());
-                let mut solver = Solver::new(64);
+        for (mut searcher, mut solver) in tables {
+            let (todo, labels, next, done) = (&todo, &labels, &next, &done);
+            scope.spawn(move || {
                 let stop = Arc::new(AtomicBool::new(false));
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
@@ -68,14 +67,14 @@ pub fn label_positions(
         .into_iter()
         .filter_map(|m| m.into_inner().ok().flatten())
         .collect();
-    records
+    Ok(records
         .chunks(LABEL_BLOCK)
         .enumerate()
         .map(|(k, chunk)| Block {
             game: k as u64,
             records: chunk.to_vec(),
         })
-        .collect()
+        .collect())
 }
 
 /// One position's label: its exact solve at `exact_empties` or fewer empties, else a search of
@@ -110,6 +109,7 @@ fn label_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluator;
     use crate::search::selectivity::FULL_WIDTH;
     use crate::search::Limits;
 
@@ -138,7 +138,7 @@ mod tests {
             exact_empties: 14,
             threads: 1,
         };
-        let one = label_positions(&list, &options, &|_, _| {});
+        let one = label_positions(&list, &options, &|_, _| {}).unwrap();
         let three = label_positions(
             &list,
             &LabelOptions {
@@ -146,7 +146,8 @@ mod tests {
                 ..options.clone()
             },
             &|_, _| {},
-        );
+        )
+        .unwrap();
         assert_eq!(one, three);
         let records: Vec<Record> = one.iter().flat_map(|b| b.records.clone()).collect();
         assert_eq!(records.len(), list.len());
@@ -199,7 +200,8 @@ mod tests {
                 threads: 2,
             },
             &|_, _| {},
-        );
+        )
+        .unwrap();
         assert_eq!(blocks.len(), 2);
         assert_eq!((blocks[0].game, blocks[0].records.len()), (0, LABEL_BLOCK));
         assert_eq!((blocks[1].game, blocks[1].records.len()), (1, 1));
