@@ -39,8 +39,9 @@ pub enum DataAction {
         out: PathBuf,
     },
     /// Label a list of positions (`<64 squares> <side>` lines, anything after them ignored, so
-    /// OBF lines too; `#` or `%` comments) with a deep search of each, or its exact solve near the end, into a binary data
-    /// file: e.g. every position of the first plies (scripts/early-positions.py).
+    /// OBF lines and text data lines too; `#` or `%` comments) with a deep search of each, or its
+    /// exact solve near the end, into a binary data file: e.g. every position of the first plies
+    /// (scripts/early-positions.py).
     Label {
         /// The positions.
         positions: PathBuf,

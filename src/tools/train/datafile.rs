@@ -73,6 +73,21 @@ pub struct Record {
 }
 
 impl Record {
+    /// A record of `position` labelled `label` discs (clamped to -64..=64) of `kind`; `search_depth`
+    /// is kept for a search label only, the other kinds record depth 0.
+    pub fn new(position: Position, label: i32, kind: LabelKind, search_depth: u32) -> Record {
+        Record {
+            position,
+            label: label.clamp(-64, 64) as i8,
+            depth: if kind == LabelKind::Search {
+                search_depth.min(255) as u8
+            } else {
+                0
+            },
+            kind,
+        }
+    }
+
     /// How much a label is worth against another of the same position: exact, then deeper searches,
     /// then outcomes.
     pub fn quality(&self) -> (LabelKind, u8) {

@@ -130,12 +130,12 @@ fn play_game(
                     continue;
                 };
                 if keep(&child) && !line.contains(&child.board) {
-                    siblings.push(Record {
-                        position: child,
-                        label: solver.solve_exact(child.board).score.clamp(-64, 64) as i8,
-                        depth: 0,
-                        kind: LabelKind::Exact,
-                    });
+                    siblings.push(Record::new(
+                        child,
+                        solver.solve_exact(child.board).score,
+                        LabelKind::Exact,
+                        0,
+                    ));
                 }
             }
         }
@@ -165,17 +165,7 @@ fn play_game(
                 _ if solved => (outcome, LabelKind::Exact),
                 _ => (outcome, LabelKind::Outcome),
             };
-            let depth = if kind == LabelKind::Search {
-                options.label_depth.unwrap_or(0).min(255) as u8
-            } else {
-                0
-            };
-            Record {
-                position: p,
-                label: label.clamp(-64, 64) as i8,
-                depth,
-                kind,
-            }
+            Record::new(p, label, kind, options.label_depth.unwrap_or(0))
         })
         .chain(siblings)
         .collect()

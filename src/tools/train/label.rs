@@ -94,16 +94,7 @@ fn label_one(
         searcher.clear();
         search_label(p.board, options.depth, options.selectivity, searcher, stop)?
     };
-    Some(Record {
-        position: p,
-        label: label.clamp(-64, 64) as i8,
-        depth: if kind == LabelKind::Search {
-            options.depth.min(255) as u8
-        } else {
-            0
-        },
-        kind,
-    })
+    Some(Record::new(p, label, kind, options.depth))
 }
 
 #[cfg(test)]
