@@ -5,7 +5,8 @@ change (positive: the odd depth scores higher for the side to move).
 
 usage: scripts/swing.py WEDGE_BINARY DEPTH POSITIONS [EVALFILE] [SELECTIVITY]
   e.g. scripts/swing.py target/release/wedge 14 200
-POSITIONS `bench` takes the 22 positions of `wedge bench` (src/tools/bench.rs) instead.
+POSITIONS `bench` takes the 22 positions of `wedge bench` (src/tools/bench.rs) instead, and prints
+each position's own mean |change| too.
 Only disc scores (`score cp`) count: a depth that reports an exact score is left out.
 
 Each search starts from a new game (ucinewgame), without the book; the scores are those of the
@@ -32,6 +33,7 @@ send('uci'); send('setoption name OwnBook value false')
 if evalfile: send(f'setoption name EvalFile value {evalfile}')
 if sel: send(f'setoption name Selectivity value {sel}')
 diffs = {}  # depth -> list of score(d) - score(d-1), in discs
+by_position = []  # (position, mean |change| over its depths)
 for b, s in pos:
     send('ucinewgame'); send(f'position board {b} {s}'); send(f'go depth {depth}')
     scores = {}
@@ -42,8 +44,10 @@ for b, s in pos:
             w = l.split(); d = int(w[2]); i = w.index('score')
             if w[i + 1] == 'cp': scores[d] = int(w[i + 2]) / 100
         if l.startswith('bestmove'): break
+    mine = [scores[d] - scores[d - 1] for d in scores if d - 1 in scores]
     for d in scores:
         if d - 1 in scores: diffs.setdefault(d, []).append(scores[d] - scores[d - 1])
+    if mine: by_position.append((b, s, sum(map(abs, mine)) / len(mine), len(mine)))
 send('quit'); p.wait()
 allabs = []
 for d in sorted(diffs):
@@ -51,4 +55,7 @@ for d in sorted(diffs):
     allabs += [abs(v) for v in x]
     print(f'depth {d:2} vs {d-1:2}: {len(x):4} positions, mean |change| {sum(map(abs, x))/len(x):5.2f}, '
           f'odd minus even {sum(v*sign for v in x)/len(x):+5.2f} discs')
+if bench:
+    for b, s, m, k in by_position:
+        print(f'{b} {s} ({b.count("-")} empties): mean |change| {m:5.2f} over {k} pairs')
 print(f'all: mean |change| {sum(allabs)/len(allabs):.2f} discs over {len(allabs)} pairs')
