@@ -118,6 +118,11 @@ pub struct TrainArgs {
     /// difference between 1-ply and static values, per phase; docs/training.md).
     #[arg(long)]
     pub tempo: bool,
+    /// The side-to-move term's size as a multiple of half the 1-ply minus static difference
+    /// (`--tempo`; 1 cancels that difference at one ply, more also the rest that deeper
+    /// searches show: docs/training.md).
+    #[arg(long, default_value_t = 1.0, value_parser = tempo_scale)]
+    pub tempo_scale: f64,
     /// Start from this pattern weights file instead of zeros (continued training); phases
     /// without training positions keep its weights.
     #[arg(long)]
@@ -169,8 +174,16 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             phasing: args.phasing,
             threads: args.threads,
         },
-        args.tempo,
+        args.tempo.then_some(args.tempo_scale),
     )
+}
+
+/// Parses `--tempo-scale`: a finite number from 0 to 3.
+fn tempo_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=3.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 3, got `{text}`")),
+    }
 }
 
 /// Prints the evaluations' mean absolute error against the data's labels, by empty squares.
@@ -328,7 +341,7 @@ fn run_train(
     held_out: u64,
     init: Option<&Path>,
     mut options: wedge::tools::train::TrainOptions,
-    tempo: bool,
+    tempo: Option<f64>,
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
     if let Some(path) = init {
@@ -385,7 +398,7 @@ fn run_train(
         test_err.overall(),
         init_column(init_err.as_ref().map(|e| e.overall()))
     );
-    if tempo {
+    if let Some(scale) = tempo {
         use wedge::tools::train::{add_tempo, parity_offsets};
         // A sample of the training positions is plenty for 61 means.
         let step = (training.len() / 200_000).max(1);
@@ -402,7 +415,7 @@ fn run_train(
                 .join(" ")
         };
         let before = parity_offsets(&weights, &sample);
-        let terms = add_tempo(&mut weights, &before);
+        let terms = add_tempo(&mut weights, &before, scale);
         let after = parity_offsets(&weights, &sample);
         println!("parity offset (1-ply minus static, discs) by tens of empties 0-9 .. 50-59:");
         println!("  before {}", by_decade(&before));

@@ -424,13 +424,16 @@ pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64,
         .collect()
 }
 
-/// Adds a side-to-move term to `weights`: half the parity offset ([`parity_offsets`]) to the bias
-/// of each phase, averaged over the empties counts the phase covers (weighted by positions and by
+/// Adds a side-to-move term to `weights`: `scale` times half the parity offset
+/// ([`parity_offsets`]) to the bias of each phase, averaged over the empties counts the phase covers (weighted by positions and by
 /// the phase's share in each count's blend). The leaves of a fixed-depth search all have the same
 /// side to move, so the term moves every leaf of one search alike and changes no choice; what it
 /// changes is that searches of consecutive depths, and the shallow and deep searches that
-/// Multi-ProbCut compares, agree. Returns the term of each phase (discs).
-pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)]) -> Vec<f64> {
+/// Multi-ProbCut compares, agree. A `scale` of 1 cancels the offset between 1-ply and static
+/// values; a search's deeper plies add a little more of the same sign (each side's choice is a
+/// maximum over noisy values), which a `scale` somewhat above 1 takes out too. Returns the term of
+/// each phase (discs).
+pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)], scale: f64) -> Vec<f64> {
     let sets = weights.phases.len();
     let mut acc = vec![(0f64, 0f64); sets];
     for (e, &(off, n)) in offsets.iter().enumerate() {
@@ -438,7 +441,7 @@ pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)]) -> Vec<
         let t = b.num as f64 / b.den as f64;
         for (k, share) in [(b.lo, 1.0 - t), (b.hi, t)] {
             if share > 0.0 && k < sets {
-                acc[k].0 += share * n as f64 * off / 2.0;
+                acc[k].0 += share * n as f64 * off * scale / 2.0;
                 acc[k].1 += share * n as f64;
             }
         }
@@ -686,14 +689,26 @@ mod tests {
             o.iter().map(|&(x, k)| x * k as f64).sum::<f64>() / n as f64
         };
         let mut w = (*init).clone();
+        let mut twice = (*init).clone();
         let before = mean(&parity_offsets(&w, &samples));
         let offsets = parity_offsets(&w, &samples);
-        let terms = add_tempo(&mut w, &offsets);
+        let terms = add_tempo(&mut w, &offsets, 1.0);
         let after = mean(&parity_offsets(&w, &samples));
         assert!(before > 1.0, "offset {before:.2}");
         assert!(after.abs() < before / 4.0, "{before:.2} -> {after:.2}");
         assert_eq!(terms.len(), w.phases.len());
         assert!(terms.iter().all(|&t| t > 0.0), "{terms:?}");
+        // Twice the term overshoots by as much: the offset turns about as negative as it was
+        // positive.
+        let doubled = add_tempo(&mut twice, &offsets, 2.0);
+        for (d, t) in doubled.iter().zip(&terms) {
+            assert!((d - 2.0 * t).abs() < 1e-9, "{d} vs 2 x {t}");
+        }
+        let overshot = mean(&parity_offsets(&twice, &samples));
+        assert!(
+            (overshot + before).abs() < before / 4.0,
+            "{before:.2} -> {overshot:.2}"
+        );
     }
 
     #[test]
