@@ -33,7 +33,7 @@ send('uci'); send('setoption name OwnBook value false')
 if evalfile: send(f'setoption name EvalFile value {evalfile}')
 if sel: send(f'setoption name Selectivity value {sel}')
 diffs = {}  # depth -> list of score(d) - score(d-1), in discs
-by_position = []  # (position, mean |change| over its depths)
+by_position = []  # (board, side, mean |change| over its depths, pairs)
 for b, s in pos:
     send('ucinewgame'); send(f'position board {b} {s}'); send(f'go depth {depth}')
     scores = {}

@@ -121,8 +121,8 @@ pub struct TrainArgs {
     /// The side-to-move term's size as a multiple of half the 1-ply minus static difference
     /// (`--tempo`; 1 cancels that difference at one ply, more also the rest that deeper
     /// searches show: docs/training.md).
-    #[arg(long, default_value_t = 1.0, value_parser = tempo_scale)]
-    pub tempo_scale: f64,
+    #[arg(long, default_value_t = 1.0, value_parser = tempo_scale, requires = "tempo")]
+    pub tempo_scale: f32,
     /// Start from this pattern weights file instead of zeros (continued training); phases
     /// without training positions keep its weights.
     #[arg(long)]
@@ -174,16 +174,13 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             phasing: args.phasing,
             threads: args.threads,
         },
-        args.tempo.then_some(args.tempo_scale),
+        args.tempo.then_some(f64::from(args.tempo_scale)),
     )
 }
 
-/// Parses `--tempo-scale`: a finite number from 0 to 3.
-fn tempo_scale(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if (0.0..=3.0).contains(&x) => Ok(x),
-        _ => Err(format!("expected a number from 0 to 3, got `{text}`")),
-    }
+/// Parses `--tempo-scale`: a number from 0 to 3.
+fn tempo_scale(text: &str) -> Result<f32, String> {
+    finite_where(text, |x| (0.0..=3.0).contains(&x), "from 0 to 3")
 }
 
 /// Prints the evaluations' mean absolute error against the data's labels, by empty squares.
@@ -462,7 +459,17 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_empties_range, parse_shard};
+    use super::{parse_empties_range, parse_shard, tempo_scale};
+
+    #[test]
+    fn tempo_scales() {
+        assert_eq!(tempo_scale("1.3"), Ok(1.3));
+        assert_eq!(tempo_scale("0"), Ok(0.0));
+        assert_eq!(tempo_scale("3"), Ok(3.0));
+        for bad in ["-0.1", "3.5", "nan", "inf", "x", ""] {
+            assert!(tempo_scale(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn shards() {

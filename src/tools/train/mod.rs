@@ -425,8 +425,8 @@ pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64,
 }
 
 /// Adds a side-to-move term to `weights`: `scale` times half the parity offset
-/// ([`parity_offsets`]) to the bias of each phase, averaged over the empties counts the phase covers (weighted by positions and by
-/// the phase's share in each count's blend). The leaves of a fixed-depth search all have the same
+/// ([`parity_offsets`]) to the bias of each phase, averaged over the empties counts the phase
+/// covers (weighted by positions and by the phase's share in each count's blend). The leaves of a fixed-depth search all have the same
 /// side to move, so the term moves every leaf of one search alike and changes no choice; what it
 /// changes is that searches of consecutive depths, and the shallow and deep searches that
 /// Multi-ProbCut compares, agree. A `scale` of 1 cancels the offset between 1-ply and static
@@ -690,24 +690,25 @@ mod tests {
         };
         let mut w = (*init).clone();
         let mut twice = (*init).clone();
-        let before = mean(&parity_offsets(&w, &samples));
         let offsets = parity_offsets(&w, &samples);
+        let before = mean(&offsets);
         let terms = add_tempo(&mut w, &offsets, 1.0);
         let after = mean(&parity_offsets(&w, &samples));
         assert!(before > 1.0, "offset {before:.2}");
         assert!(after.abs() < before / 4.0, "{before:.2} -> {after:.2}");
         assert_eq!(terms.len(), w.phases.len());
         assert!(terms.iter().all(|&t| t > 0.0), "{terms:?}");
-        // Twice the term overshoots by as much: the offset turns about as negative as it was
-        // positive.
+        // Twice the term moves the offset twice as far (the bias shifts static values up and
+        // 1-ply values down alike, up to the weights' rounding).
         let doubled = add_tempo(&mut twice, &offsets, 2.0);
         for (d, t) in doubled.iter().zip(&terms) {
             assert!((d - 2.0 * t).abs() < 1e-9, "{d} vs 2 x {t}");
         }
         let overshot = mean(&parity_offsets(&twice, &samples));
+        let expected = before + 2.0 * (after - before);
         assert!(
-            (overshot + before).abs() < before / 4.0,
-            "{before:.2} -> {overshot:.2}"
+            (overshot - expected).abs() < 0.1,
+            "{before:.2} -> {after:.2}, twice: {overshot:.2}"
         );
     }
 
