@@ -44,10 +44,9 @@ for b, s in pos:
             w = l.split(); d = int(w[2]); i = w.index('score')
             if w[i + 1] == 'cp': scores[d] = int(w[i + 2]) / 100
         if l.startswith('bestmove'): break
-    mine = [scores[d] - scores[d - 1] for d in scores if d - 1 in scores]
-    for d in scores:
-        if d - 1 in scores: diffs.setdefault(d, []).append(scores[d] - scores[d - 1])
-    if mine: by_position.append((b, s, sum(map(abs, mine)) / len(mine), len(mine)))
+    mine = {d: scores[d] - scores[d - 1] for d in scores if d - 1 in scores}
+    for d, v in mine.items(): diffs.setdefault(d, []).append(v)
+    if mine: by_position.append((b, s, sum(map(abs, mine.values())) / len(mine), len(mine)))
 send('quit'); p.wait()
 allabs = []
 for d in sorted(diffs):
