@@ -107,6 +107,29 @@ fn search_equals_minimax_with_and_without_tt() {
     );
 }
 
+/// The selective search's prunings begin at 3 plies to go (probable cuts) and 6 (late move
+/// reductions); a full-width search, the default of `Limits`, has neither and stays the plain
+/// search at those depths too. Besides the trained evaluation, one that loves giving the opponent
+/// moves: the moves the search orders last are then the best ones.
+#[test]
+fn full_width_search_equals_minimax_at_depths_6_and_7() {
+    let mut w = wedge::eval::weights::Weights::default();
+    w.set_by_name("MobilityMid", "-150").unwrap();
+    w.set_by_name("MobilityEnd", "-150").unwrap();
+    let perverse = Evaluator::new(w);
+    let positions = positions_with_empties(41, 200, 20..=44, 8);
+    for (i, b) in positions.into_iter().enumerate() {
+        let depth = 6 + (i as u32 % 2);
+        for ev in [Evaluator::default(), perverse.clone()] {
+            let mut nodes = 0;
+            let expected = minimax(&ev, b, depth, &mut nodes);
+            let mut s = Searcher::new(16, ev.clone());
+            let r = search(&mut s, b, depth);
+            assert_eq!(value(r.score), expected, "{b:?} depth {depth}");
+        }
+    }
+}
+
 #[test]
 fn exact_near_the_end_and_best_move_achieves_it() {
     let ev = Evaluator::default();
