@@ -107,7 +107,7 @@ fn search_equals_minimax_with_and_without_tt() {
     );
 }
 
-/// The selective search's prunings begin at 3 plies to go (probable cuts) and 6 (late move
+/// The selective search's prunings begin at 3 plies to go (probable cuts) and 4 (late move
 /// reductions); a full-width search, the default of `Limits`, has neither and stays the plain
 /// search at those depths too. Besides the trained evaluation, one that loves giving the opponent
 /// moves: the moves the search orders last are then the best ones.
@@ -359,7 +359,9 @@ fn selective_search_to_the_end_proves_its_score() {
 
 /// A selective search that reaches the end of the game leaves the proof to the exact solver: the
 /// same exact score as a search that proves it on its own (with two principal lines, which the
-/// solver does not give), in under half the nodes over the positions (about a third).
+/// solver does not give), in under two thirds of the nodes over the positions (0.55 with late
+/// move reductions, which make the selective iterations of both cheaper; 0.46 with the
+/// reductions from 6 plies after 3 moves).
 #[test]
 fn the_solver_proves_the_end_of_a_selective_search() {
     use wedge::search::selectivity::default_level;
@@ -385,7 +387,7 @@ fn the_solver_proves_the_end_of_a_selective_search() {
         alone_nodes += alone.nodes;
     }
     assert!(
-        handed_nodes * 2 < alone_nodes,
+        handed_nodes * 3 < alone_nodes * 2,
         "{handed_nodes} nodes handed over, {alone_nodes} alone"
     );
 }

@@ -405,9 +405,9 @@ const BUSY_MIN_DEPTH: u32 = 4;
 /// [`LATE_MIN_DEPTH`] plies or more to go, the moves after the first [`LATE_MOVES`] (in the order
 /// of [`Tree::order_moves`]) are searched [`LATE_REDUCTION`] plies shallower first. Two plies keep
 /// the parity of the depth, which the evaluation's odd/even swing would otherwise bias. Only at
-/// the selective levels: a full-width search stays the plain search. Against the search without
-/// them (XOT pairs, no book, AMD EPYC Zen 3): 100 ms a move, SPRT(0, 20) H1 after 811 games,
-/// +26.6 +- 20.6 Elo; 1 s a move, 100 games, +6.9 +- 42.2 (docs/search.md).
+/// the selective levels: a full-width search stays the plain search. The measured settings are in
+/// docs/search.md (late move reductions): from 4 plies after 2 moves against from 6 after 3,
+/// SPRT(0, 20) H1 at 100 ms a move, +28.0 +- 21.5 Elo.
 fn late_reduction(depth: u32, searched: usize, is_pv: bool, selective: bool) -> u32 {
     if selective && !is_pv && searched >= LATE_MOVES && depth >= LATE_MIN_DEPTH {
         LATE_REDUCTION
@@ -420,9 +420,9 @@ fn late_reduction(depth: u32, searched: usize, is_pv: bool, selective: bool) -> 
 const _: () = assert!(LATE_REDUCTION.is_multiple_of(2) && LATE_MIN_DEPTH > LATE_REDUCTION + 1);
 
 /// Moves of a node searched at full depth before [`late_reduction`] applies.
-const LATE_MOVES: usize = 3;
-/// The fewest plies to go at which late moves are reduced (the reduced search keeps at least 3).
-const LATE_MIN_DEPTH: u32 = 6;
+const LATE_MOVES: usize = 2;
+/// The fewest plies to go at which late moves are reduced (the reduced search keeps at least 1).
+const LATE_MIN_DEPTH: u32 = 4;
 /// Plies by which a late move's first search is shallower.
 const LATE_REDUCTION: u32 = 2;
 
@@ -432,11 +432,13 @@ mod tests {
 
     #[test]
     fn late_moves_are_reduced_only_in_selective_null_window_searches() {
-        assert_eq!(late_reduction(8, 3, false, true), LATE_REDUCTION);
+        let (moves, depth) = (LATE_MOVES, LATE_MIN_DEPTH);
+        assert_eq!(late_reduction(depth, moves, false, true), LATE_REDUCTION);
+        assert_eq!(late_reduction(20, 10, false, true), LATE_REDUCTION);
         // The first moves, principal variation nodes, shallow nodes and full width: no reduction.
-        assert_eq!(late_reduction(8, 2, false, true), 0);
-        assert_eq!(late_reduction(8, 3, true, true), 0);
-        assert_eq!(late_reduction(LATE_MIN_DEPTH - 1, 5, false, true), 0);
+        assert_eq!(late_reduction(depth, moves - 1, false, true), 0);
+        assert_eq!(late_reduction(depth, moves, true, true), 0);
+        assert_eq!(late_reduction(depth - 1, moves + 3, false, true), 0);
         assert_eq!(late_reduction(20, 10, false, false), 0);
     }
 }
