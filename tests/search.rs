@@ -110,7 +110,9 @@ fn search_equals_minimax_with_and_without_tt() {
 /// The selective search's prunings begin at 3 plies to go (probable cuts) and 4 (late move
 /// reductions); a full-width search, the default of `Limits`, has neither and stays the plain
 /// search at those depths too. Besides the trained evaluation, one that loves giving the opponent
-/// moves: the moves the search orders last are then the best ones.
+/// moves: the moves the search orders last are then the best ones. This guards the plain search;
+/// the reductions' gate is tested in `src/search/midgame/tree.rs` (forced on at full width, they
+/// happened to leave these positions' values unchanged).
 #[test]
 fn full_width_search_equals_minimax_at_depths_6_and_7() {
     let mut w = wedge::eval::weights::Weights::default();
@@ -359,9 +361,8 @@ fn selective_search_to_the_end_proves_its_score() {
 
 /// A selective search that reaches the end of the game leaves the proof to the exact solver: the
 /// same exact score as a search that proves it on its own (with two principal lines, which the
-/// solver does not give), in under two thirds of the nodes over the positions (0.55 with late
-/// move reductions, which make the selective iterations of both cheaper; 0.46 with the
-/// reductions from 6 plies after 3 moves).
+/// solver does not give), in under two thirds of the nodes over the positions (0.55; the late
+/// move reductions make the selective iterations of both searches cheaper).
 #[test]
 fn the_solver_proves_the_end_of_a_selective_search() {
     use wedge::search::selectivity::default_level;

@@ -202,8 +202,8 @@ impl Tree {
     /// its table probe: the children's evaluations, fail-soft, the hash move first and then
     /// fewest replies first, as the general node orders them. Each child's flips and replies are
     /// found once, for both the ordering and the evaluation, and a leaf costs no call of the
-    /// general node: same trees, `wedge bench --depth 20` median 2,638 -> 2,187 ms (AMD EPYC Zen
-    /// 3, five runs each in turn). Returns the score and the best square ([`NO_SQUARE`] if none).
+    /// general node: same trees, 17% less time for `wedge bench --depth 20` (docs/benchmarks.md,
+    /// 2026-11-29). Returns the score and the best square ([`NO_SQUARE`] if none).
     #[allow(clippy::too_many_arguments)]
     fn null_window_1(
         &mut self,
@@ -402,8 +402,8 @@ const BUSY_MIN_DEPTH: u32 = 4;
 
 /// Late move reductions, the selective search's second pruning beside Multi-ProbCut: the plies
 /// by which the first search of a node's move is shallower. At a null-window node with
-/// [`LATE_MIN_DEPTH`] plies or more to go, the moves after the first [`LATE_MOVES`] (in the order
-/// of [`Tree::order_moves`]) are searched [`LATE_REDUCTION`] plies shallower first. Two plies keep
+/// [`LATE_MIN_DEPTH`] plies or more to go, the moves searched after the first [`LATE_MOVES`] (in
+/// the order of [`Tree::order_moves`], a move deferred as busy by another thread last) are searched [`LATE_REDUCTION`] plies shallower first. Two plies keep
 /// the parity of the depth, which the evaluation's odd/even swing would otherwise bias. Only at
 /// the selective levels: a full-width search stays the plain search. The measured settings are in
 /// docs/search.md (late move reductions): from 4 plies after 2 moves against from 6 after 3,
