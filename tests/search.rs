@@ -110,9 +110,8 @@ fn search_equals_minimax_with_and_without_tt() {
 /// The selective search's prunings begin at 3 plies to go (probable cuts) and 4 (late move
 /// reductions); a full-width search, the default of `Limits`, has neither and stays the plain
 /// search at those depths too. Besides the trained evaluation, one that loves giving the opponent
-/// moves: the moves the search orders last are then the best ones. This guards the plain search;
-/// the reductions' gate is tested in `src/search/midgame/tree.rs` (forced on at full width, they
-/// happened to leave these positions' values unchanged).
+/// moves: the moves the search orders last are then the best ones. With the late move reductions
+/// forced on at full width, this test fails.
 #[test]
 fn full_width_search_equals_minimax_at_depths_6_and_7() {
     let mut w = wedge::eval::weights::Weights::default();

@@ -3,7 +3,7 @@
 
 use super::busy::Busy;
 use super::*;
-use crate::search::movelist::{MovePicker, MAX_MOVES};
+use crate::search::movelist::MovePicker;
 
 /// A child position to search: its discs, pattern indices, remaining depth and ply.
 pub(super) struct Child<'a> {
@@ -94,15 +94,15 @@ impl Tree {
             }
         }
         if depth == 1 && !is_pv {
-            let best = self.null_window_1(p, o, idx, moves, hash_move, beta, ply);
+            let (best, best_sq) = self.null_window_1(p, o, idx, moves, hash_move, beta, ply);
             if self.use_tt && !self.aborted {
-                let best_sq = (best.1 != NO_SQUARE).then_some(best.1);
                 self.tt
-                    .store(p, o, depth, self.selectivity, alpha, beta, best.0, best_sq);
+                    .store(p, o, depth, self.selectivity, alpha, beta, best, best_sq);
             }
-            return best.0;
+            return best;
         }
-        if !is_pv && self.selectivity < FULL_WIDTH && depth >= probcut::MIN_DEPTH {
+        let selective = self.selectivity < FULL_WIDTH;
+        if !is_pv && selective && depth >= probcut::MIN_DEPTH {
             if let Some(v) = self.probable_cut(p, o, idx, alpha, beta, depth, ply) {
                 return v;
             }
@@ -111,7 +111,6 @@ impl Tree {
             }
         }
         let alpha0 = alpha;
-        let selective = self.selectivity < FULL_WIDTH;
         let list = self.order_moves(p, o, idx, moves, depth, hash_move);
         // With helper threads, a node this deep marks itself while its moves are searched, and
         // children another thread is searching wait until the others are done ([`busy`]).
@@ -203,7 +202,7 @@ impl Tree {
     /// fewest replies first, as the general node orders them. Each child's flips and replies are
     /// found once, for both the ordering and the evaluation, and a leaf costs no call of the
     /// general node: same trees, 17% less time for `wedge bench --depth 20` (docs/benchmarks.md,
-    /// 2026-11-29). Returns the score and the best square ([`NO_SQUARE`] if none).
+    /// 2026-11-29). Returns the score and the best square (none if the search was stopped).
     #[allow(clippy::too_many_arguments)]
     fn null_window_1(
         &mut self,
@@ -214,30 +213,29 @@ impl Tree {
         hash_move: u8,
         beta: i32,
         ply: u32,
-    ) -> (i32, u8) {
+    ) -> (i32, Option<u8>) {
         let mut list = MovePicker::default();
-        let mut children = [(0u64, 0u64, 0u64, 0u8); MAX_MOVES];
-        let mut n = 0;
+        // Each child's flips and replies, by square.
+        let (mut flipped, mut replies_of) = ([0u64; 64], [0u64; 64]);
         while moves != 0 {
             let sq = moves.trailing_zeros() as usize;
             moves &= moves - 1;
             let f = flips(sq, p, o);
-            let (cp, co) = (o ^ f, p | f | (1 << sq));
-            let replies = legal_moves(cp, co);
-            children[n] = (f, cp, replies, sq as u8);
+            let replies = legal_moves(o ^ f, p | f | (1 << sq));
+            (flipped[sq], replies_of[sq]) = (f, replies);
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else {
                 reply_count(replies)
             };
-            list.push(key, n as u8);
-            n += 1;
+            list.push(key, sq as u8);
         }
-        let (mut best, mut best_sq) = (-INF_CENTIDISCS, NO_SQUARE);
-        while let Some(i) = list.pop() {
-            let (f, cp, replies, sq) = children[i as usize];
-            let co = p | f | (1 << sq);
-            let cidx = idx.play(sq as usize, f);
+        let (mut best, mut best_sq) = (-INF_CENTIDISCS, None);
+        while let Some(sq) = list.pop() {
+            let s = sq as usize;
+            let (f, replies) = (flipped[s], replies_of[s]);
+            let (cp, co) = (o ^ f, p | f | (1 << s));
+            let cidx = idx.play(s, f);
             let v = if replies == 0 {
                 // The opponent passes or the game ends: the general node knows both.
                 let mut pv = Vec::new();
@@ -251,11 +249,11 @@ impl Tree {
                     .clamp(-EVAL_LIMIT, EVAL_LIMIT)
             };
             if self.aborted {
-                return (0, NO_SQUARE);
+                return (0, None);
             }
             if v > best {
                 best = v;
-                best_sq = sq;
+                best_sq = Some(sq);
                 if v >= beta {
                     break;
                 }
@@ -403,9 +401,10 @@ const BUSY_MIN_DEPTH: u32 = 4;
 /// Late move reductions, the selective search's second pruning beside Multi-ProbCut: the plies
 /// by which the first search of a node's move is shallower. At a null-window node with
 /// [`LATE_MIN_DEPTH`] plies or more to go, the moves searched after the first [`LATE_MOVES`] (in
-/// the order of [`Tree::order_moves`], a move deferred as busy by another thread last) are searched [`LATE_REDUCTION`] plies shallower first. Two plies keep
-/// the parity of the depth, which the evaluation's odd/even swing would otherwise bias. Only at
-/// the selective levels: a full-width search stays the plain search. The measured settings are in
+/// the order of [`Tree::order_moves`], a move deferred as busy by another thread last) are
+/// searched [`LATE_REDUCTION`] plies shallower first. Two plies keep the parity of the depth,
+/// which the evaluation's odd/even swing would otherwise bias. Only at the selective levels: a
+/// full-width search stays the plain search. The measured settings are in
 /// docs/search.md (late move reductions): from 4 plies after 2 moves against from 6 after 3,
 /// SPRT(0, 20) H1 at 100 ms a move, +28.0 +- 21.5 Elo.
 fn late_reduction(depth: u32, searched: usize, is_pv: bool, selective: bool) -> u32 {

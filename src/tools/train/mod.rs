@@ -429,10 +429,10 @@ pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64,
 /// covers (weighted by positions and by the phase's share in each count's blend). The leaves of a
 /// fixed-depth search all have the same side to move, so the term moves every leaf of one search
 /// alike and changes no choice; what it changes is that searches of consecutive depths, and the
-/// shallow and deep searches that Multi-ProbCut compares, agree. A `scale` of 1 cancels the offset between 1-ply and static
-/// values; a search's deeper plies add a little more of the same sign (each side's choice is a
-/// maximum over noisy values), which a `scale` somewhat above 1 takes out too. Returns the term of
-/// each phase (discs).
+/// shallow and deep searches that Multi-ProbCut compares, agree. A `scale` of 1 cancels the offset
+/// between 1-ply and static values; a search's deeper plies add a little more of the same sign
+/// (each side's choice is a maximum over noisy values), which a `scale` somewhat above 1 takes out
+/// too. Returns the term of each phase (discs).
 pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)], scale: f64) -> Vec<f64> {
     let sets = weights.phases.len();
     let mut acc = vec![(0f64, 0f64); sets];
