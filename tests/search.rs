@@ -360,8 +360,9 @@ fn selective_search_to_the_end_proves_its_score() {
 
 /// A selective search that reaches the end of the game leaves the proof to the exact solver: the
 /// same exact score as a search that proves it on its own (with two principal lines, which the
-/// solver does not give), in under two thirds of the nodes over the positions (0.55; the late
-/// move reductions make the selective iterations of both searches cheaper).
+/// solver does not give), in under three quarters of the nodes over the positions (0.69). The
+/// bound is loose because the late move reductions and the probable cut's gate make the selective
+/// iterations, which both searches run, cheaper (the ratios before them: docs/search.md).
 #[test]
 fn the_solver_proves_the_end_of_a_selective_search() {
     use wedge::search::selectivity::default_level;
@@ -387,7 +388,7 @@ fn the_solver_proves_the_end_of_a_selective_search() {
         alone_nodes += alone.nodes;
     }
     assert!(
-        handed_nodes * 3 < alone_nodes * 2,
+        handed_nodes * 4 < alone_nodes * 3,
         "{handed_nodes} nodes handed over, {alone_nodes} alone"
     );
 }
