@@ -266,10 +266,9 @@ impl Tree {
     /// Multi-ProbCut: a shallow null-window search whose predicted deep value clears the window by
     /// the current level's margin cuts the node off; `Some(bound)` is the bound it fails with.
     ///
-    /// Each test is tried only on the side of the window where the static evaluation lies (the
-    /// high one when it is at least `beta`, the low one when it is at most `alpha`; with a null
-    /// window exactly one of them), which saves the shallow search on the side a cut is less
-    /// likely. Measured in nodes and self-play in docs/search.md ("The static evaluation's
+    /// The node has a null window, and one test is tried, on the side of the window where the
+    /// static evaluation lies (the high one when it is at least `beta`, else the low one): the
+    /// shallow search on the side a cut is less likely is saved. Measured in nodes and self-play in docs/search.md ("The static evaluation's
     /// gate").
     #[allow(clippy::too_many_arguments)]
     fn probable_cut(
@@ -288,31 +287,29 @@ impl Tree {
         let margin = selectivity::MPC_T[self.selectivity as usize] * fit.sigma;
         let shallow = probcut::shallow_depth(depth);
         let mut pv = Vec::new();
-        let stand = self.eval.evaluate_indexed_moves(p, o, idx, moves);
-        // The shallow value that predicts a deep one at or above `beta + margin`.
-        let high = (((f64::from(beta) + margin - fit.b) / fit.a).ceil() as i32)
-            .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
-        if stand >= beta && beta < EVAL_LIMIT && high < EVAL_LIMIT {
+        debug_assert_eq!(
+            alpha + 1,
+            beta,
+            "probable cuts are tried at null-window nodes"
+        );
+        if self.eval.evaluate_indexed_moves(p, o, idx, moves) >= beta {
+            // The shallow value that predicts a deep one at or above `beta + margin`.
+            let high = (((f64::from(beta) + margin - fit.b) / fit.a).ceil() as i32)
+                .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
+            if beta >= EVAL_LIMIT || high >= EVAL_LIMIT {
+                return None;
+            }
             let v = self.pvs(p, o, idx, high - 1, high, shallow, ply, &mut pv);
-            if self.aborted {
+            (!self.aborted && v >= high).then_some(beta)
+        } else {
+            let low = (((f64::from(alpha) - margin - fit.b) / fit.a).floor() as i32)
+                .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
+            if alpha <= -EVAL_LIMIT || low <= -EVAL_LIMIT {
                 return None;
             }
-            if v >= high {
-                return Some(beta);
-            }
-        }
-        let low = (((f64::from(alpha) - margin - fit.b) / fit.a).floor() as i32)
-            .clamp(-INF_CENTIDISCS, INF_CENTIDISCS);
-        if stand <= alpha && alpha > -EVAL_LIMIT && low > -EVAL_LIMIT {
             let v = self.pvs(p, o, idx, low, low + 1, shallow, ply, &mut pv);
-            if self.aborted {
-                return None;
-            }
-            if v <= low {
-                return Some(alpha);
-            }
+            (!self.aborted && v <= low).then_some(alpha)
         }
-        None
     }
 
     /// The score of a child for its parent, principal variation search style: the first child with
