@@ -202,6 +202,42 @@ fn exact_and_wld_solves() {
 }
 
 #[test]
+fn a_solve_with_a_depth_short_of_the_end_is_that_search() {
+    // 55 empties: a solve would take hours; depth 6 makes it a depth-6 search that answers.
+    let mut e = Engine::start();
+    e.send("position startpos moves f5 d6 c3 d3 c4");
+    for go in ["go exact depth 6", "go wld depth 6", "go mate 3 depth 5"] {
+        e.send(go);
+        let (lines, mv) = e.bestmove();
+        let depths: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let last = depths.last().expect("info lines");
+        let deepest = if go.contains("depth 6") { 6 } else { 5 };
+        assert!(
+            last.starts_with(&format!("info depth {deepest} ")),
+            "{go}: {lines:#?}"
+        );
+        assert!(
+            !last.contains(" exact ") && !last.contains(" wld "),
+            "{last}"
+        );
+        assert!(!mv.is_empty() && mv != "none", "{go}: {mv}");
+    }
+    // A depth that reaches the end still proves: FFO #1 has 14 empties.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+    e.send(&format!("position board {ffo1} X"));
+    e.send("go exact depth 14");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "g8");
+    assert!(
+        lines.iter().any(|l| l.contains(" exact +18 ")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn a_solve_reports_its_selective_passes_first() {
     // FFO #40, 20 empties: two selective passes (probable scores) before the exact score.
     let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";

@@ -326,7 +326,12 @@ impl Core {
                 soft_time: soft,
                 timed: hard.is_some(),
                 infinite: params.infinite,
-                solve: if params.exact {
+                // A depth too shallow to reach the end of the game makes the solve a search of
+                // that depth: its score is a heuristic one, as when any other limit ends a solve
+                // early (protocol.md, 4).
+                solve: if params.depth.is_some_and(|d| d < empties) {
+                    None
+                } else if params.exact {
                     Some(SolveKind::Exact)
                 } else if params.wld || params.mate.is_some() {
                     Some(SolveKind::Wld)
