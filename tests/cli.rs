@@ -334,3 +334,9 @@ fn a_device_is_not_read_as_a_data_or_state_file() {
     let out = wedge_with_openings("device", "f5d6\n", &datagen);
     assert_refused(&out, expected, "datagen --out");
 }
+
+#[test]
+fn a_problem_file_without_positions_is_an_error() {
+    let out = wedge_with_openings("solve-empty", "% a comment only\n\n", &["solve", "{}"]);
+    assert_refused(&out, "no positions in this file", "an empty problem file");
+}

@@ -53,6 +53,9 @@ fn solve_file(
     options: impl FnOnce(wedge::eval::Evaluator) -> solve::SolveOptions,
 ) -> Result<(), String> {
     let lines = read_obf_file(file).map_err(|e| e.to_string())?;
+    if lines.is_empty() {
+        return Err(format!("{}: no positions in this file", file.display()));
+    }
     let eval = match eval_file {
         Some(path) => load_evaluator(path)?,
         None => wedge::eval::Evaluator::default(),

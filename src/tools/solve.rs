@@ -155,7 +155,8 @@ pub fn row(number: usize, r: &SolvedLine) -> String {
 /// The totals line: positions, mismatches, nodes, time and nodes/second.
 pub fn totals(results: &[SolvedLine], wall: Duration) -> String {
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-    let time: f64 = results.iter().map(|r| r.time.as_secs_f64()).sum();
+    // Folded from +0.0: a float `sum` starts at -0.0, which prints as "-0.000" for no results.
+    let time = results.iter().fold(0.0, |t, r| t + r.time.as_secs_f64());
     let bad = results.iter().filter(|r| !r.ok).count();
     format!(
         "total: {} positions, {} mismatches, {} nodes, {:.3} s solving ({:.3} s wall), {:.0} nodes/s",
