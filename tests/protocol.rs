@@ -769,3 +769,37 @@ fn a_dumped_evaluation_loads_back_the_same() {
     assert!(original.0.iter().any(|l| l.starts_with("mobility")));
     assert_eq!(load(&[&hand], false), original);
 }
+
+/// The moves of one game's searches from `ucinewgame` on: five positions of one line, each searched
+/// to depth 2 with wide root noise.
+fn noisy_game(e: &mut Engine) -> Vec<String> {
+    e.send("ucinewgame");
+    let line = ["f5", "d6", "c3", "d3", "c4"];
+    (0..line.len())
+        .map(|k| {
+            e.send(&format!("position startpos moves {}", line[..k].join(" ")));
+            e.send("go depth 2");
+            e.bestmove().1
+        })
+        .collect()
+}
+
+#[test]
+fn a_new_game_restarts_the_noise_from_the_seed() {
+    let setup = |e: &mut Engine| {
+        e.send("setoption name Randomness value 2000");
+        e.send("setoption name Seed value 7");
+    };
+    let mut e = Engine::start();
+    setup(&mut e);
+    let first = noisy_game(&mut e);
+    let second = noisy_game(&mut e);
+    // Whatever came before it, a game replays the same: in this process and in a fresh one.
+    assert_eq!(first, second);
+    let mut fresh = Engine::start();
+    setup(&mut fresh);
+    assert_eq!(noisy_game(&mut fresh), first);
+    // Another seed draws other noise (over five noisy choices, some move differs).
+    e.send("setoption name Seed value 8");
+    assert_ne!(noisy_game(&mut e), first);
+}
