@@ -28,13 +28,18 @@ fn openings() -> Vec<Game> {
 }
 
 fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
+    play_at(a, b, tc, 2)
+}
+
+/// [`play`] with `concurrency` games at a time.
+fn play_at(a: EngineSpec, b: EngineSpec, tc: TimeControl, concurrency: usize) -> Vec<GameResult> {
     let config = MatchConfig {
         a,
         b,
         openings: openings(),
         games: 6,
         tc,
-        concurrency: 2,
+        concurrency,
         sprt: None,
         seed: 7,
         move_timeout: Duration::from_secs(20),
@@ -46,6 +51,31 @@ fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
     assert_eq!(games.len(), 6);
     assert_eq!(tally.pentanomial.iter().sum::<u32>(), 3);
     games
+}
+
+#[test]
+fn noisy_games_replay_whichever_process_plays_them() {
+    // Level 1 draws +-20 discs of noise a move; depth 1 plays fast. The runner gives each game its
+    // own seed, so the same match played one game at a time (one process for each engine, which
+    // plays every game in turn) and two at a time (each game to whichever processes are free)
+    // plays the same games.
+    let spec =
+        |name: &str, seed: u32| wedge_spec(name, &format!("option.Level=1 option.Seed={seed}"));
+    let moves = |games: &[GameResult]| {
+        let mut m: Vec<(usize, bool, String)> = games
+            .iter()
+            .map(|g| {
+                let line: Vec<String> = g.record.moves.iter().map(|m| m.to_string()).collect();
+                (g.pair, g.a_black, line.join(""))
+            })
+            .collect();
+        m.sort();
+        m
+    };
+    let first = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 1);
+    check_consistent(&first);
+    let second = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 2);
+    assert_eq!(moves(&first), moves(&second));
 }
 
 /// Every move replays legally and the recorded score is the final position's.

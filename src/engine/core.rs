@@ -238,19 +238,8 @@ impl Core {
         let _ = self.jobs.send(job);
     }
 
-    /// Forgets what the search learnt (a new game) and restarts the random generators from
-    /// `Seed`, so that a game replays the same with the same seed and moves whatever games came
-    /// before it in this process (a match that gives games to two processes as they come free
-    /// stays reproducible).
-    pub fn new_game(&mut self) {
-        self.book_rng = Rng::new(self.options.seed);
-        self.send(Job::Clear);
-        self.send(Job::SetSeed(self.options.seed));
-    }
-
-    /// Forgets what the search learnt, as [`Core::new_game`], but lets the random generators go
-    /// on: `wedge play`'s games of one session differ even where the player repeats a game.
-    pub fn clear_tables(&self) {
+    /// Forgets what the search learnt (a new game).
+    pub fn new_game(&self) {
         self.send(Job::Clear);
     }
 

@@ -168,3 +168,15 @@ pub fn totals(results: &[SolvedLine], wall: Duration) -> String {
         nodes as f64 / time.max(1e-9)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_of_no_results_read_zero() {
+        let line = totals(&[], Duration::from_millis(5));
+        assert!(line.contains(" 0.000 s solving"), "{line}");
+        assert!(!line.contains("-0.000"), "{line}");
+    }
+}

@@ -380,7 +380,7 @@ impl PlayFrontEnd {
         self.dirty = true;
         self.used = [0; 2];
         self.turn_started = Instant::now();
-        s.core.clear_tables();
+        s.core.new_game();
         s.out.line(message);
         self.advance(s);
     }

@@ -145,6 +145,7 @@ struct Played {
 fn play_game(
     black: &mut dyn Player,
     white: &mut dyn Player,
+    game: usize,
     opening: &Game,
     tc: TimeControl,
     move_timeout: Duration,
@@ -165,7 +166,7 @@ fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        if let Err(Failure(reason)) = p.new_game() {
+        if let Err(Failure(reason)) = p.new_game(game) {
             return Played {
                 moves,
                 black_score: forfeit_score(colour),
@@ -511,7 +512,8 @@ fn play_one(
             } else {
                 (b.as_mut(), a.as_mut())
             };
-            play_game(black, white, opening, config.tc, config.move_timeout)
+            let game = 2 * pair + usize::from(!a_black);
+            play_game(black, white, game, opening, config.tc, config.move_timeout)
         }
         (_, _, failure) => {
             let (loser, reason) = failure.unwrap_or((Color::Black, "engine not started".into()));

@@ -194,8 +194,10 @@ pub struct Clocks {
 
 /// Something that plays moves.
 pub trait Player: Send {
-    /// Prepares for a new game; also drains whatever the engine still had to say about the last one.
-    fn new_game(&mut self) -> Result<(), Failure>;
+    /// Prepares for game number `game` of the match (`2 * pair` for the pair's game with engine A
+    /// as black, `2 * pair + 1` for the other: the same whichever process plays it); also drains
+    /// whatever the engine still had to say about the last one.
+    fn new_game(&mut self, game: usize) -> Result<(), Failure>;
     /// Makes sure nothing the engine said before is still on its way, so that the next answer read
     /// is the answer to the next question (an engine that wrote a stray second `bestmove` must not
     /// have it taken for its next move). Called before each move, off the clock.
@@ -218,7 +220,7 @@ pub trait Player: Send {
 pub struct RandomPlayer(pub Rng);
 
 impl Player for RandomPlayer {
-    fn new_game(&mut self) -> Result<(), Failure> {
+    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
         Ok(())
     }
     fn choose(
@@ -238,7 +240,7 @@ impl Player for RandomPlayer {
 pub struct GreedyPlayer;
 
 impl Player for GreedyPlayer {
-    fn new_game(&mut self) -> Result<(), Failure> {
+    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
         Ok(())
     }
     fn choose(

@@ -6,7 +6,13 @@ use super::*;
 /// An engine process speaking wedge's protocol.
 pub struct ProcessPlayer {
     pipe: Pipe,
+    /// For an engine with a `Seed` option: the seed it was given (`option.Seed`, else 0), to
+    /// which each game adds its number ([`Player::new_game`]).
+    seed_base: Option<u64>,
 }
+
+/// The largest `Seed` wedge accepts (protocol.md): per-game seeds wrap below it.
+const SEED_LIMIT: u64 = 2_147_483_647;
 
 impl ProcessPlayer {
     /// Starts the program, does the `uci` handshake and sends the options.
@@ -18,8 +24,12 @@ impl ProcessPlayer {
     ) -> Result<Self, Failure> {
         let mut pipe = Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?;
         pipe.send("uci").map_err(handshake)?;
-        pipe.wait_for(|l| l == "uciok", Instant::now() + HANDSHAKE_TIMEOUT)
-            .map_err(handshake)?;
+        let mut has_seed = false;
+        pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
+            has_seed |= advertises_seed(l);
+            l == "uciok"
+        })
+        .map_err(handshake)?;
         for (name, value) in options {
             pipe.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -36,7 +46,15 @@ impl ProcessPlayer {
         if !errors.is_empty() {
             return Err(options_refused(options, &errors));
         }
-        Ok(ProcessPlayer { pipe })
+        let seed_base = has_seed.then(|| {
+            options
+                .iter()
+                .rev()
+                .find(|(name, _)| name.eq_ignore_ascii_case("Seed"))
+                .and_then(|(_, value)| value.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        });
+        Ok(ProcessPlayer { pipe, seed_base })
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
@@ -52,8 +70,24 @@ impl ProcessPlayer {
     }
 }
 
+/// Whether a line of the `uci` answer advertises a spin option named `Seed` (any case).
+fn advertises_seed(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    matches!(
+        words.as_slice(),
+        ["option", "name", name, "type", "spin", ..] if name.eq_ignore_ascii_case("Seed")
+    )
+}
+
 impl Player for ProcessPlayer {
-    fn new_game(&mut self) -> Result<(), Failure> {
+    /// `ucinewgame`; an engine with a `Seed` option first gets the seed `base + game`, so that the
+    /// noise a game draws (`Randomness`, levels, `BookRandomness`) depends on the game alone, not
+    /// on which of the match's processes plays it or what that process played before.
+    fn new_game(&mut self, game: usize) -> Result<(), Failure> {
+        if let Some(base) = self.seed_base {
+            let seed = (base + game as u64) % (SEED_LIMIT + 1);
+            self.send(&format!("setoption name Seed value {seed}"))?;
+        }
         self.send("ucinewgame")?;
         self.sync()
     }
@@ -128,7 +162,9 @@ impl Player for ProcessPlayer {
 
 impl crate::tools::arena::variant::VariantPlayer for ProcessPlayer {
     fn new_game(&mut self) -> Result<(), Failure> {
-        Player::new_game(self)
+        // The variant search draws no noise: the seed is left as it is.
+        self.send("ucinewgame")?;
+        Player::sync(self)
     }
 
     fn sync(&mut self) -> Result<(), Failure> {
