@@ -2,13 +2,15 @@
 """Random sessions against the engine process, in one of its three protocols: commands real
 clients send (positions, searches of every kind, stops, option changes, queries, tools), mixed with
 malformed and out-of-range ones. Checks what the protocols promise: the process never exits or
-panics, every bounded `go` ends with `bestmove` (wedge), every GTP command gets its `=`/`?` answer,
-every NBoard `go` its `===` move and every `ping` its `pong`, and `isready` its `readyok`.
+panics (and exits with status 0 at `quit`), every bounded `go` ends with `bestmove` (wedge), every
+GTP command gets its `=`/`?` answer, every NBoard `go` its `===` move (or the game-over status line)
+and every `ping` its `pong`, and `isready` its `readyok`. An answer is waited for, not matched to
+its command: a missing answer hidden by a stray earlier one goes unseen.
 
 usage: scripts/fuzz-session.py WEDGE_BINARY wedge|gtp|nboard SEED [STEPS]
   e.g. for s in $(seq 1 20); do scripts/fuzz-session.py target/release/wedge wedge $s 400; done
 On a failure it prints the seed, what it waited for and the last commands sent, and exits 1; the
-same seed replays the same session. Depths stay small: an unbounded search (`go` alone, NBoard
+same seed sends the same commands (the engine's timing still varies from run to run). Depths stay small: an unbounded search (`go` alone, NBoard
 `set depth 60` from the start) is the protocols' own promise to search on, not a hang.
 """
 import queue, random, subprocess, sys, threading, time
@@ -36,6 +38,7 @@ class Engine:
             self.err.append(l)
 
     def fail(self, why):
+        self.p.kill()
         print(f'FAIL {MODE} seed {SEED}: {why}')
         print('\n'.join('> ' + c for c in self.sent[-15:]))
         print('stderr:', ''.join(self.err[-10:]))
@@ -52,6 +55,8 @@ class Engine:
     def wait(self, done, seconds, what):
         end = time.time() + seconds
         while True:
+            if time.time() > end:  # also when the engine writes other lines all the while
+                self.fail(f'no {what} within {seconds} s')
             try:
                 l = self.lines.get(timeout=max(0.01, end - time.time()))
             except queue.Empty:
@@ -74,9 +79,15 @@ class Engine:
 
     def quit(self, line):
         self.send(line)
-        self.p.wait(timeout=10)
+        try:
+            status = self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.fail(f'still running 10 s after {line!r}')
+        time.sleep(0.1)  # the stderr reader's last lines
         if any('panicked' in l for l in self.err):
             self.fail('panic')
+        if status != 0:
+            self.fail(f'exit status {status}')
         print(f'ok {MODE} seed {SEED}')
 
 
@@ -251,6 +262,7 @@ def nboard_session():
              '(;GM[Othello]BO[8 ' + 'O' * 64 + ' *];)', '(;GM[Othello]BO[9 x];)', '(;GM[Othello',
              f'(;GM[Othello]TI[-5]{start};)', 'garbage']
     squares = [s.upper() for s in SQUARES] + ['PA', 'pass', 'Z9']
+    GAME_OVER = 'status wedge: the game is over, there is no move to play'
     pings = [0]
 
     def ping():
@@ -268,8 +280,9 @@ def nboard_session():
         elif k < 0.35:
             e.send('move ' + rng.choice(squares) + rng.choice(['', '/1.0/0.2', '/x', '//']))
         elif k < 0.5:
+            ping()  # nothing of an earlier command left to read
             e.send('go')
-            e.wait(lambda l: l.startswith('===') or 'over' in l, 70, 'the move')
+            e.wait(lambda l: l.startswith('===') or l == GAME_OVER, 70, 'the move')
             ping()
         elif k < 0.58:
             e.send(f'hint {rng.randint(-1, 4)}')

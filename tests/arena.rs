@@ -28,11 +28,17 @@ fn openings() -> Vec<Game> {
 }
 
 fn play(a: EngineSpec, b: EngineSpec, tc: TimeControl) -> Vec<GameResult> {
-    play_at(a, b, tc, 2)
+    play_at(a, b, tc, 2, 7)
 }
 
-/// [`play`] with `concurrency` games at a time.
-fn play_at(a: EngineSpec, b: EngineSpec, tc: TimeControl, concurrency: usize) -> Vec<GameResult> {
+/// [`play`] with `concurrency` games at a time and the match seed `seed`.
+fn play_at(
+    a: EngineSpec,
+    b: EngineSpec,
+    tc: TimeControl,
+    concurrency: usize,
+    seed: u64,
+) -> Vec<GameResult> {
     let config = MatchConfig {
         a,
         b,
@@ -41,7 +47,7 @@ fn play_at(a: EngineSpec, b: EngineSpec, tc: TimeControl, concurrency: usize) ->
         tc,
         concurrency,
         sprt: None,
-        seed: 7,
+        seed,
         move_timeout: Duration::from_secs(20),
         stderr_logs: None,
     };
@@ -58,7 +64,7 @@ fn noisy_games_replay_whichever_process_plays_them() {
     // Level 1 draws +-20 discs of noise a move; depth 1 plays fast. The runner gives each game its
     // own seed, so the same match played one game at a time (one process for each engine, which
     // plays every game in turn) and two at a time (each game to whichever processes are free)
-    // plays the same games.
+    // plays the same games; another match seed draws other noise.
     let spec =
         |name: &str, seed: u32| wedge_spec(name, &format!("option.Level=1 option.Seed={seed}"));
     let moves = |games: &[GameResult]| {
@@ -72,10 +78,13 @@ fn noisy_games_replay_whichever_process_plays_them() {
         m.sort();
         m
     };
-    let first = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 1);
+    let first = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 1, 7);
     check_consistent(&first);
-    let second = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 2);
+    let second = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 2, 7);
+    check_consistent(&second);
     assert_eq!(moves(&first), moves(&second));
+    let other = play_at(spec("a", 3), spec("b", 4), TimeControl::Depth(1), 2, 8);
+    assert_ne!(moves(&other), moves(&first));
 }
 
 /// Every move replays legally and the recorded score is the final position's.

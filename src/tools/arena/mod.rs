@@ -141,11 +141,19 @@ struct Played {
     forfeit: Option<(Color, String)>,
 }
 
+/// The seed of game number `game` of a match run with `--seed match_seed` (`2 * pair` for the
+/// pair's game with engine A as black, `2 * pair + 1` for the other): the same whichever process
+/// plays the game, and unrelated between games and between matches of other seeds.
+fn game_seed(match_seed: u64, game: usize) -> u64 {
+    crate::rng::Rng::new(match_seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .next_u64()
+}
+
 /// Plays one game from the end of `opening`; failures forfeit the game for the side at fault.
 fn play_game(
     black: &mut dyn Player,
     white: &mut dyn Player,
-    game: usize,
+    game_seed: u64,
     opening: &Game,
     tc: TimeControl,
     move_timeout: Duration,
@@ -166,7 +174,7 @@ fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        if let Err(Failure(reason)) = p.new_game(game) {
+        if let Err(Failure(reason)) = p.new_game(game_seed) {
             return Played {
                 moves,
                 black_score: forfeit_score(colour),
@@ -512,8 +520,15 @@ fn play_one(
             } else {
                 (b.as_mut(), a.as_mut())
             };
-            let game = 2 * pair + usize::from(!a_black);
-            play_game(black, white, game, opening, config.tc, config.move_timeout)
+            let game_seed = game_seed(config.seed, 2 * pair + usize::from(!a_black));
+            play_game(
+                black,
+                white,
+                game_seed,
+                opening,
+                config.tc,
+                config.move_timeout,
+            )
         }
         (_, _, failure) => {
             let (loser, reason) = failure.unwrap_or((Color::Black, "engine not started".into()));

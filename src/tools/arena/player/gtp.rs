@@ -134,7 +134,7 @@ fn gtp_colour(c: crate::board::Color) -> &'static str {
 }
 
 impl Player for GtpPlayer {
-    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
+    fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         self.known.clear();
         self.start_known = false;
         let settings = match self.tc {

@@ -194,10 +194,10 @@ pub struct Clocks {
 
 /// Something that plays moves.
 pub trait Player: Send {
-    /// Prepares for game number `game` of the match (`2 * pair` for the pair's game with engine A
-    /// as black, `2 * pair + 1` for the other: the same whichever process plays it); also drains
-    /// whatever the engine still had to say about the last one.
-    fn new_game(&mut self, game: usize) -> Result<(), Failure>;
+    /// Prepares for a new game whose seed is `game_seed` (drawn from the match's seed and the
+    /// game's number: the same whichever process plays the game); also drains whatever the engine
+    /// still had to say about the last one.
+    fn new_game(&mut self, game_seed: u64) -> Result<(), Failure>;
     /// Makes sure nothing the engine said before is still on its way, so that the next answer read
     /// is the answer to the next question (an engine that wrote a stray second `bestmove` must not
     /// have it taken for its next move). Called before each move, off the clock.
@@ -220,7 +220,9 @@ pub trait Player: Send {
 pub struct RandomPlayer(pub Rng);
 
 impl Player for RandomPlayer {
-    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
+    /// Each game draws its moves from its own seed, so a game replays at any concurrency.
+    fn new_game(&mut self, game_seed: u64) -> Result<(), Failure> {
+        self.0 = Rng::new(game_seed);
         Ok(())
     }
     fn choose(
@@ -240,7 +242,7 @@ impl Player for RandomPlayer {
 pub struct GreedyPlayer;
 
 impl Player for GreedyPlayer {
-    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
+    fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         Ok(())
     }
     fn choose(

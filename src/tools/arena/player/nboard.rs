@@ -75,7 +75,7 @@ impl NboardPlayer {
 }
 
 impl Player for NboardPlayer {
-    fn new_game(&mut self, _: usize) -> Result<(), Failure> {
+    fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         self.sync(Instant::now() + HANDSHAKE_TIMEOUT).map(|_| ())
     }
 

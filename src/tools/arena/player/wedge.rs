@@ -6,13 +6,13 @@ use super::*;
 /// An engine process speaking wedge's protocol.
 pub struct ProcessPlayer {
     pipe: Pipe,
-    /// For an engine with a `Seed` option: the seed it was given (`option.Seed`, else 0), to
-    /// which each game adds its number ([`Player::new_game`]).
+    /// For an engine with a `Seed` option: the seed it was given (`option.Seed`, else 0), mixed
+    /// with each game's seed ([`Player::new_game`]).
     seed_base: Option<u64>,
 }
 
-/// The largest `Seed` wedge accepts (protocol.md): per-game seeds wrap below it.
-const SEED_LIMIT: u64 = 2_147_483_647;
+/// The largest `Seed` wedge accepts (protocol.md): per-game seeds are drawn in `0..=SEED_MAX`.
+const SEED_MAX: u64 = 2_147_483_647;
 
 impl ProcessPlayer {
     /// Starts the program, does the `uci` handshake and sends the options.
@@ -80,16 +80,30 @@ fn advertises_seed(line: &str) -> bool {
 }
 
 impl Player for ProcessPlayer {
-    /// `ucinewgame`; an engine with a `Seed` option first gets the seed `base + game`, so that the
-    /// noise a game draws (`Randomness`, levels, `BookRandomness`) depends on the game alone, not
-    /// on which of the match's processes plays it or what that process played before.
-    fn new_game(&mut self, game: usize) -> Result<(), Failure> {
-        if let Some(base) = self.seed_base {
-            let seed = (base + game as u64) % (SEED_LIMIT + 1);
-            self.send(&format!("setoption name Seed value {seed}"))?;
-        }
+    /// `ucinewgame`; an engine with a `Seed` option first gets a seed drawn from its own and the
+    /// game's, so that the noise a game draws (`Randomness`, levels, `BookRandomness`) depends on
+    /// the game alone, not on which of the match's processes plays it or what that process played
+    /// before. A refused seed fails the game (it would play with other noise unnoticed).
+    fn new_game(&mut self, game_seed: u64) -> Result<(), Failure> {
+        let Some(base) = self.seed_base else {
+            self.send("ucinewgame")?;
+            return self.sync();
+        };
+        let seed = Rng::new(game_seed ^ base.rotate_left(32)).next_u64() % (SEED_MAX + 1);
+        self.send(&format!("setoption name Seed value {seed}"))?;
         self.send("ucinewgame")?;
-        self.sync()
+        self.send("isready")?;
+        let mut error = None;
+        self.pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
+            if let Some(e) = l.strip_prefix("info string error") {
+                error.get_or_insert_with(|| e.trim_start_matches(':').trim().to_string());
+            }
+            l == "readyok"
+        })?;
+        match error {
+            Some(e) => Err(Failure(format!("refused the game's seed {seed}: {e}"))),
+            None => Ok(()),
+        }
     }
 
     /// `isready`, then everything up to `readyok` is read and dropped.
@@ -187,5 +201,24 @@ impl crate::tools::arena::variant::VariantPlayer for ProcessPlayer {
         self.send(&go_command(tc, clocks))?;
         let line = self.wait_for(|l| l.starts_with("bestmove"), deadline)?;
         parse_bestmove(&line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_spin_option_named_seed_is_the_seed() {
+        assert!(advertises_seed(
+            "option name Seed type spin default 0 min 0 max 2147483647"
+        ));
+        assert!(advertises_seed("option name seed type spin default 1"));
+        assert!(!advertises_seed("option name Seed type string default x"));
+        assert!(!advertises_seed(
+            "option name Seed Offset type spin default 0"
+        ));
+        assert!(!advertises_seed("option name Hash type spin default 16"));
+        assert!(!advertises_seed("id name Seed"));
     }
 }
