@@ -340,3 +340,25 @@ fn a_problem_file_without_positions_is_an_error() {
     let out = wedge_with_openings("solve-empty", "% a comment only\n\n", &["solve", "{}"]);
     assert_refused(&out, "no positions in this file", "an empty problem file");
 }
+
+#[test]
+fn long_runs_refuse_an_output_they_cannot_write_before_starting() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/test/exact-20-24.wdb");
+    let folder = std::env::temp_dir();
+    let folder = folder.to_str().unwrap();
+    let missing = format!("{folder}/wedge-no-such-folder-{}/w.bin", std::process::id());
+    for out in [folder, missing.as_str()] {
+        let run = wedge(&["train", "--data", data, "--out", out, "--epochs", "1"]);
+        assert_refused(&run, out, "train into an unwritable path");
+        // Refused before reading the data: no fit's output at all.
+        assert!(
+            !text(&run.stdout).contains("positions"),
+            "{}",
+            text(&run.stdout)
+        );
+        let run = wedge(&["mpc", "fit", "--data", data, "--out", out]);
+        assert_refused(&run, out, "mpc fit into an unwritable path");
+    }
+    let run = wedge(&["bench", "--depth", "61"]);
+    assert_refused(&run, "61", "bench deeper than 60");
+}

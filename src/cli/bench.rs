@@ -7,8 +7,9 @@ use wedge::tools::bench;
 /// The arguments of `wedge bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Search depth.
-    #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH)]
+    /// Search depth, 1 to 60.
+    #[arg(long, default_value_t = wedge::tools::bench::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
     /// Confidence of the midgame search's Multi-ProbCut, percent (73, 87, 95, 98, 99; 100: full
     /// width); the default is the engine's `Selectivity`.
@@ -30,7 +31,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
         &wedge::eval::Evaluator::default(),
-        depth.clamp(1, 60),
+        depth,
         wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,
         args.threads as usize,

@@ -112,3 +112,19 @@ pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
         .map_err(|e| e.to_string())?;
     Ok(options.evaluator())
 }
+
+/// Refuses an output path that cannot be written before a long run starts, rather than after it:
+/// a folder, or a file in a folder that does not exist.
+pub fn check_output(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{}: a folder, not a file to write", path.display()));
+    }
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(format!(
+            "{}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
+}

@@ -45,6 +45,10 @@ pub struct FitArgs {
 /// Runs `wedge mpc ...`.
 pub fn run(action: MpcAction) -> Result<(), String> {
     let MpcAction::Fit(args) = action;
+    super::check_output(&args.out)?;
+    if let Some(path) = &args.scores_out {
+        super::check_output(path)?;
+    }
     let data = match &args.scores {
         Some(path) => mpc::read_scores(path).map_err(|e| e.to_string())?,
         None => {

@@ -341,6 +341,7 @@ fn run_train(
     tempo: Option<f64>,
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
+    super::check_output(out)?;
     if let Some(path) = init {
         options.init =
             Some(wedge::eval::pattern::PatternWeights::load(path).map_err(|e| e.to_string())?);
