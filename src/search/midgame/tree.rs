@@ -268,8 +268,8 @@ impl Tree {
     ///
     /// The node has a null window, and one test is tried, on the side of the window where the
     /// static evaluation lies (the high one when it is at least `beta`, else the low one): the
-    /// shallow search on the side a cut is less likely is saved. Measured in nodes and self-play in docs/search.md ("The static evaluation's
-    /// gate").
+    /// shallow search on the side a cut is less likely is saved. Measured in nodes and self-play
+    /// in docs/search.md ("The static evaluation's gate").
     #[allow(clippy::too_many_arguments)]
     fn probable_cut(
         &mut self,

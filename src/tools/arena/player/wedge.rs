@@ -33,16 +33,7 @@ impl ProcessPlayer {
         for (name, value) in options {
             pipe.send(&format!("setoption name {name} value {value}"))?;
         }
-        // The engine answers a command it refuses with `info string error: ...` (protocol.md); every
-        // such line before `readyok` is about the options just sent.
-        pipe.send("isready")?;
-        let mut errors = Vec::new();
-        pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
-            if let Some(e) = l.strip_prefix("info string error") {
-                errors.push(e.trim_start_matches(':').trim().to_string());
-            }
-            l == "readyok"
-        })?;
+        let errors = refusals_until_ready(&mut pipe)?;
         if !errors.is_empty() {
             return Err(options_refused(options, &errors));
         }
@@ -70,6 +61,21 @@ impl ProcessPlayer {
     }
 }
 
+/// `isready`, then the reasons of the commands the engine refused since the last `readyok`: it
+/// answers a command it refuses with `info string error: ...` (protocol.md), so every such line
+/// before `readyok` is about the commands just sent.
+fn refusals_until_ready(pipe: &mut Pipe) -> Result<Vec<String>, Failure> {
+    pipe.send("isready")?;
+    let mut errors = Vec::new();
+    pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
+        if let Some(e) = l.strip_prefix("info string error") {
+            errors.push(e.trim_start_matches(':').trim().to_string());
+        }
+        l == "readyok"
+    })?;
+    Ok(errors)
+}
+
 /// Whether a line of the `uci` answer advertises a spin option named `Seed` (any case).
 fn advertises_seed(line: &str) -> bool {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -92,15 +98,7 @@ impl Player for ProcessPlayer {
         let seed = Rng::new(game_seed ^ base.rotate_left(32)).next_u64() % (SEED_MAX + 1);
         self.send(&format!("setoption name Seed value {seed}"))?;
         self.send("ucinewgame")?;
-        self.send("isready")?;
-        let mut error = None;
-        self.pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
-            if let Some(e) = l.strip_prefix("info string error") {
-                error.get_or_insert_with(|| e.trim_start_matches(':').trim().to_string());
-            }
-            l == "readyok"
-        })?;
-        match error {
+        match refusals_until_ready(&mut self.pipe)?.first() {
             Some(e) => Err(Failure(format!("refused the game's seed {seed}: {e}"))),
             None => Ok(()),
         }
