@@ -205,6 +205,11 @@ fn empties_errors_by_hand() {
     assert_eq!(e.mae(0, 58), None);
     assert_eq!(e.count(60, 59), 0);
     assert_eq!(e.mae(60, 59), None);
+    // The signed mean: 1 - 2 and 1 + 4 at 60 empties, 1 - 10 at 59.
+    assert_eq!(e.bias(60, 60), Some(2.0));
+    assert_eq!(e.bias(59, 59), Some(-9.0));
+    assert!((e.bias(59, 60).unwrap() + 5.0 / 3.0).abs() < 1e-12);
+    assert_eq!(e.bias(0, 58), None);
     let _ = std::fs::remove_file(&out);
 }
 
@@ -509,10 +514,11 @@ fn evaltest_measures_searches_of_a_depth() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("depth 12"), "{text}");
-    // all, positions, hand, trained, depth 12
+    // all, positions, hand, trained, depth 12, the last one's bias
     let all = all_row(&out);
-    assert_eq!(all.len(), 5, "{text}");
+    assert_eq!(all.len(), 6, "{text}");
     assert_eq!(all[4], "0.00", "{text}");
+    assert_eq!(all[5], "+0.00", "{text}");
     assert_ne!(all[3], "0.00", "{text}");
     assert!(!evaltest_search(p, "4", "50").status.success());
     let _ = std::fs::remove_file(path);
@@ -528,7 +534,7 @@ fn evaltest_measures_searches_of_a_depth() {
     let (path, samples) = generate("evaltest-selectivity.txt", &options);
     assert!(samples.len() >= 20);
     let p = path.to_str().unwrap();
-    let column = |percent: &str| all_row(&evaltest_search(p, "8", percent)).pop();
+    let column = |percent: &str| all_row(&evaltest_search(p, "8", percent)).get(4).cloned();
     assert_ne!(column("73"), column("100"));
     let _ = std::fs::remove_file(path);
 }

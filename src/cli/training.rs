@@ -283,11 +283,15 @@ fn run_eval_test(
         errors.push(search_errors(&samples, eval, depth, level));
         names.push(format!("depth {depth}"));
     }
-    println!("mean absolute error (discs) against the labels, by empty squares:");
+    println!(
+        "mean absolute error (discs) against the labels, by empty squares, and the last one's \
+         mean signed error (bias: positive where it scores too high for the side to move):"
+    );
     let mut header = format!("{:>7} {:>9}", "empties", "positions");
     for name in &names {
         header.push_str(&format!(" {name:>8}"));
     }
+    header.push_str(&format!(" {:>8}", "bias"));
     println!("{header}");
     let mut rows: Vec<(String, u32, u32)> = (0..=60)
         .filter(|&n| errors[0].count(n, n) > 0)
@@ -301,6 +305,10 @@ fn run_eval_test(
                 Some(mae) => line.push_str(&format!(" {mae:>8.2}")),
                 None => line.push_str(&format!(" {:>8}", "-")),
             }
+        }
+        match errors.last().and_then(|e| e.bias(lo, hi)) {
+            Some(bias) => line.push_str(&format!(" {bias:>+8.2}")),
+            None => line.push_str(&format!(" {:>8}", "-")),
         }
         println!("{line}");
     }

@@ -99,10 +99,11 @@ impl PhaseErrors {
     }
 }
 
-/// Mean absolute errors (discs) by number of empty squares.
+/// Mean absolute errors (discs) by number of empty squares, and the mean signed errors (the bias).
 #[derive(Clone, Debug)]
 pub struct EmptiesErrors {
     sum: [f64; 61],
+    signed: [f64; 61],
     count: [usize; 61],
 }
 
@@ -116,11 +117,13 @@ impl EmptiesErrors {
     pub fn measure_pairs<'a>(pairs: impl IntoIterator<Item = (&'a Sample, f64)>) -> EmptiesErrors {
         let mut e = EmptiesErrors {
             sum: [0.0; 61],
+            signed: [0.0; 61],
             count: [0; 61],
         };
         for (s, predicted) in pairs {
             let n = (s.board.empty_count() as usize).min(60);
             e.sum[n] += (predicted - f64::from(s.label)).abs();
+            e.signed[n] += predicted - f64::from(s.label);
             e.count[n] += 1;
         }
         e
@@ -141,6 +144,14 @@ impl EmptiesErrors {
     pub fn mae(&self, lo: u32, hi: u32) -> Option<f64> {
         let n = self.count(lo, hi);
         let sum: f64 = self.sum[EmptiesErrors::range(lo, hi)].iter().sum();
+        (n > 0).then(|| sum / n as f64)
+    }
+
+    /// The mean signed error (prediction less label, side to move) over samples with `lo..=hi`
+    /// empty squares (`None` if there are none): positive where the predictions are too high.
+    pub fn bias(&self, lo: u32, hi: u32) -> Option<f64> {
+        let n = self.count(lo, hi);
+        let sum: f64 = self.signed[EmptiesErrors::range(lo, hi)].iter().sum();
         (n > 0).then(|| sum / n as f64)
     }
 }
