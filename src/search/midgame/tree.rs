@@ -284,7 +284,7 @@ impl Tree {
     ) -> Option<i32> {
         let empties = 64 - (p | o).count_ones();
         let fit = probcut::BUILT_IN.fit(empties, depth);
-        let margin = selectivity::MPC_T[self.selectivity as usize] * fit.sigma;
+        let margin = selectivity::MIDGAME_T[self.selectivity as usize] * fit.sigma;
         let shallow = probcut::shallow_depth(depth);
         let mut pv = Vec::new();
         debug_assert_eq!(
