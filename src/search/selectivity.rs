@@ -8,8 +8,8 @@
 pub const MPC_T: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 /// The midgame search's thresholds: its most selective level cuts at 0.9 standard deviations
 /// instead of 1.1, which measured better in self-play (docs/search.md, "What it buys and what it
-/// costs": +25.9 +- 20.4 Elo at 100 ms a move, SPRT H1; +13.9 +- 43.2 at 1 s); the others are
-/// [`MPC_T`]'s.
+/// costs": +25.9 +- 20.4 Elo at 100 ms a move, SPRT H1; 200 games at 1 s, +80 =50 -70); the others
+/// are [`MPC_T`]'s.
 pub const MIDGAME_T: [f64; 5] = [0.9, 1.5, 2.0, 2.6, 3.3];
 /// The confidence of each level, in percent.
 pub const MPC_CONFIDENCE: [u8; 5] = [73, 87, 95, 98, 99];
