@@ -8,8 +8,8 @@
 pub const MPC_T: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 /// The midgame search's thresholds: [`MPC_T`]'s, except that its most selective level cuts at
 /// 0.9 standard deviations instead of 1.1, which measured better in self-play (docs/search.md,
-/// "What it buys and what it costs": +25.9 +- 20.4 Elo at 100 ms a move, SPRT H1; 200 games at
-/// 1 s, +80 =50 -70).
+/// "What it buys and what it costs": +25.9 +- 20.4 Elo at 100 ms a move, SPRT H1; 300 games at
+/// 1 s, +117 =82 -101).
 pub const MIDGAME_T: [f64; 5] = {
     let mut t = MPC_T;
     t[0] = 0.9;

@@ -142,16 +142,20 @@ impl EmptiesErrors {
 
     /// The mean absolute error over samples with `lo..=hi` empty squares (`None` if there are none).
     pub fn mae(&self, lo: u32, hi: u32) -> Option<f64> {
-        let n = self.count(lo, hi);
-        let sum: f64 = self.sum[EmptiesErrors::range(lo, hi)].iter().sum();
-        (n > 0).then(|| sum / n as f64)
+        self.mean(&self.sum, lo, hi)
     }
 
     /// The mean signed error (prediction less label, side to move) over samples with `lo..=hi`
     /// empty squares (`None` if there are none): positive where the predictions are too high.
     pub fn bias(&self, lo: u32, hi: u32) -> Option<f64> {
+        self.mean(&self.signed, lo, hi)
+    }
+
+    /// `totals` (one of the sums by empties count) over samples with `lo..=hi` empty squares, per
+    /// sample (`None` if there are none).
+    fn mean(&self, totals: &[f64; 61], lo: u32, hi: u32) -> Option<f64> {
         let n = self.count(lo, hi);
-        let sum: f64 = self.signed[EmptiesErrors::range(lo, hi)].iter().sum();
+        let sum: f64 = totals[EmptiesErrors::range(lo, hi)].iter().sum();
         (n > 0).then(|| sum / n as f64)
     }
 }
