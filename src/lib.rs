@@ -8,6 +8,7 @@
 //! - [`search`]: the midgame search, the endgame solver and their limits/report types.
 //! - [`protocol`]: the protocols' text, one module each (wedge's own: parser and output; NBoard;
 //!   GTP): lines to typed commands, values to answer lines.
+//! - [`build_info`]: the version, commit and CPU features the binary was built with.
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`files`]: reading files from outside (only regular files of a sane size).
 //! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train,
@@ -18,6 +19,7 @@
 
 pub mod board;
 pub mod book;
+pub mod build_info;
 pub mod engine;
 pub mod eval;
 pub mod files;

@@ -7,8 +7,12 @@ mod cli;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `wedge --version`: the version, the commit and the CPU features (what a bug report needs).
+static VERSION: once_cell::sync::Lazy<String> =
+    once_cell::sync::Lazy::new(wedge::build_info::long_version);
+
 #[derive(Parser)]
-#[command(name = "wedge", version, about = "wedge, an Othello engine", long_about = None)]
+#[command(name = "wedge", version = VERSION.as_str(), about = "wedge, an Othello engine", long_about = None)]
 struct Cli {
     /// The protocol to speak when running as an engine: wedge (protocol.md), nboard, gtp, or auto
     /// (decided by the first line received: `nboard ...` or a GTP command; else wedge).
