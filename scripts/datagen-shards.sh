@@ -11,11 +11,11 @@
 # command checks it runs.
 set -u
 W=${W:-target/release/wedge}
-SEED=${SEED:?set SEED (a seed no committed file uses: docs/training.md)}
+SEED=${SEED:?set SEED (a seed no committed file uses: docs/dev/evaluation.md)}
 OUT=${OUT:?set OUT, the merged file}
 SHARDS=${SHARDS:-$(nproc)}
 SECONDS_=${SECONDS_:-480}
-XOT=${XOT:-../shared/data/xot/xot-large.txt}
+XOT=${XOT:-data/openings/xot-large.txt}
 DIR=${DIR:-/tmp/datagen-shards-$SEED}
 "$W" --version || { echo "$W does not run here"; exit 1; }
 [ -f "$XOT" ] || { echo "no openings file $XOT"; exit 1; }

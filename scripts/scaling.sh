@@ -1,6 +1,6 @@
 #!/bin/bash
 # Thread scaling of the midgame search and the solver on a many-core machine (the figures of
-# docs/search.md, "On 16 cores"): ROUNDS rounds (default 2) of, for each thread count in THREADS
+# docs/dev/search.md, "On 16 cores"): ROUNDS rounds (default 2) of, for each thread count in THREADS
 # (default "1 2 4 8 16"), time to depth 30 after f5 d6 c3 d3 c4 and to depth 27 from the start
 # (scripts/ttd.py), and `wedge bench --depth 22`; then FFO #40-#44 at the first and last thread
 # counts. Thread counts take turns within a round, so that a machine's slow minutes hit all alike.
@@ -12,7 +12,7 @@ set -u
 W=${W:-target/release/wedge}
 THREADS=${THREADS:-"1 2 4 8 16"}
 ROUNDS=${ROUNDS:-2}
-FFO=${FFO:-../shared/data/ffo/fforum-40-59.obf}
+FFO=${FFO:-tests/data/fforum-40-59.obf}
 "$W" --version || { echo "$W does not run here"; exit 1; }
 date; nproc; grep -m1 "model name" /proc/cpuinfo
 for round in $(seq "$ROUNDS"); do

@@ -268,16 +268,6 @@ fn reference_counts() -> Vec<(u32, u64)> {
 }
 
 #[test]
-fn vendored_perft_reference_matches_shared_data() {
-    // The counts are vendored in tests/data so the suite runs anywhere; where the shared data set is
-    // beside the checkout, check that the copy is faithful.
-    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft.txt");
-    if let Ok(text) = std::fs::read_to_string(shared) {
-        assert_eq!(text, include_str!("data/perft.txt"));
-    }
-}
-
-#[test]
 fn perft_matches_reference_counts_to_depth_9() {
     let counts = reference_counts();
     assert!(counts.len() >= 9);

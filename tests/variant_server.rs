@@ -1,4 +1,4 @@
-//! The course's game server and client (`../shared/design/variant-server.md`) over real sockets on
+//! The course's game server and client (docs/formats.md, "The game server's wire format") over real sockets on
 //! localhost, each side checked against an independent other side written here from the page
 //! alone: raw `TcpStream`/`TcpListener`, the page's byte layout parsed by splitting on spaces, and
 //! a tiny board of wire digits with its own flipping code.

@@ -1,7 +1,7 @@
 //! perft: counts the move paths of a given length, the standard correctness and speed test of move
 //! generation.
 //!
-//! Convention (that of `../shared/data/perft.txt` and the public tables): a pass is a move and uses a
+//! Convention (that of `tests/data/perft.txt` and the public tables): a pass is a move and uses a
 //! ply; a game that ends before the last ply counts as one leaf at every deeper depth. The last ply is
 //! bulk-counted: a node at depth 1 contributes its number of legal moves without playing them.
 

@@ -1,4 +1,4 @@
-//! A client of the course's game server (`../shared/design/variant-server.md`): sends the hello,
+//! A client of the course's game server (docs/formats.md, "The game server's wire format"): sends the hello,
 //! then answers the server's messages until ABORT: a move from a [`Player`] on GIVE MOVE, the pass
 //! on CAN NOT MOVE, a fresh game on GAME ENDED. It owns the session loop and its tally; it prints
 //! nothing (its caller hears [`ClientEvent`]s) and never panics on what the server sends: a

@@ -1,5 +1,5 @@
 //! Variant boards: Othello on any rectangle up to 16 x 16 with blocked squares (the course
-//! tournament's 10 x 10 game, `../shared/design/variant-server.md`), its player and its game
+//! tournament's 10 x 10 game, docs/formats.md), its player and its game
 //! server. The 8 x 8 engine (`crate::board`, `crate::search`) does not use this module: its fast
 //! path stays as it is.
 //!

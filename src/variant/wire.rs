@@ -1,4 +1,4 @@
-//! The course server's wire format (`../shared/design/variant-server.md`): the client's hello byte,
+//! The course server's wire format (docs/formats.md, "The game server's wire format"): the client's hello byte,
 //! the server-to-client message (status, remaining time, last move, disc counts, the cells, a
 //! terminator) and the client's 9-byte move. This module owns the bytes only: encoding, decoding
 //! and reading whole messages from a stream; what a message means is the referee's

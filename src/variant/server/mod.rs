@@ -1,4 +1,4 @@
-//! The referee of the course's game server (`../shared/design/variant-server.md`): seats a white
+//! The referee of the course's game server (docs/formats.md, "The game server's wire format"): seats a white
 //! and a red client on a listening socket, plays a session of games between them over the wire
 //! format of [`super::wire`], and judges them: legality (an illegal move, a wrong pass or a
 //! malformed move is a technical loss), passes, each player's wall-clock budget for the game
