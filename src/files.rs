@@ -69,6 +69,26 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A piece of a file's content quoted in an error message, shortened to its first
+/// [`Excerpt::CHARS`] characters when longer (with its length in bytes), so that a file of one
+/// huge token gives an error line of bounded length, as the protocols' 64 KB line limit expects.
+#[derive(Clone, Copy, Debug)]
+pub struct Excerpt<'a>(pub &'a str);
+
+impl Excerpt<'_> {
+    /// The most characters quoted.
+    pub const CHARS: usize = 60;
+}
+
+impl std::fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.char_indices().nth(Self::CHARS) {
+            None => f.write_str(self.0),
+            Some((cut, _)) => write!(f, "{}... ({} bytes)", &self.0[..cut], self.0.len()),
+        }
+    }
+}
+
 /// FNV-1a over `bytes`: the checksum of wedge's binary files (book, pattern weights), which detects
 /// truncation and corruption.
 pub fn checksum(bytes: &[u8]) -> u64 {

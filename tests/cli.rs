@@ -362,3 +362,157 @@ fn long_runs_refuse_an_output_they_cannot_write_before_starting() {
     let run = wedge(&["bench", "--depth", "61"]);
     assert_refused(&run, "61", "bench deeper than 60");
 }
+
+/// Runs `wedge args...` and kills it after `limit`: `None` when it did not finish in time (a read
+/// that blocks forever is the failure these tests look for).
+fn wedge_within(args: &[&str], limit: std::time::Duration) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run wedge");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_fifo_is_refused_at_once_by_every_data_reader() {
+    let dir = temp_dir("fifo-data");
+    let fifo = dir.join("f");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let f = fifo.to_str().unwrap();
+    let weights = dir.join("y.w");
+    let merged = dir.join("m.wdb");
+    let runs: [Vec<&str>; 3] = [
+        vec!["evaltest", "--data", f],
+        vec!["train", "--data", f, "--out", weights.to_str().unwrap()],
+        vec!["data", "merge", f, "--out", merged.to_str().unwrap()],
+    ];
+    for args in runs {
+        let out = wedge_within(&args, std::time::Duration::from_secs(20))
+            .unwrap_or_else(|| panic!("wedge {args:?} blocked on a FIFO"));
+        assert_refused(&out, "only regular files are read", &format!("{args:?}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_data_reader_warns_of_a_torn_tail_and_data_info_reads_text() {
+    let dir = temp_dir("torn");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xot-sample.txt");
+    let text = dir.join("d.txt");
+    let binary = dir.join("d.wdb");
+    for out in [&text, &binary] {
+        let run = wedge(&[
+            "datagen",
+            "--openings",
+            openings,
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "3",
+            "--depth",
+            "2",
+            "--exact-empties",
+            "8",
+        ]);
+        assert!(run.status.success(), "{}", text_of(&run));
+    }
+    // datagen's default output, text, is counted by `data info` like a binary file.
+    let info = wedge(&["data", "info", text.to_str().unwrap()]);
+    assert!(info.status.success(), "{}", text_of(&info));
+    let said = String::from_utf8_lossy(&info.stdout);
+    assert!(said.contains("text, 3 games"), "{said}");
+    assert!(said.contains("by empties"), "{said}");
+
+    // Cut the binary file inside its last game: each reader uses the rest and says what it skipped.
+    let bytes = std::fs::read(&binary).unwrap();
+    let torn = dir.join("torn.wdb");
+    std::fs::write(&torn, &bytes[..bytes.len() - 25]).unwrap();
+    let t = torn.to_str().unwrap();
+    let weights = dir.join("w.bin");
+    let merged = dir.join("m.wdb");
+    let runs: [Vec<&str>; 4] = [
+        vec!["data", "info", t],
+        vec!["evaltest", "--data", t],
+        vec![
+            "train",
+            "--data",
+            t,
+            "--out",
+            weights.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--held-out",
+            "0",
+        ],
+        vec!["data", "merge", t, "--out", merged.to_str().unwrap()],
+    ];
+    for args in runs {
+        let out = wedge(&args);
+        assert!(out.status.success(), "{args:?}: {}", text_of(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning: ")
+                && err.contains("bytes of an unfinished game at the end, skipped"),
+            "{args:?} did not warn of the torn tail: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn text_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn a_file_of_one_huge_token_is_quoted_short_by_the_tools() {
+    let dir = temp_dir("huge");
+    let huge = dir.join("huge.txt");
+    std::fs::write(&huge, format!("{}\n", "x".repeat(2_000_000))).unwrap();
+    let h = huge.to_str().unwrap();
+    let runs: [Vec<&str>; 2] = [
+        vec!["weights", "dump", "--from", h],
+        vec![
+            "tune",
+            "--engine",
+            "random",
+            "--param",
+            "A,1,0,2,1",
+            "--iterations",
+            "1",
+            "--state",
+            h,
+        ],
+    ];
+    for args in runs {
+        let out = wedge(&args);
+        assert_refused(&out, "2000000 bytes", &format!("{args:?}"));
+        assert!(
+            out.stderr.len() < 400,
+            "{args:?}: {} bytes of error",
+            out.stderr.len()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

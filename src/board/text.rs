@@ -488,11 +488,17 @@ pub struct FileError {
 }
 
 impl fmt::Display for FileError {
+    /// `path:line: message`; a message longer than 1,000 characters (one quoting a huge token of
+    /// the file) is cut there, so the error stays one line of bounded length.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = match self.message.char_indices().nth(1000) {
+            None => self.message.clone(),
+            Some((cut, _)) => format!("{}... ({} bytes)", &self.message[..cut], self.message.len()),
+        };
         if self.line == 0 {
-            write!(f, "{}: {}", self.path.display(), self.message)
+            write!(f, "{}: {message}", self.path.display())
         } else {
-            write!(f, "{}:{}: {}", self.path.display(), self.line, self.message)
+            write!(f, "{}:{}: {message}", self.path.display(), self.line)
         }
     }
 }

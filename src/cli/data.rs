@@ -91,11 +91,8 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 "read {} positions; {} repeats left out; wrote {} positions of {} games",
                 r.read, r.duplicates, r.written, r.games
             );
-            if r.torn_bytes > 0 {
-                println!(
-                    "skipped {} bytes of unfinished games at the ends of inputs",
-                    r.torn_bytes
-                );
+            for (path, bytes) in &r.torn {
+                eprintln!("{}", torn_warning(path, *bytes));
             }
             for f in &r.files {
                 println!("wrote {}", f.display());
@@ -190,35 +187,67 @@ pub fn run(action: DataAction) -> Result<(), String> {
     }
 }
 
-/// Prints what one file holds.
+/// The warning every reader of data files gives for a binary file whose last game was cut short
+/// (an interrupted run): its positions are skipped, the rest is used.
+pub fn torn_warning(path: &std::path::Path, bytes: u64) -> String {
+    format!(
+        "warning: {}: {bytes} bytes of an unfinished game at the end, skipped (an interrupted \
+         run; resuming it with the same command completes the file)",
+        path.display()
+    )
+}
+
+/// Prints what one file holds: a binary file's games and label kinds, a text file's games and
+/// positions (its labels' kinds are not recorded in the file).
 fn info(path: &std::path::Path) -> Result<(), String> {
+    if !train::is_binary_data(path) {
+        let file = train::read_sample_file(path).map_err(|e| e.to_string())?;
+        let games: std::collections::BTreeSet<u64> = file.samples.iter().map(|s| s.game).collect();
+        println!(
+            "{}: text, {} games, {} positions (label kinds are not recorded in text files; \
+             `wedge data merge` converts it)",
+            path.display(),
+            games.len(),
+            file.samples.len()
+        );
+        print_by_empties(file.samples.iter().map(|s| s.board.empty_count()));
+        return Ok(());
+    }
     let data = train::read_data_file(path).map_err(|e| e.to_string())?;
     let mut kinds = [0usize; 3];
-    let mut decades = [0usize; 7];
     let mut positions = 0;
     for r in data.blocks.iter().flat_map(|b| &b.records) {
         kinds[r.kind as usize] += 1;
-        decades[(r.position.board.empty_count() / 10) as usize] += 1;
         positions += 1;
     }
     println!(
         "{}: format version {}, {} games, {positions} positions ({} outcome, {} search, {} exact \
-         labels){}",
+         labels)",
         path.display(),
         data.version,
         data.blocks.len(),
         kinds[0],
         kinds[1],
         kinds[2],
-        if data.torn_bytes > 0 {
-            format!(
-                "; {} bytes of an unfinished game at the end",
-                data.torn_bytes
-            )
-        } else {
-            String::new()
-        }
     );
+    if data.torn_bytes > 0 {
+        eprintln!("{}", torn_warning(path, data.torn_bytes));
+    }
+    print_by_empties(
+        data.blocks
+            .iter()
+            .flat_map(|b| &b.records)
+            .map(|r| r.position.board.empty_count()),
+    );
+    Ok(())
+}
+
+/// The `by empties` line: positions by tens of empty squares.
+fn print_by_empties(empties: impl Iterator<Item = u32>) {
+    let mut decades = [0usize; 7];
+    for e in empties {
+        decades[(e / 10) as usize] += 1;
+    }
     let by_empties: Vec<String> = decades
         .iter()
         .enumerate()
@@ -226,7 +255,6 @@ fn info(path: &std::path::Path) -> Result<(), String> {
         .map(|(d, n)| format!("{}-{}: {n}", d * 10, d * 10 + 9))
         .collect();
     println!("  by empties: {}", by_empties.join(", "));
-    Ok(())
 }
 
 /// Parses `outcome`, `exact` or `search:D`.

@@ -59,7 +59,12 @@ pub fn run(action: MpcAction) -> Result<(), String> {
             }
             let mut boards = Vec::new();
             for path in &args.data {
-                let samples = wedge::tools::train::read_samples(path).map_err(|e| e.to_string())?;
+                let file =
+                    wedge::tools::train::read_sample_file(path).map_err(|e| e.to_string())?;
+                if file.torn_bytes > 0 {
+                    eprintln!("{}", super::data::torn_warning(path, file.torn_bytes));
+                }
+                let samples = file.samples;
                 boards.extend(
                     samples
                         .iter()

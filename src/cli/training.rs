@@ -242,7 +242,11 @@ fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
 fn read_all_samples(paths: &[PathBuf]) -> Result<Vec<wedge::tools::train::Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
-        let these = wedge::tools::train::read_samples(path).map_err(|e| e.to_string())?;
+        let file = wedge::tools::train::read_sample_file(path).map_err(|e| e.to_string())?;
+        if file.torn_bytes > 0 {
+            eprintln!("{}", super::data::torn_warning(path, file.torn_bytes));
+        }
+        let these = file.samples;
         if these.is_empty() {
             return Err(format!(
                 "{}: no positions in this data file",

@@ -4,6 +4,7 @@
 //! number of empty squares (all `Mid` with 60 empties, all `End` with none).
 
 use crate::board::text::{read_lines, FileError};
+use crate::files::Excerpt;
 use std::fmt;
 use std::path::Path;
 
@@ -99,14 +100,20 @@ pub enum WeightError {
 impl fmt::Display for WeightError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightError::NoValue(n) => write!(f, "'{n}' has no value"),
-            WeightError::Extra(extra) => write!(f, "unexpected '{extra}' after the value"),
-            WeightError::Unknown(n) => write!(f, "unknown weight '{n}'"),
+            WeightError::NoValue(n) => write!(f, "'{}' has no value", Excerpt(n)),
+            WeightError::Extra(extra) => {
+                write!(f, "unexpected '{}' after the value", Excerpt(extra))
+            }
+            WeightError::Unknown(n) => write!(f, "unknown weight '{}'", Excerpt(n)),
             WeightError::BadEvaluation(v) => {
-                write!(f, "'{EVALUATION_KEY}' takes trained or hand, got '{v}'")
+                write!(
+                    f,
+                    "'{EVALUATION_KEY}' takes trained or hand, got '{}'",
+                    Excerpt(v)
+                )
             }
             WeightError::NotANumber { name, value } => {
-                write!(f, "'{name}' needs an integer, got '{value}'")
+                write!(f, "'{name}' needs an integer, got '{}'", Excerpt(value))
             }
             WeightError::OutOfRange {
                 name,

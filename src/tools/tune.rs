@@ -192,7 +192,8 @@ impl TuneState {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let bad = |what: &str| format!("line {}: {what}: '{line}'", i + 1);
+            let bad =
+                |what: &str| format!("line {}: {what}: '{}'", i + 1, crate::files::Excerpt(line));
             let mut words = line.split_whitespace();
             let key = words.next().unwrap_or("");
             let rest: Vec<&str> = words.collect();

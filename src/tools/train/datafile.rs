@@ -275,12 +275,15 @@ pub fn file_header(version: u32) -> [u8; FILE_HEADER] {
     h
 }
 
-/// Whether `path` starts as a binary data file.
+/// Whether `path` starts as a binary data file. Only a regular file is opened (a FIFO would block
+/// the open until someone writes to it); anything else is "not binary", and the text reader then
+/// refuses it with the reason.
 pub fn is_binary_data(path: &Path) -> bool {
     let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
+    crate::files::check_regular(path, crate::files::MAX_DATA_BYTES).is_ok()
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
         && &head == DATA_MAGIC
 }
 

@@ -32,8 +32,8 @@ pub struct MergeReport {
     pub games: usize,
     /// Positions written.
     pub written: usize,
-    /// Bytes of torn blocks skipped at the ends of binary inputs (interrupted runs).
-    pub torn_bytes: u64,
+    /// The binary inputs that end in a torn block (an interrupted run), with its bytes, skipped.
+    pub torn: Vec<(PathBuf, u64)>,
     /// The files written.
     pub files: Vec<PathBuf>,
 }
@@ -115,7 +115,9 @@ pub fn merge(
     for path in inputs {
         if datafile::is_binary_data(path) {
             let data = datafile::read_data_file(path).map_err(MergeError::Binary)?;
-            report.torn_bytes += data.torn_bytes;
+            if data.torn_bytes > 0 {
+                report.torn.push((path.clone(), data.torn_bytes));
+            }
             games.extend(data.blocks);
         } else {
             games.extend(read_text_blocks(path, text_labels).map_err(MergeError::Text)?);

@@ -45,10 +45,25 @@ pub struct Sample {
     pub game: u64,
 }
 
-/// Reads a data file: binary (it starts with the binary magic; a torn last block, as an interrupted
-/// run leaves, is skipped) or text (`<64 squares> <side> <label>` lines; `#` comments; a `# game
-/// <n>` line closes each game's positions).
+/// The samples of one data file, and the bytes of an unfinished game at its end that were skipped.
+#[derive(Clone, Debug, Default)]
+pub struct SampleFile {
+    /// The positions of its complete games.
+    pub samples: Vec<Sample>,
+    /// Bytes of a game cut short at the end of a binary file (an interrupted run leaves one),
+    /// skipped; 0 for a text file, whose torn last line is an error.
+    pub torn_bytes: u64,
+}
+
+/// [`read_sample_file`]'s samples alone.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
+    read_sample_file(path).map(|f| f.samples)
+}
+
+/// Reads a data file: binary (it starts with the binary magic; a torn last block, as an interrupted
+/// run leaves, is skipped and counted) or text (`<64 squares> <side> <label>` lines; `#` comments;
+/// a `# game <n>` line closes each game's positions).
+pub fn read_sample_file(path: &Path) -> Result<SampleFile, FileError> {
     // Games are told apart by the file's name (not its directory, so the split does not depend on
     // where the file lies) and the number of `# game` lines before them.
     let salt = path
@@ -66,7 +81,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
             line: 0,
             message: e.error.to_string(),
         })?;
-        return Ok(data
+        let samples = data
             .blocks
             .iter()
             .flat_map(|b| {
@@ -76,10 +91,14 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
                     game: game_id(b.game),
                 })
             })
-            .collect());
+            .collect();
+        return Ok(SampleFile {
+            samples,
+            torn_bytes: data.torn_bytes,
+        });
     }
     let games_closed = std::cell::Cell::new(0u64);
-    crate::board::text::read_lines_with_comments(
+    let samples = crate::board::text::read_lines_with_comments(
         path,
         |comment| {
             if comment.starts_with("# game") {
@@ -94,7 +113,11 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, FileError> {
                 game: game_id(games_closed.get()),
             })
         },
-    )
+    )?;
+    Ok(SampleFile {
+        samples,
+        torn_bytes: 0,
+    })
 }
 
 /// One position line of the text format: `<64 squares> <side> <label>`, the label within -64..64.
