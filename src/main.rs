@@ -110,7 +110,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
-        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Match(args)) => match cli::matches::run(args) {
+            Ok(status) => return ExitCode::from(status),
+            Err(e) => Err(e),
+        },
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Play(args)) => cli::play::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),

@@ -624,7 +624,7 @@ fn finished_game_is_not_an_opening() {
 }
 
 #[test]
-fn stale_second_bestmove_is_not_read_as_the_next_answer() {
+fn a_second_bestmove_is_a_protocol_violation_and_failures_set_the_exit_status() {
     let dir = test_dir("double-bestmove");
     // wedge with every `bestmove` line written twice.
     let doubler = sh_script(
@@ -642,8 +642,15 @@ fn stale_second_bestmove_is_not_read_as_the_next_answer() {
         30,
     );
     let report = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(report.contains("failures: none"), "{report}");
+    // Every game is lost by the engine that answered one `go` twice, and the run's status says
+    // that games ended in failures (docs/match.md), with the report written as always.
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(report.contains("failures: 2"), "{report}");
+    assert!(
+        report.contains("protocol violation: a second bestmove"),
+        "{report}"
+    );
+    assert!(report.contains("2 games, +0 =0 -2"), "{report}");
 }
 
 #[cfg(target_os = "linux")]

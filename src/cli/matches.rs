@@ -120,12 +120,18 @@ fn recount(paths: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
-/// Plays the match and prints its report.
-pub fn run(args: MatchArgs) -> Result<(), String> {
+/// The exit status of a match in which at least one game ended in an engine failure (a crash, a
+/// hang, an illegal or malformed move, a protocol violation, a loss on time): the report and the
+/// files are written as always, and a script can tell the run from a healthy one.
+pub const FAILURES_STATUS: u8 = 3;
+
+/// Plays the match and prints its report; the exit status is 0, or [`FAILURES_STATUS`] when games
+/// ended in engine failures.
+pub fn run(args: MatchArgs) -> Result<u8, String> {
     use std::io::Write;
     use wedge::tools::arena::{self, player, stats::Sprt};
     if !args.recount.is_empty() {
-        return recount(&args.recount);
+        return recount(&args.recount).map(|()| 0);
     }
     if args.engines.len() != 2 {
         return Err(format!(
@@ -269,7 +275,11 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     if let Some(e) = write_error {
         return Err(format!("writing the games failed: {e}"));
     }
-    Ok(())
+    Ok(if failures.is_empty() {
+        0
+    } else {
+        FAILURES_STATUS
+    })
 }
 
 /// The openings of a variant match of `games` games on a `size` (`ROWSxCOLS`) board: one per

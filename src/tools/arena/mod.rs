@@ -239,6 +239,20 @@ fn play_game(
             None => return fail(format!("illegal move {mv}")),
         }
     }
+    // What an engine said after its last move (a second `bestmove`) is judged in this game.
+    for colour in [Color::Black, Color::White] {
+        let p: &mut dyn Player = match colour {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        if let Err(Failure(reason)) = p.sync() {
+            return Played {
+                moves,
+                black_score: forfeit_score(colour),
+                forfeit: Some((colour, reason)),
+            };
+        }
+    }
     Played {
         moves,
         black_score: pos.black_final_score(),

@@ -63,17 +63,29 @@ impl ProcessPlayer {
 
 /// `isready`, then the reasons of the commands the engine refused since the last `readyok`: it
 /// answers a command it refuses with `info string error: ...` (protocol.md), so every such line
-/// before `readyok` is about the commands just sent.
+/// before `readyok` is about the commands just sent. A `bestmove` among them is a protocol
+/// violation: every `go` gets one `bestmove`, already read, so a second one is a failure (taken
+/// silently, it would be read as the engine's next move).
 fn refusals_until_ready(pipe: &mut Pipe) -> Result<Vec<String>, Failure> {
     pipe.send("isready")?;
     let mut errors = Vec::new();
+    let mut stray = None;
     pipe.wait(Instant::now() + HANDSHAKE_TIMEOUT, |l| {
         if let Some(e) = l.strip_prefix("info string error") {
             errors.push(e.trim_start_matches(':').trim().to_string());
         }
+        if stray.is_none() && l.split_whitespace().next() == Some("bestmove") {
+            stray = Some(l.to_string());
+        }
         l == "readyok"
     })?;
-    Ok(errors)
+    match stray {
+        Some(line) => Err(Failure(format!(
+            "protocol violation: a second bestmove ('{}') for one go",
+            crate::board::square::truncate(&line)
+        ))),
+        None => Ok(errors),
+    }
 }
 
 /// Whether a line of the `uci` answer advertises a spin option named `Seed` (any case).
@@ -104,11 +116,10 @@ impl Player for ProcessPlayer {
         }
     }
 
-    /// `isready`, then everything up to `readyok` is read and dropped.
+    /// `isready`, then everything up to `readyok` is read and dropped; a second `bestmove` among
+    /// it is a failure ([`refusals_until_ready`]).
     fn sync(&mut self) -> Result<(), Failure> {
-        self.send("isready")?;
-        self.wait_for(|l| l == "readyok", Instant::now() + HANDSHAKE_TIMEOUT)
-            .map(|_| ())
+        refusals_until_ready(&mut self.pipe).map(|_| ())
     }
 
     fn choose(
