@@ -76,7 +76,7 @@ pub struct WedgeFrontEnd {
     /// not used; a standard `position` command clears it.
     variant: Option<VariantBoard>,
     active: Option<Active>,
-    /// The input has ended; exit once the running search has answered.
+    /// The input has ended, or `quit` came: exit once the running search has answered.
     eof: bool,
     /// `isready` was passed to the worker; `readyok` is written when it answers.
     awaiting_pong: bool,
@@ -151,11 +151,13 @@ impl WedgeFrontEnd {
     /// Applies one line or the end of the input; returns false to end the session.
     fn input(&mut self, s: &mut Session<'_>, input: Input) -> bool {
         match input {
-            Input::Line(Ok(Some(Command::Quit))) => false,
+            // After `quit` (waiting for the search it stopped), nothing more is applied.
+            _ if self.eof => true,
             input if self.awaiting_pong => {
                 self.deferred.push_back(input);
                 true
             }
+            Input::Line(Ok(Some(Command::Quit))) => self.quit(s),
             Input::Line(Ok(Some(cmd))) => self.command(s, cmd),
             Input::Line(Ok(None)) => true,
             Input::Line(Err(e)) => {
@@ -247,6 +249,29 @@ impl WedgeFrontEnd {
         }
     }
 
+    /// `quit`, once every earlier line has been answered (an `isready` before it defers it): a
+    /// running search is stopped and its `bestmove` written before the session ends; a tool
+    /// (`perft`, `bench`) owes no answer and ends with the process. Returns false to end now.
+    fn quit(&mut self, s: &mut Session<'_>) -> bool {
+        let Some(a) = &mut self.active else {
+            return false;
+        };
+        if a.task == Task::Tool {
+            return false;
+        }
+        self.eof = true;
+        a.stopped = true;
+        a.restart = None;
+        a.stop.store(true, Ordering::Relaxed);
+        match a.held.take() {
+            Some(line) => {
+                self.finish(s, line);
+                false
+            }
+            None => true,
+        }
+    }
+
     /// Whether a search (not a tool) is running: it owes a `bestmove` of its own.
     fn search_running(&self) -> bool {
         self.active.as_ref().is_some_and(|a| a.task != Task::Tool)
@@ -275,7 +300,7 @@ impl WedgeFrontEnd {
             }
             Command::Debug(on) => self.debug = on,
             Command::PonderHit => self.ponderhit(s),
-            Command::Quit => return false,
+            Command::Quit => return self.quit(s),
             Command::Stop => {
                 if let Some(a) = &mut self.active {
                     a.stopped = true;
