@@ -224,3 +224,35 @@ fn a_replayed_reply_empties_the_redo_stack_and_watching_can_be_interrupted() {
     assert_eq!(idle.wait_exit(), 0);
     assert_eq!(std::fs::read_to_string(&save).unwrap(), saved);
 }
+
+#[test]
+fn a_redo_onto_the_engines_turn_lets_it_move_and_an_unfinished_game_has_no_result() {
+    let save = temp("unfinished.ggf");
+    let mut e = play(&["--level", "3"], &save);
+    to_prompt(&mut e);
+    e.send("f5");
+    let two = moves(&to_prompt(&mut e));
+    e.send("undo");
+    assert_eq!(moves(&to_prompt(&mut e)), "(none)");
+    // Replaying the human's move alone gives the engine the turn: it moves without being asked,
+    // and whatever was typed ahead (here a hint) waits for it and does not stop it.
+    e.send("redo");
+    e.send("hint");
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines.iter().any(|l| l.starts_with("wedge (O) plays")),
+        "{lines:?}"
+    );
+    assert_eq!(moves(&lines), two);
+    e.until(|l| l.starts_with("Hint"));
+    // Saved in the middle: GGF's unfinished result, not a score that reads as a finished draw.
+    let file = temp("middle.ggf");
+    e.send(&format!("save {}", file.display()));
+    e.until(|l| l.starts_with("Saved to"));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("RE[?]"), "{saved}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let autosaved = std::fs::read_to_string(&save).unwrap();
+    assert!(autosaved.contains("RE[?]"), "{autosaved}");
+}

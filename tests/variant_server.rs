@@ -602,6 +602,30 @@ fn illegal_moves_wrong_passes_and_garbage_lose() {
 }
 
 #[test]
+fn bytes_left_from_one_game_are_not_read_in_the_next() {
+    let (srv, port) = server(&["--games", "2"]);
+    let mut white = TClient::connect(port, WHITE);
+    let red = TClient::connect(port, RED);
+    let r = std::thread::spawn(move || red.play_out());
+    // Game 1: a malformed move and garbage after it, in one write. The move loses game 1; the
+    // garbage was not asked for and must not be read as the first move of game 2.
+    assert_eq!(white.next().status, 0);
+    white.stream.write_all(b"abcdefgh\0zzzzzzzz\0").unwrap();
+    assert_eq!(white.next().status, 2);
+    // Game 2, played properly to its end.
+    let first = white.next();
+    assert_eq!(first.status, 0);
+    white.answer(&first);
+    let msgs = white.play_out();
+    assert_eq!(msgs.iter().filter(|m| m.status == 2).count(), 1);
+    r.join().unwrap();
+    let (status, out, err) = srv.finish();
+    assert!(status.success(), "{out}\n{err}");
+    assert_eq!(out.matches("technical loss of white").count(), 1, "{out}");
+    assert!(out.contains("2 of 2 games played"), "{out}");
+}
+
+#[test]
 fn a_silent_client_loses_on_time() {
     let (srv, port) = server(&["--games", "1", "--time", "0.8"]);
     let mut white = TClient::connect(port, WHITE);

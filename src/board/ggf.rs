@@ -67,17 +67,42 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
+impl GgfGame {
+    /// Whether the game has a result: its moves end it, or a side forfeited. An unfinished game
+    /// (saved in the middle) is written with GGF's `RE[?]`, not a score that reads as a result.
+    pub fn is_finished(&self) -> bool {
+        if self.forfeit.is_some() {
+            return true;
+        }
+        let mut pos = self.start;
+        for &m in &self.moves {
+            match pos.play(m) {
+                Some(next) => pos = next,
+                None => return false,
+            }
+        }
+        pos.board.is_game_over()
+    }
+}
+
 impl fmt::Display for GgfGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let result = if self.is_finished() {
+            format!(
+                "{:+}.000{}",
+                self.black_score,
+                if self.forfeit.is_some() { ":r" } else { "" }
+            )
+        } else {
+            "?".to_string()
+        };
         write!(
             f,
-            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{:+}.000{}]TI[{}]",
+            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TI[{}]",
             clean(&self.place),
             ggf_date(self.unix_time),
             clean(&self.black),
             clean(&self.white),
-            self.black_score,
-            if self.forfeit.is_some() { ":r" } else { "" },
             clean(&self.time_control)
         )?;
         if let Some(name) = &self.name {
@@ -146,9 +171,9 @@ mod tests {
             name: None,
         };
         let s = g.to_string();
-        assert!(s.starts_with(
-            "(;GM[Othello]PC[wedge match]DT[1970.01.01_00:00:00.UTC]PB[a]PW[b]RE[+12.000]"
-        ));
+        assert!(
+            s.starts_with("(;GM[Othello]PC[wedge match]DT[1970.01.01_00:00:00.UTC]PB[a]PW[b]RE[?]")
+        );
         assert!(
             s.contains("BO[8 ---------------------------O*------*O--------------------------- *]")
         );
@@ -168,6 +193,38 @@ mod tests {
         assert_eq!(r.result.as_deref(), Some("-64.000:r"));
         assert_eq!(r.name.as_deref(), Some("pair 3 game 2"));
         assert_eq!(r.game.moves.len(), 1);
+    }
+
+    #[test]
+    fn only_a_finished_game_has_a_score_for_its_result() {
+        let mut pos = Position::START;
+        let mut moves = Vec::new();
+        while !pos.board.is_game_over() {
+            let m = pos.legal_move_list().first().copied().unwrap_or(Move::PASS);
+            moves.push(m);
+            pos = pos.play(m).unwrap();
+        }
+        let g = GgfGame {
+            place: "wedge play".into(),
+            unix_time: 0,
+            black: "a".into(),
+            white: "b".into(),
+            time_control: String::new(),
+            start: Position::START,
+            moves: moves.clone(),
+            black_score: pos.black_final_score(),
+            forfeit: None,
+            name: None,
+        };
+        assert!(g.is_finished());
+        let result = parse_ggf_record(&g.to_string()).unwrap().result.unwrap();
+        assert_eq!(result, format!("{:+}.000", pos.black_final_score()));
+        // The same game saved one move before its end has no result yet.
+        moves.pop();
+        let unfinished = GgfGame { moves, ..g };
+        assert!(!unfinished.is_finished());
+        let record = parse_ggf_record(&unfinished.to_string()).unwrap();
+        assert_eq!(record.result.as_deref(), Some("?"));
     }
 }
 

@@ -75,6 +75,10 @@ pub(super) fn play_game(
             Status::GiveMove
         };
         let msg = message(status, clocks[me], last[idx(colour.other())], &board);
+        let dropped = seats[me].drain();
+        if dropped > 0 {
+            log::info!("dropped {dropped} bytes {colour:?} sent unasked");
+        }
         if !seats[me].send(&msg) {
             break Ending::Disconnected { loser: colour };
         }

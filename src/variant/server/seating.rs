@@ -41,6 +41,30 @@ impl Seat {
         self.alive
     }
 
+    /// Drops whatever the client sent that was not asked for (an early move, garbage, bytes left
+    /// over from the last game), so that the answer to the next GIVE MOVE is read from a clean
+    /// start and one misbehaviour costs one game. Returns the bytes dropped; a closed or failed
+    /// connection is left for the next read to find.
+    pub(super) fn drain(&mut self) -> usize {
+        if !self.alive || self.stream.set_nonblocking(true).is_err() {
+            return 0;
+        }
+        let mut dropped = 0;
+        let mut sink = [0u8; 512];
+        loop {
+            match self.stream.read(&mut sink) {
+                Ok(0) => break,
+                Ok(n) => dropped += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+        if self.stream.set_nonblocking(false).is_err() {
+            self.alive = false;
+        }
+        dropped
+    }
+
     /// Closes after ABORT: shuts the write side, waits up to `until` for the client's own close
     /// (discarding anything it still sends), then drops the socket.
     pub(super) fn close(self, until: Instant) {
