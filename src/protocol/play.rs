@@ -423,18 +423,19 @@ pub fn colour_symbol(c: Color) -> char {
 }
 
 /// The scale of the win-probability curve by empty squares: at `k` discs the side to move wins
-/// 73% of games (1 / (1 + e^-1)). Fitted by maximum likelihood to the outcomes of the 10,516
-/// self-play games of the shipped evaluation's training data, against their depth-12 search
-/// scores, per band of empties (the band's centre here; read between them linearly, and at the
-/// ends beyond them): `scripts/win_probability.py data/train/v5-train.wdb` (docs/play.md).
+/// 73% of games (1 / (1 + e^-1)). Fitted by maximum likelihood to the outcomes of the 31,222
+/// self-play games of `data/train/s48.wdb` and `s49.wdb` (the shipped evaluation playing, solved
+/// exactly from 20 empties) against their depth-12 selective search scores, per band of empties
+/// (the band's centre here; read between them linearly, and at the ends beyond them):
+/// `scripts/win_probability.py data/train/s48.wdb data/train/s49.wdb` (docs/play.md).
 const WIN_SCALE: [(u32, f64); 7] = [
-    (22, 2.76),
-    (27, 3.57),
-    (32, 4.22),
-    (37, 5.13),
-    (42, 7.18),
-    (47, 12.19),
-    (52, 20.85),
+    (22, 2.05),
+    (27, 2.88),
+    (32, 3.51),
+    (37, 3.81),
+    (42, 4.29),
+    (47, 4.52),
+    (52, 5.68),
 ];
 
 /// The chance (0..1) that the side to move wins, from a search score in discs at `empties`.
