@@ -3,15 +3,11 @@
 //! [`Info`] reports and a [`SearchResult`] out. Nothing here reads or writes text.
 
 pub mod endgame;
-pub mod endtable;
 pub mod midgame;
 pub mod movelist;
-pub mod nearbytable;
-mod parallel;
 pub mod progress;
 pub mod selectivity;
 mod slot;
-pub mod tt;
 
 pub use endgame::{SolveResult, Solver};
 pub use midgame::{time_budget, Searcher};

@@ -1,6 +1,6 @@
 //! One slot of a transposition table that threads share without locks: a key and a data word,
 //! stored as two relaxed atomic words, the key exclusive-or'ed with the scrambled data, and the
-//! data. Both tables (the midgame search's, [`super::tt`], and the solver's, [`super::endtable`])
+//! data. Both tables (the midgame search's, [`super::midgame`]'s `table`, and the solver's, [`super::endgame`]'s `shared_table`)
 //! are arrays of these.
 //!
 //! Racy on purpose: two threads may write one slot at once, or one read it while another writes.

@@ -7,7 +7,7 @@
 //!   quadrant parity (a square alone in its quadrant first) and each is tried directly.
 //! - up to `TT_MIN`: move generation with fastest-first ordering (fewest opponent replies; corners
 //!   count double); from `NEARBY_MIN` empties bounds and best moves kept in a small table of the
-//!   thread's own ([`super::nearbytable`]), not in the shared one.
+//!   thread's own (`leaf_table`), not in the shared one.
 //! - from `TT_MIN` empties up: a transposition table (bounds and best move), the hash move first,
 //!   a stability cut-off, and principal variation search.
 //!
@@ -16,23 +16,38 @@
 //! off unsearched). Their results are only probable, and so are marked in the table, but they
 //! leave good moves and a close estimate behind for the final, exact pass.
 //!
+//! A node of the deep layer ([`deep`], from `TT_MIN` empties), in order:
+//! 1. Stop and cut-off checks (a helper's split may have been cut off above it).
+//! 2. Stability cut-off: the opponent's discs that can never flip bound the score from above.
+//! 3. Shared table probe (`shared_table`): stored bounds decide the node; the stored move goes
+//!    first. The children's buckets are requested at once (from `ETC_MIN` empties).
+//! 4. In a selective pass, the probable cut (Multi-ProbCut on a shallow evaluation search).
+//! 5. No move: pass, or the final score.
+//! 6. Enhanced transposition cut-off: a child's entry that refutes the node, before any search.
+//! 7. Move ordering ([`ordering`]): the table's move, then by evaluation and mobility.
+//! 8. The moves, principal variation search; from `SPLIT_MIN` empties the moves after the first
+//!    are shared with idle helper threads (`helpers`, [`threads`]).
+//! 9. The result stored in the shared table with its bound (and whether it is only probable).
+//!
+//! Below it: [`mid`] (move generation, the thread's own `leaf_table`), [`shallow`] (the parity
+//! list) and the last empty; [`driver`] runs the passes and the aspiration at the root.
+//!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 //!
 //! With [`Solver::set_threads`], nodes from `SPLIT_MIN` empties share the moves after their first
-//! with helper threads (young brothers wait, in the private `parallel` module); all threads use one table
-//! ([`super::endtable`]).
+//! with helper threads (young brothers wait, `helpers`); all threads use one table (`shared_table`).
 
+mod deep;
 mod driver;
+mod helpers;
+mod leaf_table;
 mod mid;
 mod ordering;
 mod shallow;
-mod table;
+mod shared_table;
 mod threads;
 
-use super::endtable::{EndTable, Entry};
 use super::movelist::{MovePicker, MAX_MOVES};
-use super::nearbytable::NearbyTable;
-use super::parallel::{AbortChain, Member, Pool, Split};
 use super::selectivity::{MPC_CONFIDENCE, MPC_T};
 use super::{bound_cutoff, reply_count};
 use crate::board::movegen::{count_last_flips, flips, legal_moves, neighbours};
@@ -40,6 +55,9 @@ use crate::board::square::NO_SQUARE;
 use crate::board::stability::stable_discs;
 use crate::board::{final_score, Board, Move, Square};
 use crate::eval::{Evaluator, PatternIndices};
+use helpers::{AbortChain, Member, Pool, Split};
+use leaf_table::NearbyTable;
+use shared_table::{EndTable, Entry};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

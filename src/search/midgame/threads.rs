@@ -19,7 +19,7 @@
 //! different children first.
 //!
 //! Shared between the threads: the table (lock-free entries, racy on purpose: see
-//! [`crate::search::tt`]), the marks (lock-free, racy on purpose: a lost or stale mark changes
+//! [`super::table`]), the marks (lock-free, racy on purpose: a lost or stale mark changes
 //! only the order of moves), the evaluation's read-only weight table (an `Arc`), the flag that stops
 //! the helpers (set once, by the search's thread, when it has its result), and a counter of the
 //! helpers' nodes (each adds its count in steps, relaxed: it is a report and a node limit, not a

@@ -1,4 +1,4 @@
-//! The table layer (from `TT_MIN` empties): stability cut-off, table probe, enhanced
+//! The deep layer (from `TT_MIN` empties): stability cut-off, table probe, enhanced
 //! transposition cut-off, probable cut (Multi-ProbCut) and the store, around principal variation
 //! search.
 

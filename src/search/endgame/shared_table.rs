@@ -8,7 +8,7 @@
 //! solve: all of FFO #40-#59 is 1.7 * 2^33 nodes, and only those from 10 empties probe the table
 //! (a few probes each).
 //!
-//! Threads read and write slots without locks ([`super::slot`]): a slot torn by two writers reads
+//! Threads read and write slots without locks ([`crate::search::slot`]): a slot torn by two writers reads
 //! as a miss instead of as wrong bounds, and the single-threaded solver pays nothing for this. An
 //! empty slot holds data 0, which is no stored entry (its bounds are both 0 and its empties 0, which
 //! the solver never stores, as it stores only from `TT_MIN` empties).
@@ -18,7 +18,7 @@
 //! instead of 1.489 G and 8% less time; the smaller solves, whose trees fit either table, are
 //! unchanged.
 
-use super::slot::Slot;
+use crate::search::slot::Slot;
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,20 +103,22 @@ pub struct EndTable {
 
 impl EndTable {
     /// A table of about `mb` megabytes (the largest power of two of buckets that fits, at least
-    /// 256 buckets). Panics if the memory is not there: sizes that come from outside go through
+    /// 256 buckets). For tests: panics if the memory is not there; the engine's tables go through
     /// [`EndTable::try_new`].
-    pub fn new(mb: usize) -> EndTable {
+    #[cfg(test)]
+    fn new(mb: usize) -> EndTable {
         EndTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A table of about `mb` megabytes, or an error if the memory is not there.
-    pub fn try_new(mb: usize) -> Result<EndTable, super::TableAllocError> {
+    pub fn try_new(mb: usize) -> Result<EndTable, crate::search::TableAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket>()).max(256);
         // The largest power of two not above `count`.
         let bits = usize::BITS - 1 - count.leading_zeros();
         let table = EndTable {
-            buckets: super::huge_page_vec(1usize << bits, Bucket::default)?.into_boxed_slice(),
+            buckets: crate::search::huge_page_vec(1usize << bits, Bucket::default)?
+                .into_boxed_slice(),
             bits,
         };
         // The allocation is zeroed lazily by the kernel, page by page on first touch: touch every
@@ -159,7 +161,7 @@ impl EndTable {
     /// positions requests every bucket first and computes the keys while the lines arrive.
     #[inline]
     pub fn prefetch(&self, p: u64, o: u64) {
-        super::prefetch(&self.buckets[self.bucket(p, o)]);
+        crate::search::prefetch(&self.buckets[self.bucket(p, o)]);
     }
 
     /// The entry for the position, if its bucket holds it.

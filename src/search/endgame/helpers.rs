@@ -8,10 +8,10 @@
 //! splits under its own (never others: it must be free the moment its helpers are).
 //!
 //! This module owns the threads and the shared split records; the searching itself is the
-//! solver's ([`super::endgame`]). All threads share one transposition table
-//! ([`super::endtable::EndTable`]).
+//! solver's ([`super`]). All threads share one transposition table
+//! ([`super::shared_table::EndTable`]).
 
-use super::movelist::MAX_MOVES;
+use crate::search::movelist::MAX_MOVES;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

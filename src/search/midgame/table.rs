@@ -8,14 +8,14 @@
 //! (they are the expensive ones), while stale entries never block the table.
 //!
 //! Shared between threads, racy on purpose: slots are read and written without locks
-//! ([`super::slot`]), so a probe sees a whole entry of its own position or nothing. What races can
+//! ([`crate::search::slot`]), so a probe sees a whole entry of its own position or nothing. What races can
 //! do is lose a store (two threads replacing the same slot) or combine bounds from a store that
 //! another thread just overwrote; both only cost work, as a full table does. One thread searches
 //! exactly as it would with a plain table.
 
-use super::slot::Slot;
 use crate::board::hash;
 use crate::board::square::NO_SQUARE;
+use crate::search::slot::Slot;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// One stored position.
@@ -90,14 +90,15 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (rounded down to a power of two buckets, at least 1,024).
-    /// Panics if the memory is not there: sizes that come from outside go through
+    /// For tests: panics if the memory is not there; the engine's tables go through
     /// [`TranspositionTable::try_new`].
-    pub fn new(mb: usize) -> TranspositionTable {
+    #[cfg(test)]
+    fn new(mb: usize) -> TranspositionTable {
         TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A table of about `mb` megabytes, or an error if the memory is not there.
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, super::TableAllocError> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, crate::search::TableAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let want = (bytes / std::mem::size_of::<Bucket>()).max(1024);
         let size = if want.is_power_of_two() {
@@ -106,7 +107,7 @@ impl TranspositionTable {
             want.next_power_of_two() >> 1
         };
         Ok(TranspositionTable {
-            buckets: super::huge_page_vec(size, Bucket::default)?,
+            buckets: crate::search::huge_page_vec(size, Bucket::default)?,
             mask: size - 1,
             generation: AtomicU8::new(0),
         })
@@ -138,7 +139,7 @@ impl TranspositionTable {
     #[inline]
     pub fn prefetch(&self, player: u64, opponent: u64) {
         let key = hash(player, opponent) | 1;
-        super::prefetch(self.bucket(key));
+        crate::search::prefetch(self.bucket(key));
     }
 
     /// The entry for (`player`, `opponent`), if stored.
