@@ -86,17 +86,10 @@ enum Command {
 /// closed pipe, and so does the match runner, which writes to its engines' pipes.
 fn die_quietly_on_closed_pipe() {
     #[cfg(unix)]
-    {
-        const SIGPIPE: std::ffi::c_int = 13;
-        const SIG_DFL: usize = 0;
-        unsafe extern "C" {
-            fn signal(signum: std::ffi::c_int, handler: usize) -> usize;
-        }
-        // SAFETY: `signal` with SIG_DFL only restores the default disposition of SIGPIPE (end the
-        // process); it installs no handler, so no Rust code ever runs in signal context, and it is
-        // called once at start-up before any other thread exists.
-        let _ = unsafe { signal(SIGPIPE, SIG_DFL) };
-    }
+    // SAFETY: `signal` with SIG_DFL only restores the default disposition of SIGPIPE (end the
+    // process); it installs no handler, so no Rust code ever runs in signal context, and it is
+    // called once at start-up before any other thread exists.
+    let _ = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
 }
 
 fn main() -> ExitCode {

@@ -491,23 +491,26 @@ fn a_file_of_one_huge_token_is_quoted_short_by_the_tools() {
     let huge = dir.join("huge.txt");
     std::fs::write(&huge, format!("{}\n", "x".repeat(2_000_000))).unwrap();
     let h = huge.to_str().unwrap();
-    let runs: [Vec<&str>; 2] = [
-        vec!["weights", "dump", "--from", h],
-        vec![
-            "tune",
-            "--engine",
-            "random",
-            "--param",
-            "A,1,0,2,1",
-            "--iterations",
-            "1",
-            "--state",
-            h,
-        ],
+    let runs: [(Vec<&str>, &str); 2] = [
+        (vec!["weights", "dump", "--from", h], "2000000 bytes"),
+        (
+            vec![
+                "tune",
+                "--engine",
+                "random",
+                "--param",
+                "A,1,0,2,1",
+                "--iterations",
+                "1",
+                "--state",
+                h,
+            ],
+            "not a wedge tune state",
+        ),
     ];
-    for args in runs {
+    for (args, expected) in runs {
         let out = wedge(&args);
-        assert_refused(&out, "2000000 bytes", &format!("{args:?}"));
+        assert_refused(&out, expected, &format!("{args:?}"));
         assert!(
             out.stderr.len() < 400,
             "{args:?}: {} bytes of error",

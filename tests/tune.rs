@@ -56,7 +56,7 @@ fn spsa_moves_a_bad_weight_towards_the_better_region() {
     assert!(csv
         .starts_with("iteration,wins,draws,losses,MobilityMid_plus,MobilityMid_minus,MobilityMid"));
     let saved = std::fs::read_to_string(&state).unwrap();
-    assert!(saved.contains("done 16"), "{saved}");
+    assert!(saved.contains("\"done\": 16"), "{saved}");
     // A finished run is resumed with nothing to play: the same report, nothing appended.
     assert_eq!(run(), report);
     assert_eq!(std::fs::read_to_string(&log).unwrap(), csv);
@@ -69,7 +69,9 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
     let state = dir.join("state.txt");
     std::fs::write(
         &state,
-        "iterations 99\nseed 1\npairs 1\ndone 0\nplus 0 0 0\nparam MobilityMid 0\n",
+        r#"{"format": "wedge tune state 2", "iterations": 99, "seed": 1, "pairs": 1, "done": 0,
+            "plus": [0, 0, 0], "params": [{"spec": "MobilityMid,0,-100,100,10",
+            "name": "MobilityMid", "value": 0}], "history": []}"#,
     )
     .unwrap();
     let exe = env!("CARGO_BIN_EXE_wedge");

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wedge::rng::Rng;
 use wedge::variant::board::{parse_size, Board, StartLayout};
@@ -57,32 +57,18 @@ pub struct ServerArgs {
 }
 
 /// Raised by SIGINT or SIGTERM; the session polls it.
-static STOP: AtomicBool = AtomicBool::new(false);
+static STOP: once_cell::sync::Lazy<std::sync::Arc<AtomicBool>> =
+    once_cell::sync::Lazy::new(|| std::sync::Arc::new(AtomicBool::new(false)));
 
-/// Makes Ctrl-C (SIGINT) and SIGTERM raise [`STOP`] instead of killing the process, once: the
-/// handler also restores the default action, so a second Ctrl-C kills at once.
+/// Makes Ctrl-C (SIGINT) and SIGTERM raise [`STOP`] instead of killing the process; a second one,
+/// with the flag already raised, ends the process at once (status 1).
 fn stop_on_signals() {
     #[cfg(unix)]
-    {
-        use std::ffi::c_int;
-        const SIGINT: c_int = 2;
-        const SIGTERM: c_int = 15;
-        const SIG_DFL: usize = 0;
-        unsafe extern "C" {
-            fn signal(signum: c_int, handler: usize) -> usize;
-        }
-        extern "C" fn on_signal(signum: c_int) {
-            STOP.store(true, Ordering::SeqCst);
-            // SAFETY: `signal` is async-signal-safe (POSIX); restoring the default action runs no
-            // Rust code in signal context.
-            let _ = unsafe { signal(signum, SIG_DFL) };
-        }
-        // SAFETY: the handler only stores to an atomic and calls `signal`, both async-signal-safe;
-        // it is installed before any thread of ours exists.
-        unsafe {
-            let _ = signal(SIGINT, on_signal as extern "C" fn(c_int) as usize);
-            let _ = signal(SIGTERM, on_signal as extern "C" fn(c_int) as usize);
-        }
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The conditional shutdown is registered first, so it sees the flag as the signal before
+        // raised it. A registration that fails leaves the default action (the process ends).
+        let _ = signal_hook::flag::register_conditional_shutdown(signal, 1, STOP.clone());
+        let _ = signal_hook::flag::register(signal, STOP.clone());
     }
 }
 

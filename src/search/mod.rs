@@ -74,14 +74,6 @@ pub(crate) fn huge_page_vec<T>(
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: usize, bytes: usize) {
     const HUGE_PAGE: usize = 2 << 20;
-    const MADV_HUGEPAGE: std::ffi::c_int = 14;
-    unsafe extern "C" {
-        fn madvise(
-            addr: *mut std::ffi::c_void,
-            len: usize,
-            advice: std::ffi::c_int,
-        ) -> std::ffi::c_int;
-    }
     let begin = start.next_multiple_of(HUGE_PAGE);
     let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
     if end > begin {
@@ -90,7 +82,8 @@ fn advise_huge_pages(start: usize, bytes: usize) {
         // value can be affected. The range lies inside one live allocation of ours (rounded
         // inwards to page boundaries, as the call requires); an invalid range would only make the
         // call fail with an error code, which is ignored since the advice is a hint.
-        let _ = unsafe { madvise(begin as *mut std::ffi::c_void, end - begin, MADV_HUGEPAGE) };
+        let _ =
+            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
     }
 }
 
@@ -101,12 +94,9 @@ fn advise_huge_pages(start: usize, bytes: usize) {
 pub fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        unsafe extern "C" {
-            fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        }
         // SAFETY: `malloc_trim` is glibc's own, thread-safe (it takes each arena's lock), and only
         // returns pages that hold no allocation to the system; no live Rust value is touched.
-        let _ = unsafe { malloc_trim(0) };
+        let _ = unsafe { libc::malloc_trim(0) };
     }
 }
 

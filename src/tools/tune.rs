@@ -154,78 +154,59 @@ impl TuneState {
         }
     }
 
-    /// The state file's text for `config` (read back by [`TuneState::parse`]).
+    /// The state file's text for `config` (read back by [`TuneState::parse`]): a JSON document.
     pub fn to_text(&self, config: &TuneConfig) -> String {
-        let mut out = String::from("# wedge tune state (rewritten after every iteration)\n");
-        out.push_str(&format!(
-            "iterations {}\nseed {}\npairs {}\ndone {}\nplus {} {} {}\n",
-            config.iterations,
-            config.seed,
-            config.pairs,
-            self.done,
-            self.plus[0],
-            self.plus[1],
-            self.plus[2]
-        ));
-        for p in &config.params {
-            out.push_str(&format!("spec {}\n", p.spec()));
-        }
-        for (p, v) in config.params.iter().zip(&self.theta) {
-            out.push_str(&format!("param {} {v}\n", p.name));
-        }
-        for (k, values) in self.history.iter().enumerate() {
-            let values: Vec<String> = values.iter().map(|v| format!("{v}")).collect();
-            out.push_str(&format!("after {} {}\n", k + 1, values.join(" ")));
-        }
-        out
+        let file = StateFile {
+            format: STATE_FORMAT.to_string(),
+            iterations: config.iterations as u64,
+            seed: config.seed,
+            pairs: config.pairs as u64,
+            done: self.done as u64,
+            plus: self.plus,
+            params: config
+                .params
+                .iter()
+                .zip(&self.theta)
+                .map(|(p, &value)| StateParam {
+                    spec: p.spec(),
+                    name: p.name.clone(),
+                    value,
+                })
+                .collect(),
+            history: self.history.clone(),
+        };
+        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        text.push('\n');
+        text
     }
 
     /// Reads a state file's text, checking that it belongs to a run of `config` (same iterations,
     /// seed, pairs and parameters); the message says what differs.
     pub fn parse(text: &str, config: &TuneConfig) -> Result<TuneState, String> {
-        let mut state = TuneState::new(config);
-        let mut names = Vec::new();
-        let mut theta = Vec::new();
-        let mut specs = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let bad =
-                |what: &str| format!("line {}: {what}: '{}'", i + 1, crate::files::Excerpt(line));
-            let mut words = line.split_whitespace();
-            let key = words.next().unwrap_or("");
-            let rest: Vec<&str> = words.collect();
-            let int = |s: &str| s.parse::<u64>().map_err(|_| bad("not a count"));
-            let real = |s: &str| {
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| bad("not a number"))
-            };
-            match (key, rest.as_slice()) {
-                ("iterations", [n]) => check_same("iterations", int(n)?, config.iterations as u64)?,
-                ("seed", [n]) => check_same("seed", int(n)?, config.seed)?,
-                ("pairs", [n]) => check_same("pairs", int(n)?, config.pairs as u64)?,
-                ("done", [n]) => state.done = int(n)? as usize,
-                ("plus", [w, d, l]) => state.plus = [int(w)?, int(d)?, int(l)?],
-                ("spec", [spec]) => specs.push(spec.to_string()),
-                ("param", [name, v]) => {
-                    names.push(name.to_string());
-                    theta.push(real(v)?);
-                }
-                ("after", [k, values @ ..]) => {
-                    if int(k)? as usize != state.history.len() + 1 || values.len() != names.len() {
-                        return Err(bad("history line out of order or of the wrong length"));
-                    }
-                    state
-                        .history
-                        .push(values.iter().map(|v| real(v)).collect::<Result<_, _>>()?);
-                }
-                _ => return Err(bad("unknown line")),
-            }
+        if text.trim_start().starts_with('#') {
+            return Err(
+                "a state file in the text format of an earlier wedge (this one writes \
+                        JSON): finish that run with the wedge that started it, or start again"
+                    .to_string(),
+            );
         }
+        let file: StateFile = serde_json::from_str(text).map_err(|e| {
+            format!(
+                "line {}: not a wedge tune state: {}",
+                e.line(),
+                crate::files::Excerpt(&e.to_string())
+            )
+        })?;
+        if file.format != STATE_FORMAT {
+            return Err(format!(
+                "not a wedge tune state (format '{}')",
+                crate::files::Excerpt(&file.format)
+            ));
+        }
+        check_same("iterations", file.iterations, config.iterations as u64)?;
+        check_same("seed", file.seed, config.seed)?;
+        check_same("pairs", file.pairs, config.pairs as u64)?;
+        let names: Vec<&str> = file.params.iter().map(|p| p.name.as_str()).collect();
         let wanted: Vec<&str> = config.params.iter().map(|p| p.name.as_str()).collect();
         if names != wanted {
             return Err(format!(
@@ -234,6 +215,7 @@ impl TuneState {
                 wanted.join(" ")
             ));
         }
+        let specs: Vec<&str> = file.params.iter().map(|p| p.spec.as_str()).collect();
         let wanted_specs: Vec<String> = config.params.iter().map(Param::spec).collect();
         if specs != wanted_specs {
             return Err(format!(
@@ -242,17 +224,60 @@ impl TuneState {
                 wanted_specs.join(" --param ")
             ));
         }
-        if state.done > config.iterations || state.history.len() != state.done {
+        let done = file.done as usize;
+        if done > config.iterations || file.history.len() != done {
             return Err(format!(
-                "it has {} iterations done and {} in its history, of {}",
-                state.done,
-                state.history.len(),
+                "it has {done} iterations done and {} in its history, of {}",
+                file.history.len(),
                 config.iterations
             ));
         }
-        state.theta = theta;
-        Ok(state)
+        let finite = |values: &[f64]| values.iter().all(|v| v.is_finite());
+        let theta: Vec<f64> = file.params.iter().map(|p| p.value).collect();
+        if !finite(&theta)
+            || file
+                .history
+                .iter()
+                .any(|h| h.len() != names.len() || !finite(h))
+        {
+            return Err(
+                "a value that is not a number, or a history entry of the wrong length".into(),
+            );
+        }
+        Ok(TuneState {
+            done,
+            theta,
+            plus: file.plus,
+            history: file.history,
+        })
     }
+}
+
+/// The `format` field of a tune state file.
+const STATE_FORMAT: &str = "wedge tune state 2";
+
+/// A tune state file as written (JSON): the run's settings, which a resume must match, and where it
+/// stands.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateFile {
+    format: String,
+    iterations: u64,
+    seed: u64,
+    pairs: u64,
+    done: u64,
+    plus: [u64; 3],
+    params: Vec<StateParam>,
+    history: Vec<Vec<f64>>,
+}
+
+/// One parameter in a state file: its `--param` as given, its name and its current value.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateParam {
+    spec: String,
+    name: String,
+    value: f64,
 }
 
 fn check_same(what: &str, file: u64, command: u64) -> Result<(), String> {
@@ -532,6 +557,9 @@ mod tests {
         assert!(TuneState::parse("done x\n", &c)
             .unwrap_err()
             .contains("line 1"));
+        assert!(TuneState::parse("# wedge tune state\niterations 20\n", &c)
+            .unwrap_err()
+            .contains("text format of an earlier wedge"));
     }
 
     #[test]
