@@ -26,6 +26,9 @@ struct Cli {
 enum Command {
     /// Count move paths of DEPTH plies (a pass is a ply; a finished game counts once).
     Perft(cli::perft::PerftArgs),
+    /// Analyse whole games: each move's loss against the best move, errors marked, each side's
+    /// totals, with exact endgames (see docs/analyze.md).
+    Analyze(cli::analyze::AnalyzeArgs),
     /// Search a fixed set of positions to a fixed depth; prints the node count (the search's
     /// fingerprint) and the speed.
     Bench(cli::bench::BenchArgs),
@@ -103,6 +106,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Analyze(args)) => match cli::analyze::run(args) {
+            Ok(status) => return ExitCode::from(status),
+            Err(e) => Err(e),
+        },
         Some(Command::Match(args)) => match cli::matches::run(args) {
             Ok(status) => return ExitCode::from(status),
             Err(e) => Err(e),

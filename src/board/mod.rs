@@ -12,6 +12,7 @@ pub mod square;
 pub mod stability;
 pub mod symmetry;
 pub mod text;
+pub mod wthor;
 
 pub use bitboard::Bitboard;
 pub use square::{Color, Move, ParseSquareError, Square};

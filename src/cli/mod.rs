@@ -3,6 +3,7 @@
 //! returns an error as text, which only `main` prints (library code returns typed errors; they
 //! become text here).
 
+pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod client;

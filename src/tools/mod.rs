@@ -2,6 +2,7 @@
 //! (arena) with its baseline players, the SPSA tuner, the training pipeline (datagen, train) and the Multi-ProbCut
 //! fit. The command line (`src/cli/`) calls them and prints their results.
 
+pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod mpc;

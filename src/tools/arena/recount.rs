@@ -152,6 +152,22 @@ mod tests {
     use crate::board::ggf::GgfGame;
     use crate::board::Position;
 
+    /// The moves of a finished game (a record's result is written only for one).
+    fn finished_moves() -> Vec<crate::board::Move> {
+        let mut pos = Position::START;
+        let mut moves = Vec::new();
+        while !pos.board.is_game_over() {
+            let m = pos
+                .legal_move_list()
+                .first()
+                .copied()
+                .unwrap_or(crate::board::Move::PASS);
+            moves.push(m);
+            pos = pos.play(m).unwrap();
+        }
+        moves
+    }
+
     /// A game line as the runner writes it: `black` beats `white` by `score` discs (negative: loses).
     fn line(
         black: &str,
@@ -167,7 +183,7 @@ mod tests {
             white: white.into(),
             time_control: "movetime 100ms".into(),
             start: Position::START,
-            moves: Vec::new(),
+            moves: finished_moves(),
             black_score: score,
             forfeit: forfeit.then(|| format!("{white}: illegal move")),
             name: pair.map(|(p, g)| format!("{PAIR_PREFIX}{p}{GAME_INFIX}{g}")),

@@ -1,0 +1,101 @@
+//! Reading the games to analyse from a file: WTHOR (`.wtb`, by its extension), GGF (one or many
+//! games, `(;GM[Othello]...;)`, as NBoard, game servers, `wedge match --out` and `wedge play` save
+//! them) or transcripts (`f5d6c3...`, one game a line, `#` comments).
+
+use super::NamedGame;
+use crate::board::text::{FileError, Game};
+use crate::board::Position;
+use std::path::Path;
+
+/// The games of `path`, each named by the file (and its number in the file when there are several).
+pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
+    let err = |line: usize, message: String| FileError {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let bytes = crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES)
+        .map_err(|e| err(0, e.to_string()))?;
+    let name = path.display().to_string();
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+    {
+        let games = crate::board::wthor::parse_wthor(&bytes).map_err(|e| err(0, e.to_string()))?;
+        return Ok(games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| NamedGame {
+                source: format!("{name}:game {}", i + 1),
+                black: format!("player {}", g.black),
+                white: format!("player {}", g.white),
+                game: g.game,
+            })
+            .collect());
+    }
+    let text = String::from_utf8(bytes).map_err(|_| err(0, "not UTF-8 text".into()))?;
+    if text.trim_start().starts_with("(;") {
+        read_ggf_games(&text, &name).map_err(|(line, m)| err(line, m))
+    } else {
+        read_transcripts(&text, &name).map_err(|(line, m)| err(line, m))
+    }
+}
+
+/// Every `(;...;)` game of a GGF text; an error gives the line its game starts on.
+fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, String)> {
+    let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
+    let many = starts.len() > 1;
+    let mut games = Vec::new();
+    for (n, &at) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        let line = text[..at].matches('\n').count() + 1;
+        let record = crate::board::ggf::parse_ggf_record(&text[at..end])
+            .map_err(|e| (line, format!("game {}: {e}", n + 1)))?;
+        let player = |i: usize, default: &str| {
+            record.players[i]
+                .clone()
+                .filter(|p| !p.is_empty())
+                .unwrap_or_else(|| default.to_string())
+        };
+        games.push(NamedGame {
+            source: if many {
+                format!("{name}:game {}", n + 1)
+            } else {
+                name.to_string()
+            },
+            black: player(0, "black"),
+            white: player(1, "white"),
+            game: record.game,
+        });
+    }
+    Ok(games)
+}
+
+/// One transcript a line from the start position (`#` and `%` lines are comments).
+fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, String)> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#') && !l.starts_with('%'))
+        .collect();
+    let many = lines.len() > 1;
+    lines
+        .iter()
+        .enumerate()
+        .map(|(n, &(line, l))| {
+            let game = Game::from_transcript(Position::START, l)
+                .map_err(|e| (line, format!("{e} in '{}'", crate::files::Excerpt(l))))?;
+            Ok(NamedGame {
+                source: if many {
+                    format!("{name}:game {}", n + 1)
+                } else {
+                    name.to_string()
+                },
+                black: "black".into(),
+                white: "white".into(),
+                game,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,328 @@
+//! `wedge analyze` as a user runs it: exact scores checked against the solver, a deliberate blunder
+//! flagged at its move, GGF from `wedge match --out`, transcripts and WTHOR files read, the JSON
+//! agreeing with the table, the SVG well-formed with one point per move, the same results whatever
+//! the number of jobs, and bad files refused with their file and line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use wedge::board::text::Game;
+use wedge::board::{Board, Move, Position};
+use wedge::search::Solver;
+
+const WEDGE: &str = env!("CARGO_BIN_EXE_wedge");
+
+fn dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wedge-analyze-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn wedge(args: &[&str]) -> Output {
+    Command::new(WEDGE)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run wedge")
+}
+
+fn ok(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// The exact value of `pos` for its side to move (the final score when the game is over).
+fn exact(solver: &mut Solver, board: Board) -> i32 {
+    if board.is_game_over() {
+        board.final_score()
+    } else {
+        solver.solve_exact(board).score
+    }
+}
+
+/// A game from the start: the first legal move each turn down to 14 empties, then at 14 empties
+/// the move that loses the most (at least 8 discs against the best), then perfect play to the end.
+/// Returns the game and the blunder's move number.
+fn game_with_a_blunder(solver: &mut Solver) -> (Game, usize) {
+    let mut pos = Position::START;
+    let mut game = Game::new(pos);
+    let mut blunder = None;
+    while !pos.board.is_game_over() {
+        let moves = pos.legal_move_list();
+        let mv = if moves.is_empty() {
+            Move::PASS
+        } else if pos.board.empty_count() > 14 {
+            moves[0]
+        } else if blunder.is_none() {
+            let best = exact(solver, pos.board);
+            let worst = moves
+                .iter()
+                .map(|&m| (-exact(solver, pos.play(m).unwrap().board), m))
+                .min_by_key(|&(v, _)| v)
+                .unwrap();
+            if best - worst.0 >= 8 {
+                blunder = Some(game.moves.len() + 1);
+                worst.1
+            } else {
+                solver.solve_exact(pos.board).best_move.unwrap()
+            }
+        } else {
+            solver.solve_exact(pos.board).best_move.unwrap()
+        };
+        game.moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    (
+        game,
+        blunder.expect("a move losing 8 discs at 14 empties or fewer"),
+    )
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn exact_scores_are_the_solvers_and_a_blunder_is_flagged() {
+    let d = dir("exact");
+    let mut solver = Solver::new(64);
+    let (game, blunder) = game_with_a_blunder(&mut solver);
+    let file = d.join("game.txt");
+    std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
+    let out_json = d.join("a.json");
+    let table = ok(&wedge(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--exact",
+        "14",
+        "--json",
+        out_json.to_str().unwrap(),
+    ]));
+    let doc = json(&out_json);
+    let moves = doc["games"][0]["moves"].as_array().unwrap();
+    // Every position of the game, to check the reported scores against the solver.
+    let mut positions = vec![game.start];
+    for &m in &game.moves {
+        positions.push(positions.last().unwrap().play(m).unwrap());
+    }
+    let mut checked = 0;
+    for m in moves {
+        let number = m["number"].as_u64().unwrap() as usize;
+        let before = positions[number - 1];
+        assert_eq!(m["played"], game.moves[number - 1].to_string());
+        if !m["exact"].as_bool().unwrap() {
+            assert!(before.board.empty_count() > 14, "{m}");
+            continue;
+        }
+        checked += 1;
+        let best = exact(&mut solver, before.board);
+        let after = positions[number];
+        // The played move's value for the mover: the next position's, negated unless the
+        // opponent passes there (then the position after the pass is the mover's again).
+        let played = if after.board.is_game_over() {
+            let s = after.black_final_score();
+            if before.side == wedge::board::Color::Black {
+                s
+            } else {
+                -s
+            }
+        } else if after.board.must_pass() {
+            exact(&mut solver, after.board.pass())
+        } else {
+            -exact(&mut solver, after.board)
+        };
+        assert_eq!(m["best_score"].as_f64().unwrap(), f64::from(best), "{m}");
+        assert_eq!(
+            m["played_score"].as_f64().unwrap(),
+            f64::from(played),
+            "{m}"
+        );
+        assert_eq!(m["loss"].as_f64().unwrap(), f64::from(best - played), "{m}");
+    }
+    assert!(checked >= 10, "only {checked} exact moves");
+    let flagged: Vec<u64> = moves
+        .iter()
+        .filter(|m| m["mark"] == "blunder" && m["exact"] == true)
+        .map(|m| m["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(flagged, vec![blunder as u64], "{table}");
+    // The table says the same: the blunder's line carries its mark.
+    let line = table
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{blunder} ")))
+        .unwrap();
+    assert!(line.ends_with("??"), "{line}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A minimal XML well-formedness check: tags nest and close, attributes are quoted.
+fn well_formed(xml: &str) -> bool {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = xml;
+    while let Some(open) = rest.find('<') {
+        let Some(close) = rest[open..].find('>') else {
+            return false;
+        };
+        let tag = &rest[open + 1..open + close];
+        rest = &rest[open + close + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if !tag.matches('"').count().is_multiple_of(2) {
+            return false;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            if stack.pop().as_deref() != Some(name.trim()) {
+                return false;
+            }
+        } else if !tag.ends_with('/') {
+            stack.push(tag.split_whitespace().next().unwrap_or("").to_string());
+        }
+    }
+    stack.is_empty()
+}
+
+#[test]
+fn match_records_transcripts_and_wthor_files_analyse_with_json_and_svg() {
+    let d = dir("roundtrip");
+    // Games written by `wedge match --out`.
+    let ggf = d.join("games.ggf");
+    let m = wedge(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        ggf.to_str().unwrap(),
+    ]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    // A transcript and a WTHOR file the test makes.
+    let transcript = d.join("t.txt");
+    std::fs::write(&transcript, "# a comment\nf5d6c3d3c4f4f6f3e6e7\n").unwrap();
+    let wtb = d.join("archive.wtb");
+    let game: Game = "f5d6c3d3c4f4f6f3e6e7".parse().unwrap();
+    let record = wedge::board::wthor::WthorGame {
+        tournament: 1,
+        black: 10,
+        white: 20,
+        black_discs: 0,
+        game,
+    };
+    std::fs::write(&wtb, wedge::board::wthor::write_wthor(&[record], 2026)).unwrap();
+    let out_json = d.join("all.json");
+    let out_svg = d.join("graph.svg");
+    let table = ok(&wedge(&[
+        "analyze",
+        ggf.to_str().unwrap(),
+        transcript.to_str().unwrap(),
+        wtb.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--exact",
+        "10",
+        "--jobs",
+        "2",
+        "--json",
+        out_json.to_str().unwrap(),
+        "--svg",
+        out_svg.to_str().unwrap(),
+    ]));
+    let doc = json(&out_json);
+    let games = doc["games"].as_array().unwrap();
+    assert_eq!(
+        games.len(),
+        4,
+        "two match games, a transcript, a WTHOR game"
+    );
+    assert_eq!(games[3]["black"], "player 10");
+    assert!(games[2]["result"].is_null(), "the transcript stops early");
+    // The JSON and the table agree: a row per move with the same loss, the same totals.
+    for (n, g) in games.iter().enumerate() {
+        let moves = g["moves"].as_array().unwrap();
+        let header = table
+            .lines()
+            .filter(|l| l.contains(" (black) vs "))
+            .nth(n)
+            .unwrap();
+        assert!(
+            header.starts_with(g["source"].as_str().unwrap()),
+            "{header}"
+        );
+        let block: Vec<&str> = table
+            .split("\n\n")
+            .nth(n)
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                l.trim_start()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+            })
+            .collect();
+        assert_eq!(block.len(), moves.len(), "{header}");
+        for (row, m) in block.iter().zip(moves) {
+            let loss: f64 = row.split_whitespace().nth(6).unwrap().parse().unwrap();
+            assert!(
+                (loss - m["loss"].as_f64().unwrap()).abs() < 0.051,
+                "{row} / {m}"
+            );
+        }
+        // One SVG a game, one point per move.
+        let svg = std::fs::read_to_string(d.join(format!("graph-{}.svg", n + 1))).unwrap();
+        assert!(well_formed(&svg), "{svg}");
+        assert_eq!(svg.matches(r#"class="move""#).count(), moves.len());
+        let marked = moves.iter().filter(|m| !m["mark"].is_null()).count();
+        assert_eq!(svg.matches(r#"class="mark""#).count(), marked);
+    }
+    // The same analysis with one job: the same document.
+    let one = d.join("one.json");
+    ok(&wedge(&[
+        "analyze",
+        ggf.to_str().unwrap(),
+        transcript.to_str().unwrap(),
+        wtb.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--exact",
+        "10",
+        "--jobs",
+        "1",
+        "--json",
+        one.to_str().unwrap(),
+    ]));
+    assert_eq!(json(&one), doc);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_game_files_are_refused_with_their_file_and_line() {
+    let d = dir("bad");
+    let t = d.join("bad.txt");
+    std::fs::write(&t, "f5d6\nf5a1\n").unwrap();
+    let out = wedge(&["analyze", t.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt:2:"), "{err}");
+    let g = d.join("bad.ggf");
+    std::fs::write(&g, "(;GM[Othello]BO[8 nonsense];)\n").unwrap();
+    let out = wedge(&["analyze", g.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.ggf:1:"));
+    let w = d.join("bad.wtb");
+    std::fs::write(&w, [0u8; 20]).unwrap();
+    let out = wedge(&["analyze", w.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.wtb"));
+    let _ = std::fs::remove_dir_all(&d);
+}
