@@ -519,3 +519,33 @@ fn a_file_of_one_huge_token_is_quoted_short_by_the_tools() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn solve_and_bench_write_their_figures_as_json() {
+    let dir = temp_dir("json");
+    let solved = dir.join("solve.json");
+    let obf = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
+    let out = wedge(&["solve", obf, "--json", solved.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&solved).unwrap()).unwrap();
+    let positions = doc["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 19);
+    assert!(positions
+        .iter()
+        .all(|p| p["ok"] == true && p["score"] == p["expected"]));
+    let sum: u64 = positions.iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(doc["nodes"].as_u64().unwrap(), sum);
+    assert!(text(&out.stdout).contains(&format!("{sum} nodes")));
+
+    let benched = dir.join("bench.json");
+    let out = wedge(&["bench", "--depth", "4", "--json", benched.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&benched).unwrap()).unwrap();
+    assert_eq!(doc["depth"], 4);
+    let nodes = doc["nodes"].as_u64().unwrap();
+    assert!(text(&out.stdout).contains(&format!("Nodes searched  : {nodes}")));
+    assert_eq!(doc["positions"].as_array().unwrap().len(), 22);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -148,7 +148,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
             } else {
                 path.clone()
             };
-            write_atomically(&path, &svg::graph(&report))?;
+            super::write_atomically(&path, &svg::graph(&report))?;
         }
         reports.push(report);
         if let Some(path) = &args.json {
@@ -157,8 +157,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
                 settings: &settings,
                 games: &reports,
             };
-            let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-            write_atomically(path, &(text + "\n"))?;
+            super::write_json(path, &doc)?;
         }
     }
     eprintln!(
@@ -179,16 +178,6 @@ fn numbered(path: &Path, n: usize) -> PathBuf {
         None => format!("{stem}-{n}"),
     };
     path.with_file_name(name)
-}
-
-/// Writes beside the target and renames over it, so a reader never sees half a file.
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    std::fs::write(&partial, text)
-        .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| format!("analyze: writing {}: {e}", path.display()))
 }
 
 /// The readable table of one game.

@@ -22,11 +22,17 @@ pub struct BenchArgs {
     /// Search threads (the engine's `Threads`); node counts are the fingerprint with 1 only.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// Also write the figures as JSON to this file (docs/formats.md, "JSON reports").
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
 }
 
 /// Searches every bench position, printing a line each, then the totals.
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let (depth, hash) = (args.depth, args.hash);
+    if let Some(path) = &args.json {
+        super::check_output(path)?;
+    }
     let mut i = 0;
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
@@ -49,5 +55,27 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     )
     .map_err(|e| format!("bench: {e}"))?;
     print!("{}", bench::summary(&lines));
+    if let Some(path) = &args.json {
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+        let doc = serde_json::json!({
+            "wedge": wedge::build_info::VERSION,
+            "commit": wedge::build_info::COMMIT,
+            "depth": depth,
+            "selectivity": args.selectivity,
+            "threads": args.threads,
+            "hash_mb": hash,
+            "positions": lines.iter().enumerate().map(|(i, l)| serde_json::json!({
+                "number": i + 1,
+                "position": l.position.to_string(),
+                "nodes": l.nodes,
+                "seconds": l.time.as_secs_f64(),
+            })).collect::<Vec<_>>(),
+            "nodes": nodes,
+            "seconds": secs,
+            "nodes_per_second": (nodes as f64 / secs.max(1e-9)).round(),
+        });
+        super::write_json(path, &doc)?;
+    }
     Ok(())
 }

@@ -264,13 +264,8 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     }
     print!("{}", arena::report(&config, &tally, &failures));
     if let Some(path) = &args.json {
-        // Written beside the target and renamed over it, so a reader never sees half a report.
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
-        std::fs::write(&partial, arena::json_report(&config, &tally, &failures))
-            .and_then(|_| std::fs::rename(&partial, path))
-            .map_err(|e| format!("match: writing {}: {e}", path.display()))?;
+        super::write_atomically(path, &arena::json_report(&config, &tally, &failures))
+            .map_err(|e| format!("match: {e}"))?;
     }
     if let Some(e) = write_error {
         return Err(format!("writing the games failed: {e}"));

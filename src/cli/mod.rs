@@ -114,6 +114,22 @@ pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
     Ok(options.evaluator())
 }
 
+/// Writes `text` beside `path` and renames it over it, so that a reader never sees half a file.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    std::fs::write(&partial, text)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Writes a JSON document with [`write_atomically`].
+pub fn write_json(path: &Path, doc: &impl serde::Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
+    write_atomically(path, &text)
+}
+
 /// Refuses an output path that cannot be written before a long run starts, rather than after it:
 /// a folder, or a file in a folder that does not exist.
 pub fn check_output(path: &Path) -> Result<(), String> {

@@ -31,6 +31,10 @@ pub struct SolveArgs {
     /// evaluation.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Also write each position's result and the totals as JSON to this file (docs/formats.md,
+    /// "JSON reports"), mismatches included.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 /// Solves the file's positions, printing a row each and the totals; a score that disagrees with
@@ -43,13 +47,23 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         hash_mb: args.hash,
         eval,
     };
-    solve_file(&args.file, args.first, args.eval_file.as_deref(), options)
+    if let Some(path) = &args.json {
+        super::check_output(path)?;
+    }
+    solve_file(
+        &args.file,
+        args.first,
+        args.eval_file.as_deref(),
+        args.json.as_deref(),
+        options,
+    )
 }
 
 fn solve_file(
     file: &Path,
     first: usize,
     eval_file: Option<&Path>,
+    json: Option<&Path>,
     options: impl FnOnce(wedge::eval::Evaluator) -> solve::SolveOptions,
 ) -> Result<(), String> {
     let lines = read_obf_file(file).map_err(|e| e.to_string())?;
@@ -61,14 +75,43 @@ fn solve_file(
         None => wedge::eval::Evaluator::default(),
     };
     let options = options(eval);
+    let (wld, threads) = (options.wld, options.threads);
     let start = Instant::now();
     println!("{}", solve::HEADER);
     let results = solve::solve_all(&lines, &options, |i, r| {
         println!("{}", solve::row(first + i, r));
     })
     .map_err(|e| format!("solve: {e}"))?;
-    println!("{}", solve::totals(&results, start.elapsed()));
+    let wall = start.elapsed();
+    println!("{}", solve::totals(&results, wall));
     let bad = results.iter().filter(|r| !r.ok).count();
+    if let Some(path) = json {
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let secs = results.iter().fold(0.0, |t, r| t + r.time.as_secs_f64());
+        let doc = serde_json::json!({
+            "wedge": wedge::build_info::VERSION,
+            "commit": wedge::build_info::COMMIT,
+            "file": file.display().to_string(),
+            "wld": wld,
+            "threads": threads,
+            "positions": results.iter().enumerate().map(|(i, r)| serde_json::json!({
+                "number": first + i,
+                "empties": r.empties,
+                "best_move": r.best_move.map(|m| m.to_string()),
+                "score": r.score,
+                "expected": r.expected,
+                "ok": r.ok,
+                "nodes": r.nodes,
+                "seconds": r.time.as_secs_f64(),
+            })).collect::<Vec<_>>(),
+            "mismatches": bad,
+            "nodes": nodes,
+            "seconds": secs,
+            "wall_seconds": wall.as_secs_f64(),
+            "nodes_per_second": (nodes as f64 / secs.max(1e-9)).round(),
+        });
+        super::write_json(path, &doc)?;
+    }
     if bad > 0 {
         return Err(format!(
             "{bad} position(s) disagree with {}",
