@@ -326,3 +326,41 @@ fn bad_game_files_are_refused_with_their_file_and_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.wtb"));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_the_finished_games_written() {
+    let d = dir("interrupt");
+    // Three short games at half a second a position with one job: two seconds a game.
+    let file = d.join("three.txt");
+    std::fs::write(&file, "f5d6c3d3\nf5f6e6f4\nf5d6c5f4\n").unwrap();
+    let out_json = d.join("partial.json");
+    let mut child = Command::new(WEDGE)
+        .args([
+            "analyze",
+            file.to_str().unwrap(),
+            "--time",
+            "0.5",
+            "--jobs",
+            "1",
+        ])
+        .args(["--json", out_json.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first game is written, Ctrl-C.
+    let start = std::time::Instant::now();
+    while !out_json.exists() {
+        assert!(start.elapsed().as_secs() < 60, "no game written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill only sends a signal to the child this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let games = json(&out_json)["games"].as_array().unwrap().len();
+    assert!((1..3).contains(&games), "{games} games written");
+    let _ = std::fs::remove_dir_all(&d);
+}

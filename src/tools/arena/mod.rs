@@ -169,18 +169,12 @@ fn play_game(
         white: base,
         increment: inc,
     };
-    for colour in [Color::Black, Color::White] {
-        let p: &mut dyn Player = match colour {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
+    if let Err((colour, reason)) = each_player(black, white, |p| p.new_game(game_seed)) {
+        return Played {
+            moves,
+            black_score: forfeit_score(colour),
+            forfeit: Some((colour, reason)),
         };
-        if let Err(Failure(reason)) = p.new_game(game_seed) {
-            return Played {
-                moves,
-                black_score: forfeit_score(colour),
-                forfeit: Some((colour, reason)),
-            };
-        }
     }
     while !pos.board.is_game_over() {
         let side = pos.side;
@@ -240,24 +234,28 @@ fn play_game(
         }
     }
     // What an engine said after its last move (a second `bestmove`) is judged in this game.
-    for colour in [Color::Black, Color::White] {
-        let p: &mut dyn Player = match colour {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
+    if let Err((colour, reason)) = each_player(black, white, |p| p.sync()) {
+        return Played {
+            moves,
+            black_score: forfeit_score(colour),
+            forfeit: Some((colour, reason)),
         };
-        if let Err(Failure(reason)) = p.sync() {
-            return Played {
-                moves,
-                black_score: forfeit_score(colour),
-                forfeit: Some((colour, reason)),
-            };
-        }
     }
     Played {
         moves,
         black_score: pos.black_final_score(),
         forfeit: None,
     }
+}
+
+/// Calls `step` for Black's player, then White's; the first failure comes back with its colour.
+fn each_player(
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    mut step: impl FnMut(&mut dyn Player) -> Result<(), Failure>,
+) -> Result<(), (Color, String)> {
+    step(black).map_err(|Failure(reason)| (Color::Black, reason))?;
+    step(white).map_err(|Failure(reason)| (Color::White, reason))
 }
 
 /// Black's score when `loser` forfeits.
