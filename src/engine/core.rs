@@ -8,10 +8,10 @@ use super::worker::{self, Job};
 use super::Event;
 use crate::board::{Color, Position};
 use crate::book::{Book, BookError, BookMove};
+use crate::engine::request::SearchRequest;
 use crate::eval::Evaluator;
-use crate::protocol::parser::GoParams;
 use crate::rng::Rng;
-use crate::search::{time_budget, Limits, SolveKind, TableAllocError};
+use crate::search::{time_budget, Limits, TableAllocError};
 use crossbeam_channel::{unbounded, Sender};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -244,14 +244,12 @@ impl Core {
     }
 
     /// A book move for `pos`, if the book is on for this request and knows the position.
-    pub fn book_move(&mut self, pos: Position, params: &GoParams) -> Option<BookMove> {
+    pub fn book_move(&mut self, pos: Position, params: &SearchRequest) -> Option<BookMove> {
         if !self.options.own_book
             || self.options.level < BOOK_MIN_LEVEL
             || params.infinite
-            || params.exact
-            || params.wld
-            || params.mate.is_some()
-            || params.searchmoves.is_some()
+            || params.solve.is_some()
+            || params.root_moves.is_some()
         {
             return None;
         }
@@ -271,12 +269,12 @@ impl Core {
 
     /// Turns a request into a search plan: time from the side to move's clock or the move time
     /// (minus `MoveOverhead`), the exact-solve threshold the time allows, and the level's caps.
-    pub fn plan(&self, pos: Position, params: &GoParams) -> Plan {
+    pub fn plan(&self, pos: Position, params: &SearchRequest) -> Plan {
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         let empties = pos.board.empty_count();
         let (my_time, my_inc) = match pos.side {
-            Color::Black => (params.btime, params.binc),
-            Color::White => (params.wtime, params.winc),
+            Color::Black => (params.black_ms, params.black_inc_ms),
+            Color::White => (params.white_ms, params.white_inc_ms),
         };
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
@@ -284,14 +282,14 @@ impl Core {
             let (s, h) = time_budget(
                 Duration::from_millis(t),
                 Duration::from_millis(my_inc.unwrap_or(0)),
-                params.movestogo,
+                params.moves_to_go,
                 overhead,
                 empties,
             );
             soft = Some(s);
             hard = Some(h);
         }
-        if let Some(mt) = params.movetime {
+        if let Some(mt) = params.movetime_ms {
             let h = Duration::from_millis(mt)
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
@@ -331,17 +329,13 @@ impl Core {
                 // early (protocol.md, 4).
                 solve: if params.depth.is_some_and(|d| d < empties) {
                     None
-                } else if params.exact {
-                    Some(SolveKind::Exact)
-                } else if params.wld || params.mate.is_some() {
-                    Some(SolveKind::Wld)
                 } else {
-                    None
+                    params.solve
                 },
                 multipv: self.options.multipv,
                 solve_empties,
                 randomness: self.options.randomness.max(level.randomness),
-                root_moves: params.searchmoves,
+                root_moves: params.root_moves,
                 // Selective only where the level searches deeper than 4 plies: the weak levels'
                 // ladder is measured full width.
                 selectivity: if level.depth.is_none_or(|d| d > 4) {
@@ -429,7 +423,7 @@ impl Core {
     /// [`Core::plan`] for `params` with its midgame iterations capped at `depth` plies, and the
     /// hand-over to the exact solver at most at `depth + 8` empties (and 22): the solver takes over
     /// where a `depth`-ply search nearly sees the end, and only when the time allows it.
-    pub fn plan_capped(&self, pos: Position, params: &GoParams, depth: u32) -> Plan {
+    pub fn plan_capped(&self, pos: Position, params: &SearchRequest, depth: u32) -> Plan {
         let mut plan = self.plan(pos, params);
         let depth = depth.max(1);
         plan.limits.depth = Some(plan.limits.depth.map_or(depth, |d| d.min(depth)));

@@ -11,11 +11,11 @@ use super::worker::Report;
 use crate::board::ggf::parse_ggf;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
+use crate::engine::request::SearchRequest;
 use crate::protocol::gtp::{
     answer, board_text, command_list, final_score_text, is_quit, parse_line, Command, Error,
     LoadError, Request, TimeSettings, GAME, NAME, PROTOCOL_VERSION,
 };
-use crate::protocol::parser::GoParams;
 use crate::protocol::LineError;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -377,7 +377,7 @@ impl GtpFrontEnd {
     }
 
     /// The plan for `params`, capped at the `set_depth` depth when there is one.
-    fn plan(&self, s: &Session<'_>, pos: Position, params: &GoParams) -> Plan {
+    fn plan(&self, s: &Session<'_>, pos: Position, params: &SearchRequest) -> Plan {
         match self.depth {
             Some(d) => s.core.plan_capped(pos, params, d),
             None => s.core.plan(pos, params),
@@ -388,18 +388,18 @@ impl GtpFrontEnd {
     /// in it); else from `time_settings`: the main time as a clock, or the byo-yomi period shared
     /// by its stones; else (no time given, or GTP's "no time limit": byo-yomi time with 0 stones)
     /// [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search.
-    fn go_params(&self, c: Color) -> GoParams {
+    fn go_params(&self, c: Color) -> SearchRequest {
         let ms = |s: f64| (s * 1000.0) as u64;
-        let mut p = GoParams::default();
+        let mut p = SearchRequest::default();
         let clock = match (self.left[c as usize], self.settings) {
             (Some((left, n)), _) => Some((ms(left), (n > 0).then_some(n))),
             (None, Some(s)) if s.main > 0.0 => Some((ms(s.main), None)),
             (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
-                p.movetime = Some(ms(s.byo / f64::from(s.stones)));
+                p.movetime_ms = Some(ms(s.byo / f64::from(s.stones)));
                 None
             }
             _ => {
-                p.movetime = Some(match self.depth {
+                p.movetime_ms = Some(match self.depth {
                     Some(_) => DEPTH_SAFETY_MS,
                     None => DEFAULT_MOVE_MS,
                 });
@@ -408,10 +408,10 @@ impl GtpFrontEnd {
         };
         if let Some((t, moves)) = clock {
             match c {
-                Color::Black => p.btime = Some(t),
-                Color::White => p.wtime = Some(t),
+                Color::Black => p.black_ms = Some(t),
+                Color::White => p.white_ms = Some(t),
             }
-            p.movestogo = moves;
+            p.moves_to_go = moves;
         }
         p
     }

@@ -13,7 +13,7 @@
 //!   grace.
 //! - [`input`]: the reader thread.
 //! - [`core`]: what every front end shares: options, book, evaluation, search plans, the worker's
-//!   jobs.
+//!   jobs. It takes a [`request::SearchRequest`], which each front end builds from its protocol.
 //! - [`worker`]: the search thread (searches, `perft`, `bench`) and its reports.
 //! - [`options`]: the options table.
 //! - [`variant`]: variant boards (any size, blocked squares; protocol.md 3.1) for the wedge front
@@ -31,6 +31,7 @@ pub mod input;
 pub mod nboard;
 pub mod options;
 pub mod play;
+pub mod request;
 pub mod session;
 pub mod variant;
 pub mod wedge;

@@ -12,8 +12,8 @@ use super::worker::Report;
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
+use crate::engine::request::SearchRequest;
 use crate::protocol::nboard::{self as text, parse_line, Command};
-use crate::protocol::parser::GoParams;
 use crate::protocol::LineError;
 use crate::search::{Info, Score, SearchResult};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,13 +212,13 @@ impl NboardFrontEnd {
     /// A depth-limited plan with no time limit (the engine is not constrained by the clock): the
     /// endgame is solved outright when it is within reach of the depth.
     fn depth_plan(&self, s: &Session<'_>, pos: Position) -> Plan {
-        let mut params = GoParams {
+        let mut params = SearchRequest {
             depth: Some(self.depth),
-            ..GoParams::default()
+            ..SearchRequest::default()
         };
         if pos.board.empty_count() <= (self.depth + 8).min(22) {
             params.depth = None;
-            params.exact = true;
+            params.solve = Some(crate::search::SolveKind::Exact);
         }
         s.core.plan(pos, &params)
     }
@@ -247,15 +247,15 @@ impl NboardFrontEnd {
             s.out.line(text::PASS);
             return;
         }
-        let mut params = GoParams::default();
+        let mut params = SearchRequest::default();
         let clock = time_left(&self.game, &self.times, self.clocks);
         if let Some(left) = clock {
             // Seconds to milliseconds; `as` saturates an absurdly long clock.
             let ms = (left * 1000.0) as u64;
             let inc = self.clocks[pos.side as usize].map(|c| (c.increment * 1000.0) as u64);
             match pos.side {
-                Color::Black => (params.btime, params.binc) = (Some(ms), inc),
-                Color::White => (params.wtime, params.winc) = (Some(ms), inc),
+                Color::Black => (params.black_ms, params.black_inc_ms) = (Some(ms), inc),
+                Color::White => (params.white_ms, params.white_inc_ms) = (Some(ms), inc),
             }
         }
         if let Some(m) = s.core.book_move(pos, &params) {
@@ -403,9 +403,9 @@ impl NboardFrontEnd {
             } else {
                 pos
             };
-            let params = GoParams {
-                movetime: Some(ANALYZE_MS),
-                ..GoParams::default()
+            let params = SearchRequest {
+                movetime_ms: Some(ANALYZE_MS),
+                ..SearchRequest::default()
             };
             let mut plan = s.core.plan_capped(searched, &params, self.depth);
             plan.limits.multipv = 1;

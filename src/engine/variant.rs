@@ -10,8 +10,8 @@
 use super::options::Options;
 use super::worker::{Report, ToolReport};
 use super::Event;
+use crate::engine::request::SearchRequest;
 use crate::protocol::output::Mode;
-use crate::protocol::parser::GoParams;
 use crate::protocol::variant::{move_name, VariantBase, VariantMove};
 use crate::variant::board::{Board, Colour};
 use crate::variant::eval::{evaluate_position, Layout, Weights, WEIGHT_SPECS};
@@ -117,16 +117,6 @@ fn read_board(path: &str) -> Result<Board, String> {
     Board::parse_printed(&text).map_err(|e| what(&e))
 }
 
-/// The parameters of `go` that have no meaning on a variant board, as error lines (the search goes
-/// on without them).
-pub fn unused_params(params: &GoParams) -> Vec<String> {
-    let mut out = Vec::new();
-    if params.searchmoves.is_some() {
-        out.push("go: searchmoves names 8x8 squares: not used on a variant board".to_string());
-    }
-    out
-}
-
 /// A variant search ready to start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantPlan {
@@ -151,7 +141,7 @@ impl VariantPlan {
 /// the search budgets itself (increments and `movestogo` are not counted on: the budget stays
 /// safe); `exact`, `wld` and `mate` search to the end of the game (as many plies as empty squares,
 /// which sees every game to its end since a pass costs no ply); `infinite` drops every limit.
-pub fn plan(board: &Board, params: &GoParams, options: &Options) -> VariantPlan {
+pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> VariantPlan {
     let overhead = Duration::from_millis(options.move_overhead_ms);
     let after_overhead = |ms: u64| {
         Duration::from_millis(ms)
@@ -159,11 +149,11 @@ pub fn plan(board: &Board, params: &GoParams, options: &Options) -> VariantPlan 
             .max(Duration::from_millis(1))
     };
     let clock = match board.to_move() {
-        Colour::White => params.wtime,
-        Colour::Red => params.btime,
+        Colour::White => params.white_ms,
+        Colour::Red => params.black_ms,
     };
     let mut depth = params.depth;
-    if params.exact || params.wld || params.mate.is_some() {
+    if params.solve.is_some() {
         let end = board.empties().max(1);
         depth = Some(depth.map_or(end, |d| d.min(end)));
     }
@@ -179,7 +169,7 @@ pub fn plan(board: &Board, params: &GoParams, options: &Options) -> VariantPlan 
     VariantPlan {
         limits: Limits {
             depth,
-            movetime: params.movetime.map(after_overhead),
+            movetime: params.movetime_ms.map(after_overhead),
             clock: clock.map(after_overhead),
         },
         nodes: params.nodes,

@@ -437,7 +437,7 @@ impl WedgeFrontEnd {
         } else if ponder {
             None
         } else {
-            s.core.book_move(pos, &params).map(|m| {
+            s.core.book_move(pos, &params.request()).map(|m| {
                 s.out.line(&format!(
                     "info string book move {} score {:+}",
                     move_text(m.mv, self.mode),
@@ -459,7 +459,7 @@ impl WedgeFrontEnd {
         } else {
             params
         };
-        let plan = s.core.plan(pos, &search_params);
+        let plan = s.core.plan(pos, &search_params.request());
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
@@ -522,8 +522,12 @@ impl WedgeFrontEnd {
     fn go_variant(&mut self, s: &mut Session<'_>, board: VariantBoard, mut params: GoParams) {
         let ponder = params.ponder;
         params.ponder = false;
-        for warning in variant::unused_params(&params) {
-            error(&mut s.out, warning);
+        // searchmoves names 8x8 squares: it has no meaning on a variant board.
+        if params.searchmoves.is_some() {
+            error(
+                &mut s.out,
+                "go: searchmoves names 8x8 squares: not used on a variant board",
+            );
         }
         params.searchmoves = None;
         if board.is_over() {
@@ -540,7 +544,7 @@ impl WedgeFrontEnd {
             infinite: params.infinite || ponder,
             ..params
         };
-        let plan = variant::plan(&board, &search_params, &s.core.options);
+        let plan = variant::plan(&board, &search_params.request(), &s.core.options);
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }

@@ -4,7 +4,7 @@
 //! nothing (its caller hears [`ClientEvent`]s) and never panics on what the server sends: a
 //! malformed message ends the session with an error that carries its bytes.
 //!
-//! The wire format does not carry the board's size (docs/variants.md, "Wire format notes"): the
+//! The wire format does not carry the board's size (docs/formats.md, "Wire format notes"): the
 //! client is told `rows x cols`, or, when it is not, takes a message of `n` cells for a square
 //! board of side `sqrt(n)` (10 x 10 for the course's 100 cells); any other count is an error that
 //! asks for the size.

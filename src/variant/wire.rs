@@ -4,7 +4,7 @@
 //! and reading whole messages from a stream; what a message means is the referee's
 //! ([`super::server`]) and the client's ([`super::client`]) business.
 //!
-//! Choices where the page leaves room (see docs/variants.md, "Wire format notes"):
+//! Choices where the page leaves room (see docs/formats.md, "Wire format notes"):
 //! - Encoding writes zero-padded numbers (`00250.66`, `002`), the pass or "no move" as ` -1`, and
 //!   the `\0` terminator; decoding accepts zero- or space-padded numbers (`-01`, ` -1`, `  7`) and
 //!   either terminator (the last cell's space followed by `\0` or by another space).

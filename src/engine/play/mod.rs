@@ -19,7 +19,7 @@ use super::worker::Report;
 use crate::board::ggf::{now_unix, parse_ggf};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
-use crate::protocol::parser::GoParams;
+use crate::engine::request::SearchRequest;
 use crate::protocol::play::{
     board_lines, clock_text, colour_name, colour_symbol, level_text, parse, Marks, PlayCommand,
     Players, Style, TimeSetting, HELP, LEVELS,
@@ -423,22 +423,22 @@ impl PlayFrontEnd {
     }
 
     /// The search limits of the engine's move.
-    fn go_params(&self, side: Color) -> GoParams {
-        let mut p = GoParams::default();
+    fn go_params(&self, side: Color) -> SearchRequest {
+        let mut p = SearchRequest::default();
         match self.config.time {
-            TimeSetting::PerMove(ms) => p.movetime = Some(ms),
+            TimeSetting::PerMove(ms) => p.movetime_ms = Some(ms),
             TimeSetting::Game(base, inc) => {
                 let c = side as usize;
                 let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used[c]);
                 let left = left.max(50);
                 match side {
                     Color::Black => {
-                        p.btime = Some(left);
-                        p.binc = Some(inc);
+                        p.black_ms = Some(left);
+                        p.black_inc_ms = Some(inc);
                     }
                     Color::White => {
-                        p.wtime = Some(left);
-                        p.winc = Some(inc);
+                        p.white_ms = Some(left);
+                        p.white_inc_ms = Some(inc);
                     }
                 }
             }

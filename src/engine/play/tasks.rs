@@ -2,8 +2,8 @@
 //! strength), the analysis of the game, and what its searches report.
 
 use super::{PlayFrontEnd, Task, ANALYZE_MS, DEFAULT_MOVE_MS, MISTAKE_DISCS};
+use crate::engine::request::SearchRequest;
 use crate::engine::session::Session;
-use crate::protocol::parser::GoParams;
 use crate::protocol::play::{
     colour_name, colour_symbol, confidence, score_discs, score_text, TimeSetting,
 };
@@ -53,9 +53,9 @@ impl PlayFrontEnd {
         let _ = s.core.set_option("Level", Some("10"));
         let _ = s.core.set_option("MultiPV", Some(&lines.to_string()));
         let _ = s.core.set_option("Randomness", Some("0"));
-        let params = GoParams {
-            movetime: Some(ms),
-            ..GoParams::default()
+        let params = SearchRequest {
+            movetime_ms: Some(ms),
+            ..SearchRequest::default()
         };
         let plan = s.core.plan(pos, &params);
         let started = s.core.start_search(pos.board, plan);

@@ -97,6 +97,33 @@ pub struct GoParams {
     pub mate: Option<u32>,
 }
 
+impl GoParams {
+    /// The engine's search request for these parameters: `exact` a full solve, `wld` and `mate`
+    /// a win/loss/draw solve; `ponder` stays with the front end.
+    pub fn request(&self) -> crate::engine::request::SearchRequest {
+        use crate::search::SolveKind;
+        crate::engine::request::SearchRequest {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime_ms: self.movetime,
+            black_ms: self.btime,
+            white_ms: self.wtime,
+            black_inc_ms: self.binc,
+            white_inc_ms: self.winc,
+            moves_to_go: self.movestogo,
+            infinite: self.infinite,
+            solve: if self.exact {
+                Some(SolveKind::Exact)
+            } else if self.wld || self.mate.is_some() {
+                Some(SolveKind::Wld)
+            } else {
+                None
+            },
+            root_moves: self.searchmoves,
+        }
+    }
+}
+
 /// What a UGI `query` asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum QueryKind {

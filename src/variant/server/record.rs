@@ -1,5 +1,5 @@
 //! What a session leaves behind: each game's record (its moves, how it ended, the GGF-like line
-//! of docs/variants.md, "Records") and the session's report with each colour's totals.
+//! of docs/formats.md, "Variant game records") and the session's report with each colour's totals.
 
 use super::idx;
 use crate::variant::board::{Board, Colour, Square};
@@ -162,7 +162,7 @@ impl GameRecord {
         }
     }
 
-    /// The game as one GGF-like line (docs/variants.md, "Records"):
+    /// The game as one GGF-like line (docs/formats.md, "Variant game records"):
     /// `(;GM[Othello variant]PC[wedge server]DT[..]GN[1/10]TI[120.00]PW[addr]PR[addr]
     /// BO[10x10 ... W]W[g5//0.12]R[PA//0.01]...RE[W+12]SC[56-40]TL[101.22 98.07];)` with `CM[..]`
     /// naming a technical loss.
