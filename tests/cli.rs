@@ -549,3 +549,27 @@ fn solve_and_bench_write_their_figures_as_json() {
     assert_eq!(doc["positions"].as_array().unwrap().len(), 22);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn evaltest_reports_the_error_by_the_size_of_the_score_too() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/test/exact-20-24.wdb");
+    let out = wedge(&["evaltest", "--data", data]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let said = text(&out.stdout);
+    let (by_empties, by_score) = said.split_once("|score|").expect("a table by score");
+    let positions = |table: &str, first: &str| -> Vec<u64> {
+        table
+            .lines()
+            .filter(|l| l.split_whitespace().next().is_some_and(|w| w.starts_with(first)))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect()
+    };
+    let all = positions(by_empties, "all");
+    let bands: Vec<u64> = ["0-5", "6-11", "12-19", "20-29", "30-64"]
+        .iter()
+        .flat_map(|b| positions(by_score, b))
+        .collect();
+    assert_eq!(all.len(), 1, "{said}");
+    assert!(bands.len() >= 3, "{said}");
+    assert_eq!(bands.iter().sum::<u64>(), all[0], "every position in one band: {said}");
+}

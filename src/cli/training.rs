@@ -273,9 +273,16 @@ fn run_eval_test(
     if let Some(path) = eval_file {
         evaluators.push(("file", load_evaluator(path)?));
     }
-    let mut errors: Vec<EmptiesErrors> = evaluators
+    // Each evaluation's prediction of each sample (a search may give none: a proof without a
+    // disc count).
+    let mut predictions: Vec<Vec<Option<f64>>> = evaluators
         .iter()
-        .map(|(_, e)| EmptiesErrors::measure(&samples, |b| f64::from(e.evaluate(b)) / 100.0))
+        .map(|(_, e)| {
+            samples
+                .iter()
+                .map(|s| Some(f64::from(e.evaluate(s.board)) / 100.0))
+                .collect()
+        })
         .collect();
     let mut names: Vec<String> = evaluators
         .iter()
@@ -284,27 +291,69 @@ fn run_eval_test(
     if let Some((depth, level)) = search {
         // The last evaluation listed: the file's if given, else the built-in one.
         let eval = evaluators.pop().map(|(_, e)| e).unwrap_or_default();
-        errors.push(search_errors(&samples, eval, depth, level));
+        predictions.push(search_predictions(&samples, eval, depth, level));
         names.push(format!("depth {depth}"));
     }
+    let pairs = |p: &Vec<Option<f64>>| {
+        samples
+            .iter()
+            .zip(p.iter())
+            .filter_map(|(s, v)| v.map(|v| (s, v)))
+            .collect::<Vec<_>>()
+    };
+    let by_empties: Vec<EmptiesErrors> = predictions
+        .iter()
+        .map(|p| EmptiesErrors::measure_pairs(pairs(p)))
+        .collect();
+    let by_score: Vec<EmptiesErrors> = predictions
+        .iter()
+        .map(|p| EmptiesErrors::measure_pairs_by_score(pairs(p)))
+        .collect();
     println!(
         "mean absolute error (discs) against the labels, by empty squares, and the last one's \
          mean signed error (bias: positive where it scores too high for the side to move):"
     );
-    let mut header = format!("{:>7} {:>9}", "empties", "positions");
-    for name in &names {
+    let mut rows: Vec<(String, u32, u32)> = (0..=60)
+        .filter(|&n| by_empties[0].count(n, n) > 0)
+        .map(|n| (n.to_string(), n, n))
+        .collect();
+    rows.push(("all".to_string(), 0, 60));
+    print_errors("empties", &names, &by_empties, &rows);
+    println!();
+    println!("the same by the size of the label (|score| in discs): close, clear and lopsided positions:");
+    let bands = [
+        ("0-5", 0, 5),
+        ("6-11", 6, 11),
+        ("12-19", 12, 19),
+        ("20-29", 20, 29),
+        ("30-64", 30, 64),
+    ];
+    let rows: Vec<(String, u32, u32)> = bands
+        .iter()
+        .filter(|&&(_, lo, hi)| by_score[0].count(lo, hi) > 0)
+        .map(|&(label, lo, hi)| (label.to_string(), lo, hi))
+        .collect();
+    print_errors("|score|", &names, &by_score, &rows);
+    Ok(())
+}
+
+/// One table of errors: a row per range of the key, a column per evaluation, the last one's bias.
+fn print_errors(
+    key: &str,
+    names: &[String],
+    errors: &[wedge::tools::train::EmptiesErrors],
+    rows: &[(String, u32, u32)],
+) {
+    let mut header = format!("{key:>7} {:>9}", "positions");
+    for name in names {
         header.push_str(&format!(" {name:>8}"));
     }
     header.push_str(&format!(" {:>8}", "bias"));
     println!("{header}");
-    let mut rows: Vec<(String, u32, u32)> = (0..=60)
-        .filter(|&n| errors[0].count(n, n) > 0)
-        .map(|n| (n.to_string(), n, n))
-        .collect();
-    rows.push(("all".to_string(), 0, 60));
     for (label, lo, hi) in rows {
+        let (lo, hi) = (*lo, *hi);
         let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
-        for e in &errors {
+        for e in errors {
             match e.mae(lo, hi) {
                 Some(mae) => line.push_str(&format!(" {mae:>8.2}")),
                 None => line.push_str(&format!(" {:>8}", "-")),
@@ -316,32 +365,35 @@ fn run_eval_test(
         }
         println!("{line}");
     }
-    Ok(())
 }
 
-/// The errors of depth-`depth` searches at selectivity level `level` (each from an empty table,
-/// as datagen labels) against the samples' labels; a search that proves a win, loss or draw
-/// without a disc count is left out.
-fn search_errors(
+/// The values of depth-`depth` searches at selectivity level `level` (each from an empty table,
+/// as datagen labels) of the samples; `None` for a search that proves a win, loss or draw without
+/// a disc count.
+fn search_predictions(
     samples: &[wedge::tools::train::Sample],
     eval: wedge::eval::Evaluator,
     depth: u32,
     level: u8,
-) -> wedge::tools::train::EmptiesErrors {
+) -> Vec<Option<f64>> {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use wedge::search::Searcher;
-    use wedge::tools::train::{search_label, EmptiesErrors};
+    use wedge::tools::train::search_label;
     let mut searcher = Searcher::new(16, eval);
     let stop = Arc::new(AtomicBool::new(false));
     let report = progress_reporter("searched");
-    EmptiesErrors::measure_pairs(samples.iter().enumerate().filter_map(|(i, sample)| {
-        report(i + 1, samples.len());
-        // A cleared table: each search depends on its position alone, whatever the file's order.
-        searcher.clear();
-        search_label(sample.board, depth, level, &mut searcher, &stop)
-            .map(|(value, _)| (sample, f64::from(value)))
-    }))
+    samples
+        .iter()
+        .enumerate()
+        .map(|(i, sample)| {
+            report(i + 1, samples.len());
+            // A cleared table: each search depends on its position alone, whatever the order.
+            searcher.clear();
+            search_label(sample.board, depth, level, &mut searcher, &stop)
+                .map(|(value, _)| f64::from(value))
+        })
+        .collect()
 }
 
 fn run_train(

@@ -99,12 +99,14 @@ impl PhaseErrors {
     }
 }
 
-/// Mean absolute errors (discs) by number of empty squares, and the mean signed errors (the bias).
+/// Mean absolute errors (discs) by number of empty squares, and the mean signed errors (the bias);
+/// or, made by [`EmptiesErrors::measure_pairs_by_score`], by the size of the label in whole discs
+/// (0..=64), where the same ranges read as score bands.
 #[derive(Clone, Debug)]
 pub struct EmptiesErrors {
-    sum: [f64; 61],
-    signed: [f64; 61],
-    count: [usize; 61],
+    sum: [f64; 65],
+    signed: [f64; 65],
+    count: [usize; 65],
 }
 
 impl EmptiesErrors {
@@ -115,13 +117,28 @@ impl EmptiesErrors {
 
     /// Errors of predictions (discs) given with their samples.
     pub fn measure_pairs<'a>(pairs: impl IntoIterator<Item = (&'a Sample, f64)>) -> EmptiesErrors {
+        EmptiesErrors::measure_keyed(pairs, |s| s.board.empty_count() as usize)
+    }
+
+    /// Errors of predictions given with their samples, by the size of the label (`|label|`
+    /// rounded to whole discs): how an evaluation does on close, clear and lopsided positions.
+    pub fn measure_pairs_by_score<'a>(
+        pairs: impl IntoIterator<Item = (&'a Sample, f64)>,
+    ) -> EmptiesErrors {
+        EmptiesErrors::measure_keyed(pairs, |s| s.label.abs().round() as usize)
+    }
+
+    fn measure_keyed<'a>(
+        pairs: impl IntoIterator<Item = (&'a Sample, f64)>,
+        key: impl Fn(&Sample) -> usize,
+    ) -> EmptiesErrors {
         let mut e = EmptiesErrors {
-            sum: [0.0; 61],
-            signed: [0.0; 61],
-            count: [0; 61],
+            sum: [0.0; 65],
+            signed: [0.0; 65],
+            count: [0; 65],
         };
         for (s, predicted) in pairs {
-            let n = (s.board.empty_count() as usize).min(60);
+            let n = key(s).min(64);
             e.sum[n] += (predicted - f64::from(s.label)).abs();
             e.signed[n] += predicted - f64::from(s.label);
             e.count[n] += 1;
@@ -131,7 +148,7 @@ impl EmptiesErrors {
 
     /// The indices of `lo..=hi` empty squares (empty when `lo > hi`).
     fn range(lo: u32, hi: u32) -> std::ops::RangeInclusive<usize> {
-        let hi = hi.min(60) as usize;
+        let hi = hi.min(64) as usize;
         (lo as usize).min(hi + 1)..=hi
     }
 
@@ -153,7 +170,7 @@ impl EmptiesErrors {
 
     /// `totals` (one of the sums by empties count) over samples with `lo..=hi` empty squares, per
     /// sample (`None` if there are none).
-    fn mean(&self, totals: &[f64; 61], lo: u32, hi: u32) -> Option<f64> {
+    fn mean(&self, totals: &[f64; 65], lo: u32, hi: u32) -> Option<f64> {
         let n = self.count(lo, hi);
         let sum: f64 = totals[EmptiesErrors::range(lo, hi)].iter().sum();
         (n > 0).then(|| sum / n as f64)
