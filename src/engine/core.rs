@@ -375,12 +375,9 @@ impl Core {
     /// contain spaces). On error nothing changes and the message says why.
     pub fn set_option_text(&mut self, text: &str) -> Result<(), OptionError> {
         let text = text.trim();
-        let names: Vec<String> = super::options::option_lines()
+        let names: Vec<&str> = super::options::declarations()
             .iter()
-            .filter_map(|l| {
-                let rest = l.strip_prefix("option name ")?;
-                rest.find(" type ").map(|i| rest[..i].to_string())
-            })
+            .map(|d| d.name)
             .collect();
         // Byte offsets of the ends of the leading words, as many as the longest name has words (so
         // a long line costs one pass, not one per word).

@@ -1,7 +1,7 @@
 //! The engine's options: the table `uci` advertises, their current values, and checked setting by
 //! name (case-insensitive). Evaluation weights are options too, one per weight.
 
-use super::variant::{weight_option_lines, VariantOptions};
+use super::variant::VariantOptions;
 use crate::board::square::truncate;
 use crate::eval::weights::{self, EvalKind, Weights};
 use std::path::Path;
@@ -400,38 +400,46 @@ impl Default for Options {
     }
 }
 
-/// The `option name ...` lines of the handshake: engine options first, then every weight.
-pub fn option_lines() -> Vec<String> {
-    let mut lines: Vec<String> = ENGINE_OPTIONS
+/// An option as the engine declares it: its name, and its kind with the default and range. The
+/// protocols write these as they must (the wedge protocol's `option name ...` lines:
+/// [`crate::protocol::output::option_lines`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The name, as `setoption` takes it (case-insensitively).
+    pub name: &'static str,
+    /// Its kind, default and range.
+    pub kind: Kind,
+}
+
+/// Every option, in advertised order: engine options first, then every evaluation weight, then
+/// the variant evaluation's weights.
+pub fn declarations() -> Vec<Declaration> {
+    let spin = |name, default: i32, min: i32, max: i32| Declaration {
+        name,
+        kind: Kind::Spin {
+            default: i64::from(default),
+            min: i64::from(min),
+            max: i64::from(max),
+        },
+    };
+    let mut out: Vec<Declaration> = ENGINE_OPTIONS
         .iter()
-        .map(|EngineOption { name, kind, .. }| match kind {
-            Kind::Spin { default, min, max } => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
-            }
-            Kind::Check { default } => format!("option name {name} type check default {default}"),
-            Kind::Combo { default, values } => {
-                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
-                format!("option name {name} type combo default {default}{vars}")
-            }
-            Kind::Text { default } => {
-                let d = if default.is_empty() {
-                    "<empty>"
-                } else {
-                    default
-                };
-                format!("option name {name} type string default {d}")
-            }
-            Kind::Button => format!("option name {name} type button"),
+        .map(|o| Declaration {
+            name: o.name,
+            kind: o.kind.clone(),
         })
         .collect();
-    for s in weights::SPECS {
-        lines.push(format!(
-            "option name {} type spin default {} min {} max {}",
-            s.name, s.default, s.min, s.max
-        ));
-    }
-    lines.extend(weight_option_lines());
-    lines
+    out.extend(
+        weights::SPECS
+            .iter()
+            .map(|s| spin(s.name, s.default, s.min, s.max)),
+    );
+    out.extend(
+        crate::variant::eval::WEIGHT_SPECS
+            .iter()
+            .map(|s| spin(s.name, s.default, s.min, s.max)),
+    );
+    out
 }
 
 /// Reads a spin value and checks its range.
@@ -618,14 +626,20 @@ mod tests {
 
     #[test]
     fn every_option_is_listed_once() {
-        let lines = option_lines();
+        let all = declarations();
         assert_eq!(
-            lines.len(),
+            all.len(),
             ENGINE_OPTIONS.len() + weights::COUNT + crate::variant::eval::WEIGHT_SPECS.len()
         );
-        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
-        assert!(lines
+        let mut names: Vec<String> = all.iter().map(|d| d.name.to_lowercase()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "two options of one name");
+        assert!(all
             .iter()
-            .any(|l| l.starts_with("option name CornerMid type spin")));
+            .any(|d| d.name == "Clear Hash" && d.kind == Kind::Button));
+        assert!(all
+            .iter()
+            .any(|d| d.name == "CornerMid" && matches!(d.kind, Kind::Spin { .. })));
     }
 }

@@ -14,7 +14,7 @@ use crate::engine::request::SearchRequest;
 use crate::protocol::output::Mode;
 use crate::protocol::variant::{move_name, VariantBase, VariantMove};
 use crate::variant::board::{Board, Colour};
-use crate::variant::eval::{evaluate_position, Layout, Weights, WEIGHT_SPECS};
+use crate::variant::eval::{evaluate_position, Layout, Weights};
 use crate::variant::player::Limits;
 use crate::variant::search::{SearchOptions, Searcher};
 use crossbeam_channel::Sender;
@@ -56,16 +56,6 @@ impl VariantOptions {
             ..SearchOptions::default()
         }
     }
-}
-
-/// The `option name ...` lines of the variant evaluation's weights.
-pub fn weight_option_lines() -> impl Iterator<Item = String> {
-    WEIGHT_SPECS.iter().map(|s| {
-        format!(
-            "option name {} type spin default {} min {} max {}",
-            s.name, s.default, s.min, s.max
-        )
-    })
 }
 
 /// Builds the position of a variant `position` command: the base (a layout's start, cells, or a

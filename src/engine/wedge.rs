@@ -7,15 +7,15 @@
 //! [`super::variant`] (engine side) and [`crate::protocol::variant`] (text).
 
 use super::core::CoreError;
-use super::options::option_lines;
+use super::options::declarations;
 use super::session::{FrontEnd, Session, Writer};
 use super::variant;
 use super::worker::{Report, ToolReport};
 use crate::board::{Move, Position};
 use crate::protocol::output::{
     bench_line, bestmove, bestmove_with_ponder, display_lines, error_line, eval_lines,
-    handshake_lines, info_line, move_text, perft_move_line, progress_line, response_line, Mode,
-    HELP,
+    handshake_lines, info_line, move_text, option_lines, perft_move_line, progress_line,
+    response_line, Mode, HELP,
 };
 use crate::protocol::parser::{
     parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind,
@@ -284,7 +284,7 @@ impl WedgeFrontEnd {
             Command::Uci | Command::Ugi => {
                 let ugi = cmd == Command::Ugi;
                 self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
-                for l in handshake_lines(ugi, option_lines()) {
+                for l in handshake_lines(ugi, option_lines(&declarations())) {
                     s.out.line(&l);
                 }
             }

@@ -153,6 +153,38 @@ pub fn bestmove_with_ponder(
     line
 }
 
+/// The `option name ...` lines of the handshake, one per declared option.
+pub fn option_lines(options: &[crate::engine::options::Declaration]) -> Vec<String> {
+    use crate::engine::options::Kind;
+    options
+        .iter()
+        .map(|d| {
+            let name = d.name;
+            match &d.kind {
+                Kind::Spin { default, min, max } => {
+                    format!("option name {name} type spin default {default} min {min} max {max}")
+                }
+                Kind::Check { default } => {
+                    format!("option name {name} type check default {default}")
+                }
+                Kind::Combo { default, values } => {
+                    let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                    format!("option name {name} type combo default {default}{vars}")
+                }
+                Kind::Text { default } => {
+                    let d = if default.is_empty() {
+                        "<empty>"
+                    } else {
+                        default
+                    };
+                    format!("option name {name} type string default {d}")
+                }
+                Kind::Button => format!("option name {name} type button"),
+            }
+        })
+        .collect()
+}
+
 /// The handshake's answer to `uci` or `ugi` (`ugi`: true): the engine's name and author, the
 /// `option` lines given, and `uciok` or `ugiok`.
 pub fn handshake_lines(ugi: bool, options: Vec<String>) -> Vec<String> {
