@@ -113,7 +113,7 @@ pub enum ToolReport {
     /// One root move's perft count.
     PerftMove(Move, u64),
     /// One root move's perft count on a variant board (`None`: a pass).
-    VariantPerftMove(crate::protocol::variant::VariantMove, u64),
+    VariantPerftMove(crate::variant::board::VariantMove, u64),
     /// The perft count is over (or was stopped).
     PerftDone {
         /// Plies.

@@ -15,8 +15,7 @@ use crate::board::square::truncate;
 use crate::variant::board::{Board, Cell, Colour, Square, MAX_SIDE};
 use crate::variant::search::{decided, Report};
 
-/// A variant move as the protocol writes it: a square, or `None` for a pass.
-pub type VariantMove = Option<Square>;
+pub use crate::variant::board::VariantMove;
 
 /// The base of a variant `position` command, before its move list (checked for syntax only: the
 /// board is built, and checked, by the front end).

@@ -21,6 +21,9 @@ use std::fmt;
 /// The largest number of rows or columns.
 pub const MAX_SIDE: usize = 16;
 
+/// A move on a variant board: a square, or `None` for a pass.
+pub type VariantMove = Option<Square>;
+
 /// A square: row and column from the upper left corner (0, 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
