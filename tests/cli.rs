@@ -560,7 +560,11 @@ fn evaltest_reports_the_error_by_the_size_of_the_score_too() {
     let positions = |table: &str, first: &str| -> Vec<u64> {
         table
             .lines()
-            .filter(|l| l.split_whitespace().next().is_some_and(|w| w.starts_with(first)))
+            .filter(|l| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.starts_with(first))
+            })
             .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
             .collect()
     };
@@ -571,5 +575,9 @@ fn evaltest_reports_the_error_by_the_size_of_the_score_too() {
         .collect();
     assert_eq!(all.len(), 1, "{said}");
     assert!(bands.len() >= 3, "{said}");
-    assert_eq!(bands.iter().sum::<u64>(), all[0], "every position in one band: {said}");
+    assert_eq!(
+        bands.iter().sum::<u64>(),
+        all[0],
+        "every position in one band: {said}"
+    );
 }
