@@ -221,22 +221,18 @@ fn match_records_transcripts_and_wthor_files_analyse_with_json_and_svg() {
     std::fs::write(&wtb, wedge::board::wthor::write_wthor(&[record], 2026)).unwrap();
     let out_json = d.join("all.json");
     let out_svg = d.join("graph.svg");
-    let table = ok(&wedge(&[
-        "analyze",
-        ggf.to_str().unwrap(),
-        transcript.to_str().unwrap(),
-        wtb.to_str().unwrap(),
-        "--depth",
-        "3",
-        "--exact",
-        "10",
-        "--jobs",
-        "2",
-        "--json",
-        out_json.to_str().unwrap(),
-        "--svg",
-        out_svg.to_str().unwrap(),
-    ]));
+    let files = [&ggf, &transcript, &wtb];
+    let analyze = |jobs: &str, json: &Path, svg: Option<&Path>| {
+        let mut args: Vec<&str> = vec!["analyze"];
+        args.extend(files.iter().map(|f| f.to_str().unwrap()));
+        args.extend(["--depth", "3", "--exact", "10", "--jobs", jobs]);
+        args.extend(["--json", json.to_str().unwrap()]);
+        if let Some(svg) = svg {
+            args.extend(["--svg", svg.to_str().unwrap()]);
+        }
+        ok(&wedge(&args))
+    };
+    let table = analyze("2", &out_json, Some(&out_svg));
     let doc = json(&out_json);
     let games = doc["games"].as_array().unwrap();
     assert_eq!(
@@ -287,20 +283,7 @@ fn match_records_transcripts_and_wthor_files_analyse_with_json_and_svg() {
     }
     // The same analysis with one job: the same document.
     let one = d.join("one.json");
-    ok(&wedge(&[
-        "analyze",
-        ggf.to_str().unwrap(),
-        transcript.to_str().unwrap(),
-        wtb.to_str().unwrap(),
-        "--depth",
-        "3",
-        "--exact",
-        "10",
-        "--jobs",
-        "1",
-        "--json",
-        one.to_str().unwrap(),
-    ]));
+    analyze("1", &one, None);
     assert_eq!(json(&one), doc);
     let _ = std::fs::remove_dir_all(&d);
 }

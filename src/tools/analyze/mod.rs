@@ -326,25 +326,32 @@ fn evaluate(
             ..Limits::default()
         }
     };
-    // A search of its own stop flag: raised by Ctrl-C (the analysis' flag) or its time.
-    let own = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let (own, finished, stop) = (own.clone(), finished.clone(), stop.clone());
-        let deadline = settings.time.map(|t| Instant::now() + t);
-        std::thread::spawn(move || {
-            while !finished.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    own.store(true, Ordering::Relaxed);
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        })
+    let result = match settings.time {
+        // A depth: the analysis' own flag (Ctrl-C) stops the search.
+        None => searcher.search(board, &limits, stop.clone(), &mut |_| {}),
+        // A time: a flag of the search's own, raised by Ctrl-C or at the deadline.
+        Some(time) => {
+            let own = Arc::new(AtomicBool::new(false));
+            let finished = Arc::new(AtomicBool::new(false));
+            let watchdog = {
+                let (own, finished, stop) = (own.clone(), finished.clone(), stop.clone());
+                let deadline = Instant::now() + time;
+                std::thread::spawn(move || {
+                    while !finished.load(Ordering::Relaxed) {
+                        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                            own.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                })
+            };
+            let result = searcher.search(board, &limits, own, &mut |_| {});
+            finished.store(true, Ordering::Relaxed);
+            let _ = watchdog.join();
+            result
+        }
     };
-    let result = searcher.search(board, &limits, own, &mut |_| {});
-    finished.store(true, Ordering::Relaxed);
-    let _ = watchdog.join();
     let (discs, is_exact) = match result.score {
         Score::Eval(cd) => (f64::from(cd) / 100.0, false),
         Score::Exact(d) => (f64::from(d), true),
