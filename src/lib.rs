@@ -11,6 +11,8 @@
 //! - [`build_info`]: the version, commit and CPU features the binary was built with.
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`files`]: reading files from outside (only regular files of a sane size).
+//! - [`gui`]: the web server of the board in the browser (`wedge gui`); its game is the front end
+//!   [`engine::gui`], its API's types [`protocol::gui`].
 //! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train,
 //!   the Multi-ProbCut fit).
 //!
@@ -23,6 +25,7 @@ pub mod build_info;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod gui;
 pub mod protocol;
 pub mod rng;
 pub mod search;

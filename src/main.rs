@@ -41,6 +41,8 @@ enum Command {
     Match(cli::matches::MatchArgs),
     /// Play a game against the engine in the terminal (see docs/play.md).
     Play(cli::play::PlayArgs),
+    /// The board in the browser: play, hints, analysis (see docs/gui.md).
+    Gui(cli::gui::GuiArgs),
     /// Tune an engine's spin options by SPSA over games (see docs/tuning.md).
     Tune(cli::tune::TuneArgs),
     /// Self-play data for training the pattern evaluation (see docs/training.md).
@@ -116,6 +118,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),
         Some(Command::EvalTest(args)) => cli::training::evaltest(args),

@@ -154,6 +154,18 @@ mod tests {
         assert_eq!(ggf_date(0), "1970.01.01_00:00:00.UTC");
         assert_eq!(ggf_date(951_782_400), "2000.02.29_00:00:00.UTC");
         assert_eq!(ggf_date(1_700_000_000), "2023.11.14_22:13:20.UTC");
+        for t in [0, 951_782_400, 1_700_000_000, 1_764_633_599, 4_102_444_800] {
+            assert_eq!(parse_ggf_date(&ggf_date(t)), Some(t));
+        }
+        for bad in [
+            "2023.06.31_00:00:00.UTC",
+            "2023.11.14_24:00:00.UTC",
+            "2014-02-21 20:52:27 GMT",
+            "2023.11.14_22:13:20",
+            "",
+        ] {
+            assert_eq!(parse_ggf_date(bad), None, "{bad}");
+        }
     }
 
     #[test]
@@ -347,6 +359,12 @@ pub struct GgfRecord {
     pub result: Option<String>,
     /// The game's name (`GN`), as written.
     pub name: Option<String>,
+    /// Where it was played (`PC`), as written.
+    pub place: Option<String>,
+    /// When, as a Unix time, when `DT` is in the form wedge writes.
+    pub date: Option<u64>,
+    /// The time control (`TI`), as written.
+    pub time_control: Option<String>,
 }
 
 impl GgfRecord {
@@ -468,7 +486,41 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
         players: [text_of("PB"), text_of("PW")],
         result: text_of("RE"),
         name: text_of("GN"),
+        place: text_of("PC"),
+        date: tag("DT").and_then(parse_ggf_date),
+        time_control: text_of("TI"),
     })
+}
+
+/// The Unix time of a date as [`GgfGame`] writes it (`YYYY.MM.DD_hh:mm:ss.UTC`); `None` for any
+/// other form (other programs write dates their own way).
+pub fn parse_ggf_date(text: &str) -> Option<u64> {
+    let (date, time) = text.strip_suffix(".UTC")?.split_once('_')?;
+    let mut d = date.split('.').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time.split(':').map(|p| p.parse::<u64>().ok());
+    let (hh, mm, ss) = (t.next()??, t.next()??, t.next()??);
+    if d.next().is_some()
+        || t.next().is_some()
+        || !(1..=12).contains(&m)
+        || !(1..=31).contains(&day)
+    {
+        return None;
+    }
+    if hh > 23 || mm > 59 || ss > 59 || y < 1970 {
+        return None;
+    }
+    // Days since 1970-01-01 from a civil date (the inverse of `ggf_date`'s algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = u64::try_from(era * 146_097 + doe - 719_468).ok()?;
+    let unix = days * 86_400 + hh * 3600 + mm * 60 + ss;
+    // A day that the month does not have (31 June) comes back as another date: refused.
+    (ggf_date(unix) == text).then_some(unix)
 }
 
 #[cfg(test)]

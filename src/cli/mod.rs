@@ -9,6 +9,7 @@ pub mod book;
 pub mod client;
 pub mod data;
 pub mod engine;
+pub mod gui;
 pub mod matches;
 pub mod mpc;
 pub mod perft;

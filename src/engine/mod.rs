@@ -19,14 +19,16 @@
 //! - [`variant`]: variant boards (any size, blocked squares; protocol.md 3.1) for the wedge front
 //!   end: their positions, limits, options, and their search and perft jobs on the worker.
 //! - One state machine per protocol, each over its text module in `src/protocol/`: [`wedge`]
-//!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`]; and [`play`], the practice game in the
-//!   terminal (`wedge play`).
+//!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`]; [`play`], the practice game in the
+//!   terminal (`wedge play`); and [`gui`], the board in the browser (`wedge gui`), whose requests
+//!   come from a web server instead of a reader.
 //!
 //! A new protocol is one text module in `src/protocol/`, one [`session::FrontEnd`] here and one arm
 //! in [`run`].
 
 pub mod core;
 pub mod gtp;
+pub mod gui;
 pub mod input;
 pub mod nboard;
 pub mod options;
@@ -49,6 +51,8 @@ pub enum Event {
     Eof,
     /// The worker reports.
     Worker(worker::Report),
+    /// The browser board's server passes on a request.
+    Gui(gui::Request),
 }
 
 /// Runs the engine on `input` and `output` in `protocol` until it is told to quit or the input ends;

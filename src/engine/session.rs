@@ -10,7 +10,7 @@ use super::input::read_lines;
 use super::worker::Report;
 use super::Event;
 use crate::protocol::LineError;
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{unbounded, Sender};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -129,15 +129,33 @@ pub trait FrontEnd {
     /// The input ended: nothing more will come but the worker's reports.
     fn end_of_input(&mut self, s: &mut Session<'_>) -> bool;
 
+    /// A request from the browser board's server ([`super::gui`]). Front ends that do not serve
+    /// the browser drop it, which answers the request with an error.
+    fn gui(&mut self, _s: &mut Session<'_>, _request: super::gui::Request) -> bool {
+        true
+    }
+
     /// Stops what runs on the worker for this front end: the session is ending.
     fn stop(&mut self);
 }
 
 /// Runs `front` on `input` and `output` until it ends the session; returns the process exit status
 /// (1 when the engine could not start).
-pub fn run(
+pub fn run(front: impl FrontEnd, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
+    let reader = move |events: Sender<Event>| {
+        std::thread::Builder::new()
+            .name("reader".into())
+            .spawn(move || read_lines(input, events))
+            .map(drop)
+    };
+    run_with(front, reader, output)
+}
+
+/// Runs `front` with events from a source of its own: `start_input` is handed the event channel
+/// once the core is ready and starts whatever feeds it (a reader thread, a web server).
+pub fn run_with(
     mut front: impl FrontEnd,
-    input: impl BufRead + Send + 'static,
+    start_input: impl FnOnce(Sender<Event>) -> std::io::Result<()>,
     mut output: impl Write,
 ) -> i32 {
     let (events_tx, events) = unbounded::<Event>();
@@ -152,11 +170,8 @@ pub fn run(
     if let Some(w) = warning {
         front.start_problem(&mut out, &w.to_string(), false);
     }
-    if let Err(e) = std::thread::Builder::new()
-        .name("reader".into())
-        .spawn(move || read_lines(input, events_tx))
-    {
-        let message = format!("cannot start the input thread: {e}");
+    if let Err(e) = start_input(events_tx) {
+        let message = format!("cannot start the input: {e}");
         front.start_problem(&mut out, &message, true);
         return 1;
     }
@@ -167,6 +182,7 @@ pub fn run(
             Event::Line(line) => front.line(&mut s, line),
             Event::Eof => front.end_of_input(&mut s),
             Event::Worker(report) => front.report(&mut s, report),
+            Event::Gui(request) => front.gui(&mut s, request),
         };
         if !go_on {
             front.stop();

@@ -8,6 +8,7 @@
 //! - [`nboard`]: the NBoard protocol, version 2.
 //! - [`gtp`]: GTP as Othello programs use it.
 //! - [`play`]: the commands, board and read-outs of `wedge play`, the game for people.
+//! - [`gui`]: the JSON API of the board in the browser (`wedge gui`): commands, state, errors.
 //! - [`variant`]: variant boards (any size, blocked squares) in wedge's protocol: square names,
 //!   `position variant ...`, and the answers on such boards.
 //!
@@ -17,6 +18,7 @@
 //! is the job of the engine's front ends (`src/engine/`), not of these modules.
 
 pub mod gtp;
+pub mod gui;
 pub mod nboard;
 pub mod output;
 pub mod parser;

@@ -130,3 +130,6 @@ pub fn legal_in(pos: &Position, mv: &str) -> bool {
     let m: Move = mv.parse().unwrap();
     pos.play(m).is_some()
 }
+
+pub mod gui;
+pub mod webdriver;

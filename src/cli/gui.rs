@@ -1,0 +1,50 @@
+//! `wedge gui`: the board in the browser ([docs/gui.md](../../docs/gui.md)).
+
+use std::net::IpAddr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use wedge::gui::{open_browser, GuiServer};
+
+/// The arguments of `wedge gui`.
+#[derive(clap::Args)]
+pub struct GuiArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. Anything but the loopback address lets other machines play on
+    /// this engine: only on a network you trust.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Open the page in the system's browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Serves the board until Ctrl-C.
+pub fn run(args: GuiArgs) -> Result<(), String> {
+    let server = GuiServer::bind(args.host, args.port).map_err(|e| e.to_string())?;
+    if !args.host.is_loopback() {
+        eprintln!(
+            "warning: listening on {}: anyone who can reach this address can use the engine",
+            server.addr()
+        );
+    }
+    let url = server.url();
+    println!("wedge gui: open {url} in a browser (Ctrl-C ends it)");
+    if args.open {
+        if let Err(e) = open_browser(&url) {
+            eprintln!("cannot start a browser ({e}): open {url} yourself");
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The first signal ends the session in order (searches stopped); a second ends it at once.
+        let _ = signal_hook::flag::register_conditional_shutdown(signal, 1, stop.clone());
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    let status = server.run(stop, std::io::stdout());
+    if status != 0 {
+        return Err("the engine could not start".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,350 @@
+//! `wedge gui`: the board in the browser. A web server on the loopback interface serves one page
+//! (HTML, script and style embedded in the binary: nothing is fetched from elsewhere) and a small
+//! JSON API (docs/gui.md), and passes each API request to the engine's session loop, where the
+//! front end [`crate::engine::gui`] owns the game. This module moves bytes and guards the door:
+//!
+//! - a request whose `Host` is not the server's own address, or whose `Origin` is another site,
+//!   is refused, so a page elsewhere (or a DNS name rebound to 127.0.0.1) cannot drive the engine;
+//! - request bodies and addresses have size caps;
+//! - the server reads and writes no file: games come and go through the browser's upload and
+//!   download.
+
+use crate::engine::gui::{GuiFrontEnd, Request};
+use crate::engine::session;
+use crate::engine::Event;
+use crate::protocol::gui::{parse_command, token_json, Answer, ApiError, Command};
+use crossbeam_channel::{bounded, Sender};
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tiny_http::{Header, Method, Response, Server, StatusCode};
+
+/// The largest request body read (a GGF game is a few kB; an upload of a whole file of games is
+/// refused well before it costs memory).
+pub const MAX_BODY: usize = 256 * 1024;
+/// The longest request address.
+pub const MAX_URL: usize = 2048;
+/// How long a request waits for the engine's answer.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often time passes for the front end (clocks, silent tabs, the analysis).
+const TICK: Duration = Duration::from_millis(250);
+
+/// What the page may load: its own script and style, nothing from elsewhere.
+const POLICY: &str =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+     connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum GuiError {
+    /// The address could not be bound (in use, not this machine's, no permission).
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for GuiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GuiError::Bind { addr, reason } => write!(f, "cannot listen on {addr}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for GuiError {}
+
+/// A bound server, not yet serving.
+pub struct GuiServer {
+    server: Arc<Server>,
+    addr: SocketAddr,
+    /// `Host` values the server answers to.
+    hosts: Vec<String>,
+}
+
+impl GuiServer {
+    /// Binds `host:port` (port 0: any free port).
+    pub fn bind(host: IpAddr, port: u16) -> Result<GuiServer, GuiError> {
+        let wanted = SocketAddr::new(host, port);
+        let server = Server::http(wanted).map_err(|e| GuiError::Bind {
+            addr: wanted,
+            reason: e.to_string(),
+        })?;
+        let addr = server.server_addr().to_ip().ok_or_else(|| GuiError::Bind {
+            addr: wanted,
+            reason: "not an IP address".into(),
+        })?;
+        let port = addr.port();
+        let mut hosts = vec![format!("{addr}")];
+        if host.is_loopback() {
+            hosts.extend([
+                format!("localhost:{port}"),
+                format!("127.0.0.1:{port}"),
+                format!("[::1]:{port}"),
+            ]);
+        }
+        hosts.dedup();
+        Ok(GuiServer {
+            server: Arc::new(server),
+            addr,
+            hosts,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        match self.addr.ip() {
+            IpAddr::V4(ip) if ip.is_loopback() => format!("http://127.0.0.1:{}/", self.addr.port()),
+            _ => format!("http://{}/", self.addr),
+        }
+    }
+
+    /// Serves until `stop` is raised; engine messages go to `out`. Returns the exit status.
+    pub fn run(self, stop: Arc<AtomicBool>, out: impl Write) -> i32 {
+        let GuiServer { server, hosts, .. } = self;
+        let hosts = Arc::new(hosts);
+        let start = move |events: Sender<Event>| -> std::io::Result<()> {
+            for i in 0..2 {
+                let (server, events, hosts, stop) =
+                    (server.clone(), events.clone(), hosts.clone(), stop.clone());
+                std::thread::Builder::new()
+                    .name(format!("http-{i}"))
+                    .spawn(move || serve(&server, &events, &hosts, &stop))?;
+            }
+            std::thread::Builder::new()
+                .name("gui-ticker".into())
+                .spawn(move || loop {
+                    std::thread::sleep(TICK);
+                    if stop.load(Ordering::Relaxed) {
+                        let _ = events.send(Event::Eof);
+                        return;
+                    }
+                    if events.send(Event::Gui(Request::Tick)).is_err() {
+                        return;
+                    }
+                })?;
+            Ok(())
+        };
+        session::run_with(GuiFrontEnd::new(), start, out)
+    }
+}
+
+/// Answers requests until `stop` is raised or the session has ended.
+fn serve(server: &Server, events: &Sender<Event>, hosts: &[String], stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        let request = match server.recv_timeout(TICK) {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err(_) => return,
+        };
+        let mut request = request;
+        let (status, content_type, body) = match answer(&mut request, events, hosts) {
+            Ok(reply) => reply,
+            Err((status, message)) => (
+                status,
+                "application/json",
+                serde_json::json!({ "error": message, "kind": "http" }).to_string(),
+            ),
+        };
+        let mut response = Response::from_string(body).with_status_code(StatusCode(status));
+        let headers = [
+            ("Content-Type", content_type),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("X-Frame-Options", "DENY"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Content-Security-Policy", POLICY),
+        ];
+        for (name, value) in headers {
+            // Every name and value here is plain ASCII, which a header always accepts.
+            if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+                response.add_header(h);
+            }
+        }
+        let _ = request.respond(response);
+    }
+}
+
+/// The value of the request's header `name`, if it has one.
+fn header_value<'r>(request: &'r tiny_http::Request, name: &str) -> Option<&'r str> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+        .map(|h| h.value.as_str())
+}
+
+type Reply = (u16, &'static str, String);
+
+/// The checks every request passes, then its route.
+fn answer(
+    request: &mut tiny_http::Request,
+    events: &Sender<Event>,
+    hosts: &[String],
+) -> Result<Reply, (u16, String)> {
+    let host = header_value(request, "Host").unwrap_or("");
+    if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+        return Err((
+            403,
+            format!("refused: Host '{}' is not this server", clip(host)),
+        ));
+    }
+    if let Some(origin) = header_value(request, "Origin") {
+        let own = hosts
+            .iter()
+            .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
+        if !own {
+            return Err((
+                403,
+                format!("refused: Origin '{}' is not this server", clip(origin)),
+            ));
+        }
+    }
+    if request.url().len() > MAX_URL {
+        return Err((414, format!("the address is longer than {MAX_URL} bytes")));
+    }
+    let path = request.url().split('?').next().unwrap_or("").to_string();
+    // A link from another site may open the page, but only the page itself may use the API.
+    let cross_site = header_value(request, "Sec-Fetch-Site").is_some_and(|s| s == "cross-site");
+    if cross_site && path.starts_with("/api/") {
+        return Err((403, "refused: a request from another site".into()));
+    }
+    let method = request.method().clone();
+    match (method, path.as_str()) {
+        (Method::Get, "/" | "/index.html") => Ok((200, "text/html; charset=utf-8", PAGE.into())),
+        (Method::Get, "/app.js") => Ok((200, "text/javascript; charset=utf-8", SCRIPT.into())),
+        (Method::Get, "/style.css") => Ok((200, "text/css; charset=utf-8", STYLE.into())),
+        (Method::Get, "/api/state") => {
+            let token = header_value(request, "X-Wedge-Token")
+                .unwrap_or("")
+                .to_string();
+            command(events, token, Command::State)
+        }
+        (Method::Post, "/api/claim") => {
+            let body = read_body(request)?;
+            let force = serde_json::from_str::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v.get("force").and_then(serde_json::Value::as_bool))
+                .unwrap_or(false);
+            let (reply, answer) = bounded(1);
+            send(events, Request::Claim { force, reply })?;
+            match answer.recv_timeout(ANSWER_TIMEOUT) {
+                Ok(Ok(token)) => Ok((200, "application/json", token_json(&token))),
+                Ok(Err(e)) => Ok(api_error(&e)),
+                Err(_) => Ok(api_error(&ApiError::Unavailable)),
+            }
+        }
+        (Method::Post, "/api/leave") => {
+            let token = read_body(request)?.trim().to_string();
+            send(events, Request::Leave { token })?;
+            Ok((204, "text/plain", String::new()))
+        }
+        (Method::Post, "/api/command") => {
+            let body = read_body(request)?;
+            let token = header_value(request, "X-Wedge-Token")
+                .unwrap_or("")
+                .to_string();
+            match parse_command(&body) {
+                Ok(c) => command(events, token, c),
+                Err(e) => Ok(api_error(&e)),
+            }
+        }
+        (_, "/" | "/index.html" | "/app.js" | "/style.css" | "/api/state") => {
+            Err((405, "method not allowed".into()))
+        }
+        (_, "/api/claim" | "/api/leave" | "/api/command") => {
+            Err((405, "method not allowed".into()))
+        }
+        _ => Err((404, format!("no such page: {}", clip(&path)))),
+    }
+}
+
+/// Passes a command to the engine and waits for its answer.
+fn command(
+    events: &Sender<Event>,
+    token: String,
+    command: Command,
+) -> Result<Reply, (u16, String)> {
+    let (reply, answer) = bounded(1);
+    send(
+        events,
+        Request::Command {
+            token,
+            command,
+            reply,
+        },
+    )?;
+    Ok(match answer.recv_timeout(ANSWER_TIMEOUT) {
+        Ok(Ok(a @ Answer::State(_))) | Ok(Ok(a @ Answer::Ggf(_))) => {
+            (200, "application/json", a.to_json())
+        }
+        Ok(Err(e)) => api_error(&e),
+        Err(_) => api_error(&ApiError::Unavailable),
+    })
+}
+
+fn send(events: &Sender<Event>, request: Request) -> Result<(), (u16, String)> {
+    events
+        .send(Event::Gui(request))
+        .map_err(|_| (503, ApiError::Unavailable.to_string()))
+}
+
+fn api_error(e: &ApiError) -> Reply {
+    (e.status(), "application/json", e.to_json())
+}
+
+/// The request's body as text, at most [`MAX_BODY`] bytes.
+fn read_body(request: &mut tiny_http::Request) -> Result<String, (u16, String)> {
+    let too_big = || (413, format!("the request is larger than {MAX_BODY} bytes"));
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(too_big());
+    }
+    let mut body = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| (400, format!("cannot read the request: {e}")))?;
+    if body.len() > MAX_BODY {
+        return Err(too_big());
+    }
+    String::from_utf8(body).map_err(|_| (400, "the request is not UTF-8 text".into()))
+}
+
+/// At most 60 characters of what a client sent, for a message.
+fn clip(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
+/// Starts the system's browser on `url`; says why not when it cannot.
+pub fn open_browser(url: &str) -> Result<(), std::io::Error> {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+}

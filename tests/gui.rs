@@ -1,0 +1,302 @@
+//! The browser board's API (`wedge gui`), over HTTP: the game's commands, the errors that leave
+//! the game as it was, the tabs, and the door (Host, Origin, sizes). The page itself is tested in
+//! a real browser by tests/browser.rs.
+
+mod common;
+
+use common::gui::GuiServer;
+use serde_json::Value;
+use wedge::board::ggf::GgfGame;
+use wedge::board::{Move, Position};
+
+const HUMANS: &str =
+    r#"{"black":"human","white":"human","level":10,"time":{"kind":"per_move","ms":200}}"#;
+
+fn new_game(g: &GuiServer, token: &str, settings: &str) -> Value {
+    let (status, state) = g.command(token, &format!(r#"{{"type":"new","settings":{settings}}}"#));
+    assert_eq!(status, 200, "{state}");
+    state
+}
+
+fn play(g: &GuiServer, token: &str, square: &str) -> (u16, Value) {
+    g.command(token, &format!(r#"{{"type":"move","square":"{square}"}}"#))
+}
+
+/// The part of the state that a refused command must not change.
+fn game_of(s: &Value) -> (Value, Value, Value) {
+    (s["board"].clone(), s["moves"].clone(), s["ply"].clone())
+}
+
+#[test]
+fn a_game_is_played_taken_back_and_replayed() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let s = new_game(&g, &token, HUMANS);
+    assert_eq!(s["legal"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        (s["black"].as_u64(), s["white"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let (status, s) = play(&g, &token, "f5");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["side"], "white");
+    assert_eq!(s["last"]["square"], "f5");
+    assert_eq!(s["last"]["flips"], serde_json::json!(["e5"]));
+    assert_eq!(
+        (s["black"].as_u64(), s["white"].as_u64()),
+        (Some(4), Some(1))
+    );
+    let (_, s) = play(&g, &token, "d6");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+    // Undo between two people takes back one move; redo replays it; goto shows any position.
+    let (_, s) = g.command(&token, r#"{"type":"undo"}"#);
+    assert_eq!(
+        (s["ply"].as_u64(), s["side"].as_str()),
+        (Some(1), Some("white"))
+    );
+    assert_eq!(
+        s["moves"].as_array().unwrap().len(),
+        2,
+        "the move taken back is kept"
+    );
+    let (_, s) = g.command(&token, r#"{"type":"redo"}"#);
+    assert_eq!(s["ply"], 2);
+    let (_, s) = g.command(&token, r#"{"type":"goto","ply":0}"#);
+    assert_eq!(s["board"].as_str().unwrap(), board(Position::START));
+    // A different move from an earlier position starts a new line there.
+    let (_, s) = play(&g, &token, "d3");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(s["moves"][0]["text"], "d3");
+}
+
+fn board(p: Position) -> String {
+    wedge::protocol::gui::board_string(p)
+}
+
+#[test]
+fn bad_commands_are_refused_and_change_nothing() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(&g, &token, HUMANS);
+    play(&g, &token, "f5");
+    let before = game_of(&g.state(&token));
+    for (body, status) in [
+        (r#"{"type":"move","square":"a1"}"#, 422),
+        (r#"{"type":"move","square":"z9"}"#, 400),
+        (r#"{"type":"move"}"#, 400),
+        (r#"{"type":"fly"}"#, 400),
+        ("not json", 400),
+        (r#"{"type":"goto","ply":7}"#, 400),
+        (r#"{"type":"redo"}"#, 422),
+        (r#"{"type":"load","text":"(;GM[Othello]B[Z9];)"}"#, 400),
+        (r#"{"type":"load","text":"f5f5"}"#, 400),
+        (r#"{"type":"load","text":""}"#, 400),
+        (
+            r#"{"type":"new","settings":{"black":"human","white":"human","level":11,"time":{"kind":"per_move","ms":100}}}"#,
+            400,
+        ),
+        (
+            r#"{"type":"new","settings":{"black":"human","white":"human","level":3,"time":{"kind":"per_move","ms":100}},"position":"XO"}"#,
+            400,
+        ),
+    ] {
+        let (got, answer) = g.command(&token, body);
+        assert_eq!(got, status, "{body}: {answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{answer}"
+        );
+        assert_eq!(game_of(&g.state(&token)), before, "{body} changed the game");
+    }
+    // A body over the cap is refused before it is read; the game is as it was.
+    let huge = format!(r#"{{"type":"load","text":"{}"}}"#, "f5".repeat(200_000));
+    let (status, _) = g.command(&token, &huge);
+    assert_eq!(status, 413);
+    let request = format!(
+        "POST /api/command HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Wedge-Token: {token}\r\nContent-Length: 100000000\r\n\r\n{{",
+        g.port
+    );
+    assert_eq!(g.raw(request.as_bytes()), 413);
+    assert_eq!(game_of(&g.state(&token)), before);
+}
+
+#[test]
+fn foreign_hosts_and_origins_are_refused() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let port = g.port;
+    // The page from a name rebound to 127.0.0.1 (DNS rebinding) is not served.
+    let rebound = format!("GET / HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n");
+    assert_eq!(g.raw(rebound.as_bytes()), 403);
+    let own = format!("GET / HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n");
+    assert_eq!(g.raw(own.as_bytes()), 200);
+    // Another site's page posting a command (the browser sends its Origin) is refused.
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
+        let body = r#"{"force":true}"#;
+        let request = format!(
+            "POST /api/claim HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        assert_eq!(g.raw(request.as_bytes()), 403, "{origin}");
+    }
+    let cross = format!(
+        "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nSec-Fetch-Site: cross-site\r\nX-Wedge-Token: {token}\r\nConnection: close\r\n\r\n"
+    );
+    assert_eq!(g.raw(cross.as_bytes()), 403);
+    // The tab that holds the engine still does: no refused request took it over.
+    let (status, _) = g.command(&token, r#"{"type":"state"}"#);
+    assert_eq!(status, 200);
+    // Unknown pages and methods.
+    let missing =
+        format!("GET /etc/passwd HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    assert_eq!(g.raw(missing.as_bytes()), 404);
+    let method = format!(
+        "DELETE /api/command HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    );
+    assert_eq!(g.raw(method.as_bytes()), 405);
+}
+
+#[test]
+fn one_tab_holds_the_engine_at_a_time() {
+    let g = GuiServer::start();
+    let first = g.claim(false).unwrap();
+    let (status, busy) = g.claim(false).unwrap_err();
+    assert_eq!((status, busy["kind"].as_str()), (409, Some("busy")));
+    // A second tab takes over: the first is told so.
+    let second = g.claim(true).unwrap();
+    let (status, answer) = g.command(&first, r#"{"type":"state"}"#);
+    assert_eq!((status, answer["kind"].as_str()), (409, Some("not_owner")));
+    assert_eq!(g.command(&second, r#"{"type":"state"}"#).0, 200);
+    assert_eq!(g.command("", r#"{"type":"state"}"#).0, 409);
+    // A closed tab lets the engine go at once.
+    g.post("/api/leave", None, &second);
+    let third = g.claim(false).unwrap();
+    assert_eq!(g.command(&third, r#"{"type":"state"}"#).0, 200);
+}
+
+#[test]
+fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    // The engine plays black at once, thinking a long time.
+    new_game(
+        &g,
+        &token,
+        r#"{"black":"engine","white":"human","level":10,"time":{"kind":"per_move","ms":20000}}"#,
+    );
+    let s = g.wait_for(&token, 10, |s| !s["thinking"].is_null());
+    assert_eq!(s["thinking"]["kind"], "move");
+    // A person cannot move for it.
+    assert_eq!(play(&g, &token, "f5").0, 422);
+    // Move now: it plays what it has.
+    g.command(&token, r#"{"type":"stop"}"#);
+    let s = g.wait_for(&token, 10, |s| s["moves"].as_array().unwrap().len() == 1);
+    assert_eq!(s["side"], "white");
+    assert!(
+        s["graph"][0].is_number(),
+        "the engine's move gives a graph point: {s}"
+    );
+    // Swap: the engine now plays white and answers at once... until a new game stops it.
+    g.command(&token, r#"{"type":"swap"}"#);
+    g.wait_for(&token, 10, |s| s["thinking"]["kind"] == "move");
+    new_game(&g, &token, HUMANS);
+    // The long search stopped: a hint search (the worker runs one search at a time) answers soon.
+    let (_, s) = g.command(&token, r#"{"type":"hints","on":true}"#);
+    assert_eq!(s["hints_on"], true);
+    let s = g.wait_for(&token, 15, |s| s["hints"].as_array().unwrap().len() == 4);
+    let hints = s["hints"].as_array().unwrap();
+    let squares: Vec<&str> = hints
+        .iter()
+        .map(|h| h["square"].as_str().unwrap())
+        .collect();
+    for sq in ["d3", "c4", "f5", "e6"] {
+        assert!(squares.contains(&sq), "{squares:?}");
+    }
+    assert!(hints
+        .iter()
+        .all(|h| h["score"]["discs"].is_number() && h["depth"].as_u64() > Some(0)));
+    assert!(hints.iter().any(|h| h["best"] == true));
+}
+
+/// A game from `start` to its end, each side playing its first legal move.
+fn first_moves(start: Position) -> Vec<Move> {
+    let mut pos = start;
+    let mut moves = Vec::new();
+    while !pos.board.is_game_over() {
+        let m = pos.legal_move_list().first().copied().unwrap_or(Move::PASS);
+        moves.push(m);
+        pos = pos.play(m).unwrap();
+    }
+    moves
+}
+
+#[test]
+fn games_load_save_and_are_analysed() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(&g, &token, HUMANS);
+    // A position with 14 empty squares, reached by first moves: the analysis solves it at once.
+    let mut start = Position::START;
+    for m in first_moves(Position::START) {
+        if start.board.empty_count() <= 14 {
+            break;
+        }
+        start = start.play(m).unwrap();
+    }
+    let moves = first_moves(start);
+    let end = moves.iter().fold(start, |p, &m| p.play(m).unwrap());
+    let written = GgfGame {
+        place: "a test".into(),
+        unix_time: 1_700_000_000,
+        black: "Ann".into(),
+        white: "Bob".into(),
+        time_control: "15:00".into(),
+        start,
+        moves: moves.clone(),
+        black_score: end.black_final_score(),
+        forfeit: None,
+        name: None,
+    }
+    .to_string();
+    let load = serde_json::json!({ "type": "load", "text": written }).to_string();
+    let (status, s) = g.command(&token, &load);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), moves.len());
+    assert_eq!(s["over"], true);
+    // Saved back, it is the same game, byte for byte.
+    let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
+    assert_eq!(saved["ggf"].as_str().unwrap(), written);
+    // The analysis: every move's loss, and a graph point for each move.
+    let (status, s) = g.command(&token, r#"{"type":"analyze"}"#);
+    assert_eq!(status, 200, "{s}");
+    let s = g.wait_for(&token, 60, |s| s["analysis"]["running"] == false);
+    assert!(s["analysis"]["error"].is_null(), "{s}");
+    let listed = s["moves"].as_array().unwrap();
+    let chosen = moves.iter().zip(0..).filter(|(_, i)| {
+        let p = moves[..*i].iter().fold(start, |p, &m| p.play(m).unwrap());
+        p.board.can_move()
+    });
+    for (_, i) in chosen {
+        assert!(
+            listed[i]["loss"].is_number(),
+            "move {}: {}",
+            i + 1,
+            listed[i]
+        );
+    }
+    let graph = s["graph"].as_array().unwrap();
+    assert_eq!(graph.len(), moves.len());
+    assert!(graph.iter().all(Value::is_number), "{graph:?}");
+    // The last point is the game's result.
+    assert_eq!(
+        graph.last().unwrap().as_f64(),
+        Some(f64::from(end.black_final_score()))
+    );
+    // A transcript and a board load too.
+    let (status, s) = g.command(&token, r#"{"type":"load","text":"f5d6c3"}"#);
+    assert_eq!((status, s["moves"].as_array().unwrap().len()), (200, 3));
+    let text = serde_json::json!({"type": "load", "text": start.to_string()}).to_string();
+    let (status, s) = g.command(&token, &text);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["board"].as_str().unwrap(), board(start));
+}
