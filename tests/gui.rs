@@ -300,3 +300,27 @@ fn games_load_save_and_are_analysed() {
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["board"].as_str().unwrap(), board(start));
 }
+
+#[test]
+fn a_game_clock_runs_out() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let s = new_game(
+        &g,
+        &token,
+        r#"{"black":"human","white":"human","level":5,"time":{"kind":"clock","base_ms":1000,"inc_ms":0}}"#,
+    );
+    assert!(s["clocks"][0].as_i64().unwrap() <= 1000);
+    let s = g.wait_for(&token, 10, |s| s["over"] == true);
+    assert_eq!(s["result"], "White wins on time");
+    assert_eq!(play(&g, &token, "f5").0, 422, "no move after the flag");
+    // Saved, the game says who lost on time.
+    let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
+    assert!(
+        saved["ggf"]
+            .as_str()
+            .unwrap()
+            .contains("black lost on time"),
+        "{saved}"
+    );
+}

@@ -99,6 +99,8 @@ pub struct GuiFrontEnd {
     values: Vec<Option<f64>>,
     analysis: Option<Analysis>,
     owner: Option<Owner>,
+    /// The token of the tab let go for its silence.
+    let_go: Option<String>,
     message: Option<String>,
     version: u64,
     rng: Rng,
@@ -133,6 +135,7 @@ impl GuiFrontEnd {
             values: vec![None],
             analysis: None,
             owner: None,
+            let_go: None,
             message: None,
             version: 0,
             rng: Rng::new(seed ^ nanos.rotate_left(17)),
@@ -255,12 +258,22 @@ impl GuiFrontEnd {
         self.next_work(s);
     }
 
-    /// Refuses a command when `token` is not the owner's; marks the owner as seen.
-    fn check_owner(&mut self, token: &str) -> Result<(), ApiError> {
+    /// Refuses a command when `token` is not the owner's; marks the owner as seen. A tab let go
+    /// for its silence (a background tab whose timers the browser slowed down) gets the engine
+    /// back when it speaks again, unless another tab has taken it: `Ok(true)` then.
+    fn check_owner(&mut self, token: &str) -> Result<bool, ApiError> {
         match &mut self.owner {
             Some(o) if o.token == token => {
                 o.seen = Instant::now();
-                Ok(())
+                Ok(false)
+            }
+            None if !token.is_empty() && self.let_go.as_deref() == Some(token) => {
+                self.owner = Some(Owner {
+                    token: token.to_string(),
+                    seen: Instant::now(),
+                });
+                self.let_go = None;
+                Ok(true)
             }
             _ => Err(ApiError::NotOwner),
         }
@@ -279,13 +292,18 @@ impl GuiFrontEnd {
             token: token.clone(),
             seen: Instant::now(),
         });
+        self.let_go = None;
         self.version += 1;
         Ok(token)
     }
 
-    /// The tab is gone: what runs for it stops, and the game waits for the next tab.
-    fn release(&mut self) {
-        self.owner = None;
+    /// The tab is gone (`closed`) or silent: what runs for it stops, and the game waits for the
+    /// next tab (or for the silent one to speak again).
+    fn release(&mut self, closed: bool) {
+        self.let_go = match self.owner.take() {
+            Some(o) if !closed => Some(o.token),
+            _ => None,
+        };
         self.stop_searches();
         if let Some(a) = &mut self.analysis {
             a.cancel();
@@ -573,7 +591,7 @@ impl FrontEnd for GuiFrontEnd {
             }
             Request::Leave { token } => {
                 if self.check_owner(&token).is_ok() {
-                    self.release();
+                    self.release(true);
                 }
             }
             Request::Command {
@@ -581,9 +599,12 @@ impl FrontEnd for GuiFrontEnd {
                 command,
                 reply,
             } => {
-                let answer = self
-                    .check_owner(&token)
-                    .and_then(|()| self.command(s, command));
+                let answer = self.check_owner(&token).and_then(|back| {
+                    if back {
+                        self.changed(s);
+                    }
+                    self.command(s, command)
+                });
                 let _ = reply.send(answer);
             }
             Request::Tick => self.tick(s),

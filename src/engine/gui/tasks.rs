@@ -391,7 +391,7 @@ impl GuiFrontEnd {
             .as_ref()
             .is_some_and(|o| o.seen.elapsed() > TAB_TIMEOUT)
         {
-            self.release();
+            self.release(false);
         }
         if self.flag.is_none() {
             let side = self.running_clock.map(|(c, _)| c);
