@@ -50,6 +50,9 @@ fn play_at(
         seed,
         move_timeout: Duration::from_secs(20),
         stderr_logs: None,
+        shard: wedge::tools::arena::Shard::WHOLE,
+        done: Default::default(),
+        run: None,
     };
     let mut games = Vec::new();
     let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -174,6 +177,9 @@ fn broken_engines_lose_and_the_match_goes_on() {
             seed: 1,
             move_timeout: Duration::from_secs(5),
             stderr_logs: None,
+            shard: wedge::tools::arena::Shard::WHOLE,
+            done: Default::default(),
+            run: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -790,4 +796,89 @@ fn recount_of_the_written_games_gives_the_report_again() {
     // Engines and a recount do not mix.
     let out = wedge_match(&["--recount", ggf_arg, "--engine", "greedy"], 30);
     assert!(!out.status.success());
+}
+
+#[test]
+fn shards_of_a_match_count_as_the_whole_match() {
+    let dir = test_dir("shards");
+    let openings = "tests/data/xot-sample.txt";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--openings", openings, "--games", "12"];
+        if !extra.contains(&"--seed") {
+            args.extend(["--seed", "7"]);
+        }
+        args.extend_from_slice(extra);
+        let out = greedy_vs_random(&args, 60);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out
+    };
+    let whole = dir.join("whole.ggf");
+    run(&["--out", whole.to_str().unwrap()]);
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("shard{i}.ggf"))).collect();
+    for (i, path) in shards.iter().enumerate() {
+        run(&[
+            "--shard",
+            &format!("{}/3", i + 1),
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+    }
+    let recount = |files: &[&PathBuf]| {
+        let mut args = vec!["--recount"];
+        args.extend(files.iter().map(|p| p.to_str().unwrap()));
+        args.extend(["--sprt", "elo0=0 elo1=50 alpha=0.05 beta=0.05"]);
+        let out = wedge_match(&args, 30);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let merged = recount(&shards.iter().collect::<Vec<_>>());
+    // The same games, pairs, Elo and SPRT as one process (one game at a time: the built-in
+    // random player's choices then depend only on the seed and the game).
+    assert_eq!(merged, recount(&[&whole]));
+    assert!(
+        merged.contains("12 games") && merged.contains("SPRT"),
+        "{merged}"
+    );
+    // A shard run again plays nothing more: its file holds its games.
+    let before = std::fs::read_to_string(&shards[1]).unwrap();
+    let out = run(&["--shard", "2/3", "--out", shards[1].to_str().unwrap()]);
+    assert!(
+        text(&out.stderr).contains("already"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&shards[1]).unwrap(), before);
+    // A shard of another run (another seed) is refused, by the runner and by the count.
+    let other = dir.join("other.ggf");
+    run(&[
+        "--seed",
+        "8",
+        "--shard",
+        "1/3",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    let mut args = vec!["--openings", openings, "--games", "12", "--seed", "8"];
+    args.extend(["--shard", "1/3", "--out", shards[0].to_str().unwrap()]);
+    assert_refused(
+        &greedy_vs_random(&args, 30),
+        &["another run", "shard1.ggf:1"],
+    );
+    let out = wedge_match(
+        &[
+            "--recount",
+            shards[0].to_str().unwrap(),
+            other.to_str().unwrap(),
+        ],
+        30,
+    );
+    assert_refused(&out, &["different runs", "other.ggf"]);
+    // A shard alone cannot take the SPRT, and needs --out.
+    let out = greedy_vs_random(
+        &["--games", "4", "--shard", "1/2", "--sprt", "elo0=0 elo1=5"],
+        30,
+    );
+    assert_refused(&out, &["--recount"]);
+    let out = greedy_vs_random(&["--games", "4", "--shard", "1/2"], 30);
+    assert_refused(&out, &["--out"]);
 }

@@ -4,8 +4,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use wedge::board::{Board, Move, Position, Symmetry};
-use wedge::book::build::{build, BuildOptions};
+use wedge::book::build::{build, merge, BuildOptions, MergeError};
 use wedge::book::{Book, FLAG_LEAF};
+use wedge::tools::arena::Shard;
 
 fn book() -> Book {
     Book::embedded().expect("the embedded book loads")
@@ -76,7 +77,7 @@ fn build_negamaxes_a_small_tree() {
         threads: 1,
         hash_mb: 1,
     };
-    let b = build(&games, &options, None, &|_, _| {}).unwrap();
+    let b = build(&games, &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
     // Root, f5 (= d3 by symmetry), f5d6, and leaves f5d6c3, f5d6c5, f5f6.
     assert_eq!(b.len(), 6);
     let after_f5: Board = wedge::board::text::board_after("f5").unwrap();
@@ -87,6 +88,54 @@ fn build_negamaxes_a_small_tree() {
         i32::from(b.get(Board::START).unwrap().score),
         -i32::from(b.get(after_f5).unwrap().score)
     );
+}
+
+#[test]
+fn the_shards_of_a_build_merge_into_the_whole_build() {
+    let games: Vec<wedge::board::text::Game> = std::fs::read_to_string("tests/data/xot-sample.txt")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(12)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let options = BuildOptions {
+        depth: 4,
+        exact_empties: 0,
+        threads: 2,
+        hash_mb: 1,
+    };
+    let whole = build(&games, &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    let shards: Vec<Book> = (0..3)
+        .map(|part| {
+            let shard = Shard { part, parts: 3 };
+            build(&games, &options, None, shard, &|_, _| {}).unwrap()
+        })
+        .collect();
+    let merged = merge(&shards).unwrap();
+    assert_eq!(merged.to_bytes(), whole.to_bytes(), "byte for byte");
+    // Shards of another build are refused: other openings, or other leaf scores.
+    let fewer = build(
+        &games[..6],
+        &options,
+        None,
+        Shard { part: 0, parts: 3 },
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(
+        merge(&[shards[0].clone(), fewer]),
+        Err(MergeError::OtherOpenings { first: 1, other: 2 })
+    );
+    let deeper = BuildOptions {
+        depth: 5,
+        ..options
+    };
+    let other = build(&games, &deeper, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    assert!(matches!(
+        merge(&[whole, other]),
+        Err(MergeError::OtherScores { shards: (1, 2), .. })
+    ));
 }
 
 fn session(lines: &[&str], until: usize) -> Vec<String> {

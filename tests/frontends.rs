@@ -287,6 +287,9 @@ fn match_between_nboard_and_gtp_front_ends() {
         seed: 1,
         move_timeout: Duration::from_secs(20),
         stderr_logs: None,
+        shard: wedge::tools::arena::Shard::WHOLE,
+        done: Default::default(),
+        run: None,
     };
     let mut games = Vec::new();
     run(&config, |g, _| games.push(g.clone())).unwrap();

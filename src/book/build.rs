@@ -228,6 +228,10 @@ fn score_leaves(
                 let Ok(board) = Board::new(k.0, k.1) else {
                     continue;
                 };
+                // Fresh tables for each leaf: a leaf's score depends on the leaf alone, not on which
+                // thread scored it after which other leaf, so builds, resumes and shards agree.
+                searcher.clear();
+                solver.clear();
                 let (score, depth) = score_leaf(board, options, &mut searcher, &mut solver);
                 if let Some(j) = &journal {
                     if let Ok(mut f) = j.lock() {
@@ -325,10 +329,14 @@ fn add_leaves(entries: &mut HashMap<Key, Entry>, leaves: &[Key], scored: &HashMa
 
 /// Builds a book from opening lines: every position along each line is a node, the end of each line
 /// a leaf (unless another line goes on from it). `journal` keeps finished leaves across runs.
+/// With a `shard` other than the whole, only that part of the leaves (sorted, every `parts`-th) is
+/// scored: the book holds every inner position and those leaves, and [`merge`] of all the parts
+/// is the book of the whole build.
 pub fn build(
     openings: &[Game],
     options: &BuildOptions,
     journal: Option<&Path>,
+    shard: crate::tools::arena::Shard,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Book, BuildError> {
     let mut inner: HashSet<Key> = HashSet::new();
@@ -347,6 +355,12 @@ pub fn build(
     let mut leaves: Vec<Key> = ends.into_iter().filter(|k| !inner.contains(k)).collect();
     leaves.sort_unstable();
     leaves.dedup();
+    let leaves: Vec<Key> = leaves
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| shard.owns(i))
+        .map(|(_, k)| k)
+        .collect();
     let done = match journal {
         Some(j) => read_journal(j, options)?,
         None => HashMap::new(),
@@ -440,5 +454,105 @@ pub fn extend(
     let scored = score_leaves(&new, done, options, journal, progress)?;
     add_leaves(&mut entries, &new, &scored);
     // An inner node whose children were not all scored (max_new reached) keeps the ones that were.
+    Ok(negamax(entries))
+}
+
+/// Why shard books could not be merged.
+#[derive(Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// No book to merge.
+    Empty,
+    /// Two shards hold different inner positions: they come from builds of different opening
+    /// lines (numbered from 1 in the order given).
+    OtherOpenings {
+        /// The first shard.
+        first: usize,
+        /// The shard that differs from it.
+        other: usize,
+    },
+    /// A position is a leaf of two shards with different scores or depths: other `--depth`,
+    /// `--exact-empties` or another engine.
+    OtherScores {
+        /// The shards (from 1).
+        shards: (usize, usize),
+        /// The position, as `<64 squares> <side>`.
+        position: String,
+    },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Empty => f.write_str("no books to merge"),
+            MergeError::OtherOpenings { first, other } => write!(
+                f,
+                "book {other} holds other positions than book {first}: shards of different \
+                 builds (other --openings) cannot be merged"
+            ),
+            MergeError::OtherScores { shards, position } => write!(
+                f,
+                "books {} and {} score the leaf {position} differently: shards of different \
+                 builds (other --depth, --exact-empties or engine) cannot be merged",
+                shards.0, shards.1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Merges the books of the shards of one build ([`build`] with each `shard` of the same `parts`)
+/// into the book of the whole build: the inner positions (the same in every shard), every shard's
+/// leaves, and the negamax recomputed.
+pub fn merge(books: &[Book]) -> Result<Book, MergeError> {
+    let first = books.first().ok_or(MergeError::Empty)?;
+    let inner_of = |b: &Book| -> Vec<Key> {
+        b.entries()
+            .iter()
+            .filter(|e| e.flags & FLAG_LEAF == 0)
+            .map(|e| (e.player, e.opponent))
+            .collect()
+    };
+    let inner = inner_of(first);
+    let mut entries: HashMap<Key, Entry> = HashMap::new();
+    let mut leaf_of: HashMap<Key, usize> = HashMap::new();
+    for (i, book) in books.iter().enumerate() {
+        if inner_of(book) != inner {
+            return Err(MergeError::OtherOpenings {
+                first: 1,
+                other: i + 1,
+            });
+        }
+        for e in book.entries() {
+            let k = (e.player, e.opponent);
+            if e.flags & FLAG_LEAF == 0 {
+                entries.insert(
+                    k,
+                    Entry {
+                        score: 0,
+                        depth: 0,
+                        ..*e
+                    },
+                );
+                continue;
+            }
+            if let Some(&j) = leaf_of.get(&k) {
+                let known = entries[&k];
+                if (known.score, known.depth) != (e.score, e.depth) {
+                    let board = Board::new(k.0, k.1).unwrap_or(Board::START);
+                    return Err(MergeError::OtherScores {
+                        shards: (j + 1, i + 1),
+                        position: Position {
+                            board,
+                            side: Color::Black,
+                        }
+                        .to_string(),
+                    });
+                }
+            }
+            leaf_of.insert(k, i);
+            entries.insert(k, *e);
+        }
+    }
     Ok(negamax(entries))
 }

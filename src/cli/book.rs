@@ -37,6 +37,19 @@ pub enum BookAction {
         out: PathBuf,
         #[command(flatten)]
         leaf: LeafArgs,
+        /// Score only part I of N of the leaves (`--shard 2/4`), for several processes or
+        /// machines; `wedge book merge` of the N books is the book of the whole build.
+        #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
+    },
+    /// Merge the books of the shards of one build (`book build --shard I/N`) into one.
+    Merge {
+        /// The shards' books.
+        #[arg(required = true, num_args = 1..)]
+        books: Vec<PathBuf>,
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Extend a book along its near-best lines: expand leaves and add missing moves.
     Extend {
@@ -105,6 +118,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             openings,
             out,
             leaf,
+            shard,
         } => {
             let games = read_openings_file(&openings).map_err(|e| e.to_string())?;
             if games.is_empty() {
@@ -118,12 +132,27 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &games,
                 &options(&leaf),
                 Some(&journal),
+                wedge::tools::arena::Shard {
+                    part: shard.0,
+                    parts: shard.1,
+                },
                 &progress_reporter("leaves"),
             )
             .map_err(|e| e.to_string())?;
             book.save(&out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             let _ = std::fs::remove_file(&journal);
+            println!("wrote {} positions to {}", book.len(), out.display());
+            Ok(())
+        }
+        BookAction::Merge { books, out } => {
+            let books = books
+                .iter()
+                .map(|p| wedge::book::Book::load(p).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let book = wedge::book::build::merge(&books).map_err(|e| format!("book merge: {e}"))?;
+            book.save(&out)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
             println!("wrote {} positions to {}", book.len(), out.display());
             Ok(())
         }

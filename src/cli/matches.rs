@@ -13,10 +13,17 @@ pub struct MatchArgs {
     pub engines: Vec<String>,
     /// Play nothing: count the games of these files (as --out writes them, from one run or
     /// several) and print the match's report again.
+    /// With --sprt, the test is taken on the games counted (the shards of one match together).
     #[arg(long, num_args = 1.., value_name = "GGF_FILE", conflicts_with_all = [
-        "engines", "openings", "opening_plies", "games", "sprt", "out", "json", "variant"
+        "engines", "openings", "opening_plies", "games", "out", "json", "variant", "shard"
     ])]
     pub recount: Vec<PathBuf>,
+    /// Play only part I of N of the match (`--shard 2/8`: pairs 2, 10, 18, ...), for several
+    /// processes or machines; each writes its own --out, and `--recount` of all of them gives the
+    /// match's report. A shard run again with the same command plays only the games its --out
+    /// does not hold yet.
+    #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
+    pub shard: (usize, usize),
     /// Openings file, one a line: transcripts (e.g. the XOT set) or GGF games (as --out writes
     /// them). Default: the start position only.
     #[arg(long)]
@@ -113,10 +120,11 @@ impl TimeArgs {
 }
 
 /// Counts the games of `paths` again and prints their report.
-fn recount(paths: &[PathBuf]) -> Result<(), String> {
+fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<(), String> {
     use wedge::tools::arena;
+    let sprt = sprt.map(arena::stats::Sprt::parse).transpose()?;
     let counted = arena::recount(paths).map_err(|e| format!("match --recount: {e}"))?;
-    print!("{}", arena::recount_report(&counted));
+    print!("{}", arena::recount_report(&counted, sprt.as_ref()));
     Ok(())
 }
 
@@ -131,7 +139,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     use std::io::Write;
     use wedge::tools::arena::{self, player, stats::Sprt};
     if !args.recount.is_empty() {
-        return recount(&args.recount).map(|()| 0);
+        return recount(&args.recount, args.sprt.as_deref()).map(|()| 0);
     }
     if args.engines.len() != 2 {
         return Err(format!(
@@ -181,6 +189,34 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     };
     let tc = args.time.control()?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let shard = arena::Shard {
+        part: args.shard.0,
+        parts: args.shard.1,
+    };
+    if sprt.is_some() && shard.parts > 1 {
+        return Err(
+            "match: a shard cannot stop on its own SPRT; take the test on all the shards' \
+                    games: wedge match --recount FILES --sprt ..."
+                .into(),
+        );
+    }
+    if shard.parts > 1 && args.out.is_none() {
+        return Err("match: a shard needs --out, where its games are kept for --recount".into());
+    }
+    let run = run_id(&args, &a, &b, &tc, &openings, games);
+    let done = match &args.out {
+        Some(path) => games_done(path, &run)?,
+        None => Default::default(),
+    };
+    if !done.is_empty() {
+        eprintln!(
+            "match: {} games of this run are in {} already; playing the others",
+            done.len(),
+            args.out
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+    }
     let mut out = match &args.out {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -202,6 +238,9 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout),
         stderr_logs: args.out.clone(),
+        shard,
+        done,
+        run: Some(run),
     };
     let start = Instant::now();
     // On a terminal, a bar redrawn in place (indicatif hides it when stderr is not a terminal);
@@ -319,4 +358,91 @@ fn variant_openings(
         args.seed,
     )
     .map_err(|e| format!("match: {e}"))
+}
+
+/// The identity of a match run: a hash of everything that decides its games (the engines and
+/// their options, the time, the openings drawn, the number of games, the seed, the variant
+/// settings and wedge's version), the same for every shard of it.
+fn run_id(
+    args: &MatchArgs,
+    a: &wedge::tools::arena::player::EngineSpec,
+    b: &wedge::tools::arena::player::EngineSpec,
+    tc: &wedge::tools::arena::player::TimeControl,
+    openings: &[wedge::board::text::Game],
+    games: usize,
+) -> String {
+    let mut text = format!(
+        "{}|{a:?}|{b:?}|{}|{games}|{}|{:?}|{}|{}|",
+        env!("CARGO_PKG_VERSION"),
+        tc.describe(),
+        args.seed,
+        args.variant,
+        args.layout,
+        args.random_moves
+    );
+    for o in openings {
+        text.push_str(&o.start.to_string());
+        text.push_str(&o.transcript());
+        text.push('|');
+    }
+    // FNV-1a, 64 bits: an identity, not a secret.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// The games of run `run` that `path` holds already (pair, A black), for a shard run again.
+/// Refuses a file with games of another run; a last line cut short (the process was killed while
+/// writing it) is removed.
+fn games_done(
+    path: &std::path::Path,
+    run: &str,
+) -> Result<std::collections::HashSet<(usize, bool)>, String> {
+    use wedge::board::ggf::parse_ggf_record;
+    use wedge::tools::arena::game_name;
+    let mut done = std::collections::HashSet::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        eprintln!(
+            "match: {}: removing a last line cut short ({} bytes)",
+            path.display(),
+            text.len() - whole
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.set_len(whole as u64)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    for (i, line) in text[..whole].lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let record = parse_ggf_record(line).map_err(|e| format!("{at}: {e}"))?;
+        let (pair, game_run) = record.name.as_deref().map_or((None, None), game_name);
+        match (pair, game_run) {
+            (Some((pair, game)), Some(r)) if r == run => {
+                let pair: usize = pair
+                    .parse()
+                    .map_err(|_| format!("{at}: pair '{pair}' is not a number"))?;
+                done.insert((pair.saturating_sub(1), game == 1));
+            }
+            _ => {
+                return Err(format!(
+                    "{at}: a game of another run (other engines, options, openings, time, seed \
+                     or version); give another --out"
+                ))
+            }
+        }
+    }
+    Ok(done)
 }

@@ -48,6 +48,20 @@ pub fn timeout_seconds(text: &str) -> Result<u64, String> {
     bounded_count(text, 1, 86_400).map(|n| n as u64)
 }
 
+/// A shard of a long job: parses `I/N` (1 <= I <= N) into (I - 1, N).
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}': expected I/N with 1 <= I <= N, e.g. 3/8");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i - 1, n))
+}
+
 /// A whole number from `text` between `min` and `max` inclusive, or an error saying the range.
 pub fn bounded_count(text: &str, min: usize, max: usize) -> Result<usize, String> {
     let n: usize = text

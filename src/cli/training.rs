@@ -52,7 +52,7 @@ pub struct DatagenArgs {
     pub selectivity: u8,
     /// Play only part I of N disjoint parts of the run (`--shard 2/8`: games 1, 9, 17, ...), for
     /// spreading one run over machines; `wedge data merge` joins the parts.
-    #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+    #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
     pub shard: (usize, usize),
 }
 
@@ -508,23 +508,10 @@ fn parse_phasing(text: &str) -> Result<wedge::eval::pattern::Phasing, String> {
     }
 }
 
-/// Parses `I/N` (1 <= I <= N) into (I - 1, N).
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{text}': expected I/N with 1 <= I <= N, e.g. 3/8");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i - 1, n))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{parse_empties_range, parse_shard, tempo_scale};
+    use super::{parse_empties_range, tempo_scale};
+    use crate::cli::parse_shard;
 
     #[test]
     fn tempo_scales() {

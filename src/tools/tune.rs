@@ -429,6 +429,9 @@ pub fn run(
             seed: config.seed ^ k as u64,
             move_timeout: config.move_timeout,
             stderr_logs: None,
+            shard: arena::Shard::WHOLE,
+            done: Default::default(),
+            run: None,
         };
         let tally = arena::run(&games, |_, _| {})
             .map_err(|e| TuneError::Match(format!("iteration {}: {e}", k + 1)))?;

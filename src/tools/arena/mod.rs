@@ -23,7 +23,7 @@ pub mod variant;
 #[cfg(test)]
 use openings::parse_opening;
 pub use openings::{read_openings, sample_openings};
-pub use recount::{recount, Recount, RecountError};
+pub use recount::{game_name, recount, Recount, RecountError};
 pub use report::{json_report, progress_text, recount_report, report};
 
 /// How a match's `--out` names a game's pair in its `GN` tag: `pair 17 game 1` (pairs counted
@@ -71,7 +71,95 @@ pub struct MatchConfig {
     /// with characters other than letters, digits, `-`, `_` and `.` as `_`); `None` keeps only
     /// each engine's last lines, quoted when it fails.
     pub stderr_logs: Option<std::path::PathBuf>,
+    /// The part of the match this process plays: pairs `p` with `p % parts == part` (from 0).
+    pub shard: Shard,
+    /// Games already played by an earlier run of this shard (pair, A black): not played again.
+    pub done: std::collections::HashSet<(usize, bool)>,
+    /// The run's identity, written into each record (`GN[pair 17 game 1 run <id>]`) so that the
+    /// shards of one run can be counted together and those of different runs cannot.
+    pub run: Option<String>,
 }
+
+/// One of `parts` disjoint parts of a long job (`--shard 3/8` is part 2 of 8, counted from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This part, from 0.
+    pub part: usize,
+    /// How many parts.
+    pub parts: usize,
+}
+
+impl Shard {
+    /// The whole job.
+    pub const WHOLE: Shard = Shard { part: 0, parts: 1 };
+
+    /// Whether item `n` of the job belongs to this part.
+    pub fn owns(self, n: usize) -> bool {
+        n % self.parts.max(1) == self.part
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard::WHOLE
+    }
+}
+
+impl MatchConfig {
+    /// The games of pair `pair` (0-based): both colours, or A black alone for the last pair of an
+    /// odd count.
+    fn games_of_pair(&self, pair: usize) -> usize {
+        if 2 * pair + 1 == self.games {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The pairs this process plays: its shard's, less those whose games are all done.
+    fn pairs_to_play(&self) -> Vec<usize> {
+        (0..self.games.div_ceil(2))
+            .filter(|&p| self.shard.owns(p))
+            .filter(|&p| {
+                [true, false]
+                    .into_iter()
+                    .take(self.games_of_pair(p))
+                    .any(|a_black| !self.done.contains(&(p, a_black)))
+            })
+            .collect()
+    }
+
+    /// The games this process has to play (its shard's, less those already done).
+    pub fn planned_games(&self) -> usize {
+        (0..self.games.div_ceil(2))
+            .filter(|&p| self.shard.owns(p))
+            .map(|p| {
+                [true, false]
+                    .into_iter()
+                    .take(self.games_of_pair(p))
+                    .filter(|&a_black| !self.done.contains(&(p, a_black)))
+                    .count()
+            })
+            .sum()
+    }
+
+    /// The `GN` tag of a game: its pair (from 1), its game in the pair, and the run.
+    pub fn game_name(&self, pair: usize, a_black: bool) -> String {
+        let mut name = format!(
+            "{PAIR_PREFIX}{}{GAME_INFIX}{}",
+            pair + 1,
+            if a_black { 1 } else { 2 }
+        );
+        if let Some(run) = &self.run {
+            name.push_str(RUN_INFIX);
+            name.push_str(run);
+        }
+        name
+    }
+}
+
+/// Between the game's number and the run in the `GN` tag (see [`PAIR_PREFIX`]).
+pub const RUN_INFIX: &str = " run ";
 
 /// The stderr log of engine `name` for the prefix `logs` (see [`MatchConfig::stderr_logs`]).
 pub fn stderr_log_path(logs: &std::path::Path, name: &str) -> std::path::PathBuf {
@@ -405,8 +493,8 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
     play: impl Fn(&mut S, &Receiver<()>, usize, bool, u64) -> R + Sync,
     mut on_game: impl FnMut(&R, &Tally),
 ) -> Result<Tally, MatchError> {
-    let pairs = config.games.div_ceil(2);
-    let workers = config.concurrency.clamp(1, pairs);
+    let mine = config.pairs_to_play();
+    let workers = config.concurrency.clamp(1, mine.len().max(1));
     let next = AtomicUsize::new(0);
     // Dropping `stop_tx` stops the match: workers see it between games, and waits for an engine's
     // answer end at once.
@@ -420,7 +508,7 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
         for worker in 0..workers {
             let tx = tx.clone();
             let stop = stop_rx.clone();
-            let (next, started, start_error) = (&next, &started, &start_error);
+            let (next, started, start_error, mine) = (&next, &started, &start_error, &mine);
             let (start_seats, play) = (&start_seats, &play);
             scope.spawn(move || {
                 // The engines are started by the thread that uses them to the end (on Linux an
@@ -442,14 +530,15 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
                     if stopped(&stop) {
                         return;
                     }
-                    let pair = next.fetch_add(1, Ordering::Relaxed);
-                    if pair >= pairs {
+                    let Some(&pair) = mine.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         return;
-                    }
-                    let games_of_pair = if 2 * pair + 1 == config.games { 1 } else { 2 };
-                    for a_black in [true, false].into_iter().take(games_of_pair) {
+                    };
+                    for a_black in [true, false].into_iter().take(config.games_of_pair(pair)) {
                         if stopped(&stop) {
                             return;
+                        }
+                        if config.done.contains(&(pair, a_black)) {
+                            continue;
                         }
                         let seed =
                             config.seed ^ ((pair as u64) << 1 | a_black as u64) ^ worker as u64;
@@ -588,11 +677,7 @@ fn play_one(
             forfeit: failure
                 .as_ref()
                 .map(|(name, reason)| format!("{name}: {reason}")),
-            name: Some(format!(
-                "{PAIR_PREFIX}{}{GAME_INFIX}{}",
-                pair + 1,
-                if a_black { 1 } else { 2 }
-            )),
+            name: Some(config.game_name(pair, a_black)),
         },
         outcome,
         a_discs,
@@ -688,6 +773,9 @@ mod tests {
             seed: 1,
             move_timeout: Duration::from_secs(10),
             stderr_logs: None,
+            shard: Shard::WHOLE,
+            done: Default::default(),
+            run: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();

@@ -6,7 +6,7 @@
 //! as single games, and the interval then comes from games.
 
 use super::stats::{Outcome, Tally};
-use super::{GAME_INFIX, PAIR_PREFIX};
+use super::{GAME_INFIX, PAIR_PREFIX, RUN_INFIX};
 use crate::board::ggf::parse_ggf_record;
 use crate::board::text::{read_lines, FileError};
 use std::collections::HashMap;
@@ -35,6 +35,14 @@ pub enum RecountError {
     File(FileError),
     /// No game in any of the files.
     NoGames,
+    /// The files hold games of two different runs (other engines, options, openings, time,
+    /// seed or version): their figures are not one match's.
+    MixedRuns {
+        /// One run and where its first game is.
+        first: (String, String),
+        /// Another run and where its first game is.
+        other: (String, String),
+    },
 }
 
 impl fmt::Display for RecountError {
@@ -42,6 +50,12 @@ impl fmt::Display for RecountError {
         match self {
             RecountError::File(e) => write!(f, "{e}"),
             RecountError::NoGames => write!(f, "no games to count (the files hold no GGF line)"),
+            RecountError::MixedRuns { first, other } => write!(
+                f,
+                "the files hold games of different runs: run {} ({}) and run {} ({}); the shards \
+                 of one match are the same command with another --shard",
+                first.0, first.1, other.0, other.1
+            ),
         }
     }
 }
@@ -57,6 +71,8 @@ struct Read {
     flagged: bool,
     /// The pair's number and the game's number in it (1: engine A black), from `GN`.
     pair: Option<(String, u32)>,
+    /// The run it belongs to, from `GN`, when the runner wrote one.
+    run: Option<String>,
 }
 
 /// Counts the games of the files at `paths`: one GGF game a line (blank lines and `#` comments
@@ -66,10 +82,25 @@ struct Read {
 pub fn recount(paths: &[PathBuf]) -> Result<Recount, RecountError> {
     let mut players = None;
     let mut games = Vec::new();
+    let mut first_run: Option<(String, String)> = None;
     for (index, path) in paths.iter().enumerate() {
-        games.extend(
-            read_lines(path, |line| read(index, line, &mut players)).map_err(RecountError::File)?,
-        );
+        let read_games =
+            read_lines(path, |line| read(index, line, &mut players)).map_err(RecountError::File)?;
+        for g in &read_games {
+            let Some(run) = &g.run else { continue };
+            let here = path.display().to_string();
+            match &first_run {
+                None => first_run = Some((run.clone(), here)),
+                Some((r, _)) if r == run => {}
+                Some(first) => {
+                    return Err(RecountError::MixedRuns {
+                        first: first.clone(),
+                        other: (run.clone(), here),
+                    })
+                }
+            }
+        }
+        games.extend(read_games);
     }
     count(&games).ok_or(RecountError::NoGames)
 }
@@ -95,10 +126,7 @@ fn read(file: usize, text: &str, players: &mut Option<(String, String)>) -> Resu
         .filter(|s| s.is_finite() && s.abs() <= 64.0)
         .ok_or_else(|| format!("result '{result}' is not a disc difference"))?
         .round() as i32;
-    let pair = record.name.as_deref().and_then(|name| {
-        let (pair, game) = name.strip_prefix(PAIR_PREFIX)?.split_once(GAME_INFIX)?;
-        Some((pair.trim().to_string(), game.trim().parse().ok()?))
-    });
+    let (pair, run) = record.name.as_deref().map_or((None, None), game_name);
     Ok(Read {
         file,
         black,
@@ -106,7 +134,22 @@ fn read(file: usize, text: &str, players: &mut Option<(String, String)>) -> Resu
         black_score,
         flagged: !flag.trim().is_empty(),
         pair,
+        run,
     })
+}
+
+/// The pair (its number as written, and the game's number in it) and the run of a `GN` tag as
+/// the runner writes it: `pair 17 game 1`, or `pair 17 game 1 run 3fa2c1d0e4b59a77`.
+pub fn game_name(name: &str) -> (Option<(String, u32)>, Option<String>) {
+    let (name, run) = match name.split_once(RUN_INFIX) {
+        Some((name, run)) => (name, Some(run.trim().to_string())),
+        None => (name, None),
+    };
+    let pair = name.strip_prefix(PAIR_PREFIX).and_then(|rest| {
+        let (pair, game) = rest.split_once(GAME_INFIX)?;
+        Some((pair.trim().to_string(), game.trim().parse().ok()?))
+    });
+    (pair, run)
 }
 
 /// The tally of games read (all between the same two players); `None` when there are none.

@@ -18,7 +18,7 @@ pub fn progress_text(tally: &Tally) -> String {
 /// The closing report.
 pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
     let mut s = headline(&config.a.name, &config.b.name, tally);
-    if (tally.games() as usize) < config.games {
+    if (tally.games() as usize) < config.planned_games() {
         let why = match &config.sprt {
             Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
             _ => "the match was stopped",
@@ -26,27 +26,12 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         s.push_str(&format!(
             "stopped after {} of {} games: {why}\n",
             tally.games(),
-            config.games
+            config.planned_games()
         ));
     }
     s.push_str(&statistics(tally));
     if let Some(sprt) = &config.sprt {
-        let (lo, hi) = sprt.bounds();
-        let state = match sprt.state(tally) {
-            SprtState::AcceptH1 => "H1 accepted",
-            SprtState::AcceptH0 => "H0 accepted",
-            SprtState::Continue => "undecided",
-        };
-        s.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {state}\n",
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta,
-            tally.llr(sprt.elo0, sprt.elo1),
-            lo,
-            hi
-        ));
+        s.push_str(&sprt_line(sprt, tally));
     }
     if failures.is_empty() {
         s.push_str("failures: none\n");
@@ -61,14 +46,37 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
 
 /// The report of games counted again from their records ([`super::recount`]): the figures of
 /// [`report`] without the match's plan, and the games that ended by a forfeit.
-pub fn recount_report(recount: &super::Recount) -> String {
+pub fn recount_report(recount: &super::Recount, sprt: Option<&Sprt>) -> String {
     let mut s = headline(&recount.a, &recount.b, &recount.tally);
     s.push_str(&statistics(&recount.tally));
+    if let Some(sprt) = sprt {
+        s.push_str(&sprt_line(sprt, &recount.tally));
+    }
     s.push_str(&format!(
         "games ended by a forfeit, a resignation or on time: {}\n",
         recount.forfeits
     ));
     s
+}
+
+/// The SPRT's line: its hypotheses, the LLR with its bounds, and the decision.
+fn sprt_line(sprt: &Sprt, tally: &Tally) -> String {
+    let (lo, hi) = sprt.bounds();
+    let state = match sprt.state(tally) {
+        SprtState::AcceptH1 => "H1 accepted",
+        SprtState::AcceptH0 => "H0 accepted",
+        SprtState::Continue => "undecided",
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {state}\n",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        tally.llr(sprt.elo0, sprt.elo1),
+        lo,
+        hi
+    )
 }
 
 /// The report's first line: the engines, W/D/L, score and average discs.
@@ -267,9 +275,9 @@ pub fn json_report(config: &MatchConfig, tally: &Tally, failures: &[(String, Str
         engines: [engine(&config.a), engine(&config.b)],
         tc,
         games: Games {
-            planned: config.games,
+            planned: config.planned_games(),
             played: tally.games(),
-            stopped_early: (tally.games() as usize) < config.games,
+            stopped_early: (tally.games() as usize) < config.planned_games(),
         },
         wins: tally.wins,
         draws: tally.draws,

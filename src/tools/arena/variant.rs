@@ -696,6 +696,9 @@ mod tests {
                 seed: 1,
                 move_timeout: Duration::from_secs(10),
                 stderr_logs: None,
+                shard: crate::tools::arena::Shard::WHOLE,
+                done: Default::default(),
+                run: None,
             },
             openings,
         };
