@@ -581,3 +581,59 @@ fn evaltest_reports_the_error_by_the_size_of_the_score_too() {
         "every position in one band: {said}"
     );
 }
+
+#[test]
+fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
+    let dir = temp_dir("runs");
+    let out = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let datagen = |file: &str, seed: &str, games: &str| {
+        wedge(&[
+            "datagen",
+            "--openings",
+            "tests/data/xot-sample.txt",
+            "--out",
+            &out(file),
+            "--games",
+            games,
+            "--depth",
+            "1",
+            "--exact-empties",
+            "6",
+            "--seed",
+            seed,
+        ])
+    };
+    assert!(datagen("a.wdb", "1", "2").status.success());
+    // The same run goes on (more games); another seed into the same file is refused.
+    assert!(datagen("a.wdb", "1", "3").status.success());
+    let other = datagen("a.wdb", "2", "4");
+    assert!(!other.status.success());
+    assert!(String::from_utf8_lossy(&other.stderr).contains("another run"));
+    assert!(datagen("b.wdb", "2", "2").status.success());
+    let merged = out("m.wdb");
+    let refused = wedge(&[
+        "data",
+        "merge",
+        &out("a.wdb"),
+        &out("b.wdb"),
+        "--out",
+        &merged,
+    ]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("different datagen runs"));
+    let mixed = wedge(&[
+        "data",
+        "merge",
+        &out("a.wdb"),
+        &out("b.wdb"),
+        "--out",
+        &merged,
+        "--mixed-runs",
+    ]);
+    assert!(
+        mixed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&mixed.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

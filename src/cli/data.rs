@@ -28,6 +28,10 @@ pub enum DataAction {
         /// solved end of each game; datagen's --exact-empties).
         #[arg(long, default_value_t = 0)]
         text_exact_empties: u32,
+        /// Join the data of different datagen runs (other seeds or arguments, recorded in each
+        /// file's `.run`); without it they are refused, as shards of one run never differ.
+        #[arg(long)]
+        mixed_runs: bool,
     },
     /// Rewrite a binary data file in the current (compact) format version, its games and
     /// positions as they are: same order, repeats kept (merge leaves repeats out).
@@ -79,7 +83,28 @@ pub fn run(action: DataAction) -> Result<(), String> {
             max_positions,
             text_labels,
             text_exact_empties,
+            mixed_runs,
         } => {
+            if !mixed_runs {
+                let mut first: Option<(&PathBuf, String)> = None;
+                for input in &inputs {
+                    let Some(run) = wedge::tools::run::recorded_run(input) else {
+                        continue;
+                    };
+                    match &first {
+                        None => first = Some((input, run)),
+                        Some((_, r)) if *r == run => {}
+                        Some((path, r)) => {
+                            return Err(format!(
+                                "data merge: {} (run {r}) and {} (run {run}) come from different \
+                                 datagen runs; give --mixed-runs to join them anyway",
+                                path.display(),
+                                input.display()
+                            ))
+                        }
+                    }
+                }
+            }
             let labels = train::TextLabels {
                 kind: text_labels.0,
                 depth: text_labels.1,

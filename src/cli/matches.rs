@@ -385,11 +385,7 @@ fn run_id(
         text.push_str(&o.transcript());
         text.push('|');
     }
-    // FNV-1a, 64 bits: an identity, not a secret.
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
-        (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    wedge::tools::run::run_id(&text)
 }
 
 /// The games of run `run` that `path` holds already (pair, A black), for a shard run again.

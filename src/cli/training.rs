@@ -148,6 +148,26 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         selectivity: wedge::search::selectivity::level_for_percent(args.selectivity),
         shard: args.shard,
     };
+    // The run: everything that decides its games (not the shard or the thread count, which change
+    // who plays a game, not the game; not --games, which a run may raise to go on).
+    let openings: String = list
+        .iter()
+        .map(|g| format!("{}{},", g.start, g.transcript()))
+        .collect();
+    let about = format!(
+        "wedge {} datagen {:?}, openings {} lines {}",
+        env!("CARGO_PKG_VERSION"),
+        wedge::tools::train::DatagenOptions {
+            games: 0,
+            threads: 1,
+            shard: (0, 1),
+            ..options.clone()
+        },
+        list.len(),
+        wedge::tools::run::run_id(&openings)
+    );
+    let run = wedge::tools::run::run_id(&about);
+    wedge::tools::run::claim_run(&args.out, &run, &about).map_err(|e| e.to_string())?;
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
             .map_err(|e| e.to_string())?;

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod mpc;
 pub mod perft;
 pub mod players;
+pub mod run;
 pub mod solve;
 pub mod train;
 pub mod tune;

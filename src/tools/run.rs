@@ -1,0 +1,99 @@
+//! The identity of a long job's run, so that its parts (shards, resumes) can be told from another
+//! run's: a hash of everything that decides the job's results, kept beside a data file in
+//! `<file>.run` (training data) or in each game record (matches, `GN[... run <id>]`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A run's identity: the 64-bit FNV-1a hash of `text` (everything that decides the run's results)
+/// as 16 hex digits. An identity, not a secret.
+pub fn run_id(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// Where a data file's run is recorded: `<file>.run`.
+pub fn run_file(data: &Path) -> PathBuf {
+    let mut p = data.as_os_str().to_owned();
+    p.push(".run");
+    PathBuf::from(p)
+}
+
+/// The run recorded beside `data`, if one is.
+pub fn recorded_run(data: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(run_file(data)).ok()?;
+    Some(text.lines().next()?.trim().to_string())
+}
+
+/// Why a run could not go on in a file.
+#[derive(Debug)]
+pub enum RunError {
+    /// The file holds the data of another run.
+    Other {
+        /// The data file.
+        data: PathBuf,
+        /// The run it holds.
+        then: String,
+        /// The run now.
+        now: String,
+    },
+    /// The run file could not be written.
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Other { data, then, now } => write!(
+                f,
+                "{} holds the data of another run (run {then}, now {now}: other arguments, \
+                 openings or version); give another --out, or the same arguments to resume it",
+                data.display()
+            ),
+            RunError::Write(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Records run `id` (described by `about`, a line for people) beside `data`, or checks that the
+/// one recorded there is the same: a resumed or sharded run appends only to its own data.
+pub fn claim_run(data: &Path, id: &str, about: &str) -> Result<(), RunError> {
+    match recorded_run(data) {
+        Some(then) if then == id => Ok(()),
+        Some(then) => Err(RunError::Other {
+            data: data.to_path_buf(),
+            then,
+            now: id.to_string(),
+        }),
+        None => {
+            let path = run_file(data);
+            std::fs::write(&path, format!("{id}\n{about}\n")).map_err(|e| RunError::Write(path, e))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_claimed_once_and_others_are_refused() {
+        let dir = std::env::temp_dir().join(format!("wedge-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.wdb");
+        let _ = std::fs::remove_file(run_file(&data));
+        let (a, b) = (run_id("seed 1"), run_id("seed 2"));
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 16);
+        claim_run(&data, &a, "datagen seed 1").unwrap();
+        claim_run(&data, &a, "datagen seed 1").unwrap();
+        assert_eq!(recorded_run(&data), Some(a.clone()));
+        let e = claim_run(&data, &b, "datagen seed 2").unwrap_err();
+        assert!(e.to_string().contains("another run"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
