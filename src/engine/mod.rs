@@ -14,7 +14,7 @@
 //! - [`input`]: the reader thread.
 //! - [`core`]: what every front end shares: options, book, evaluation, search plans, the worker's
 //!   jobs. It takes a [`request::SearchRequest`], which each front end builds from its protocol.
-//! - [`worker`]: the search thread (searches, `perft`, `bench`) and its reports.
+//! - [`worker`]: the search thread (searches, `perft`, `bench`); [`report`]: what it reports.
 //! - [`options`]: the options table.
 //! - [`variant`]: variant boards (any size, blocked squares; protocol.md 3.1) for the wedge front
 //!   end: their positions, limits, options, and their search and perft jobs on the worker.
@@ -33,6 +33,7 @@ pub mod input;
 pub mod nboard;
 pub mod options;
 pub mod play;
+pub mod report;
 pub mod request;
 pub mod session;
 pub mod variant;
@@ -52,7 +53,7 @@ pub enum Event {
     /// The worker reports.
     Worker(worker::Report),
     /// The browser board's server passes on a request.
-    Gui(gui::Request),
+    Gui(crate::protocol::gui::Request),
 }
 
 /// Runs the engine on `input` and `output` in `protocol` until it is told to quit or the input ends;

@@ -1,9 +1,10 @@
 //! The engine's options: the table `uci` advertises, their current values, and checked setting by
 //! name (case-insensitive). Evaluation weights are options too, one per weight.
 
-use super::variant::VariantOptions;
 use crate::board::square::truncate;
 use crate::eval::weights::{self, EvalKind, Weights};
+use crate::variant::eval::Weights as VariantWeights;
+use crate::variant::search::SearchOptions;
 use std::path::Path;
 
 /// Default hash size, MB.
@@ -641,5 +642,41 @@ mod tests {
         assert!(all
             .iter()
             .any(|d| d.name == "CornerMid" && matches!(d.kind, Kind::Spin { .. })));
+    }
+}
+
+/// The variant player's options: `AlphaBeta`, `MoveOrder` and the evaluation's named weights
+/// (`VariantMobility`, ...; docs/options.md). The 8 x 8 options do not change them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantOptions {
+    /// Alpha-beta pruning (and the transposition table); off: plain minimax.
+    pub alpha_beta: bool,
+    /// Moves in scanline order (row by row, left to right) instead of the ordering heuristics.
+    pub scanline: bool,
+    /// The evaluation's weights.
+    pub weights: VariantWeights,
+}
+
+impl Default for VariantOptions {
+    fn default() -> VariantOptions {
+        VariantOptions {
+            alpha_beta: true,
+            scanline: false,
+            weights: VariantWeights::default(),
+        }
+    }
+}
+
+impl VariantOptions {
+    /// The search options these stand for.
+    pub(super) fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            alpha_beta: self.alpha_beta,
+            scanline_order: self.scanline,
+            // Scanline order is the course's demonstration of plain alpha-beta: no table, whose
+            // cut-offs (and entries kept from a deeper search) would change the node counts.
+            transposition_table: !self.scanline,
+            ..SearchOptions::default()
+        }
     }
 }

@@ -131,7 +131,7 @@ pub trait FrontEnd {
 
     /// A request from the browser board's server ([`super::gui`]). Front ends that do not serve
     /// the browser drop it, which answers the request with an error.
-    fn gui(&mut self, _s: &mut Session<'_>, _request: super::gui::Request) -> bool {
+    fn gui(&mut self, _s: &mut Session<'_>, _request: crate::protocol::gui::Request) -> bool {
         true
     }
 

@@ -7,56 +7,20 @@
 //! The 8 x 8 search never sees any of this: a variant search is its own job kind on the worker,
 //! with its own searcher ([`crate::variant::search::Searcher`]), made at the first variant search.
 
-use super::options::Options;
-use super::worker::{Report, ToolReport};
+use super::options::{Options, VariantOptions};
+use super::report::{Report, ToolReport};
 use super::Event;
 use crate::engine::request::SearchRequest;
 use crate::protocol::output::Mode;
 use crate::protocol::variant::{move_name, VariantBase, VariantMove};
 use crate::variant::board::{Board, Colour};
-use crate::variant::eval::{evaluate_position, Layout, Weights};
+use crate::variant::eval::{evaluate_position, Layout};
 use crate::variant::player::Limits;
-use crate::variant::search::{SearchOptions, Searcher};
+use crate::variant::search::Searcher;
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The variant player's options: `AlphaBeta`, `MoveOrder` and the evaluation's named weights
-/// (`VariantMobility`, ...; docs/options.md). The 8 x 8 options do not change them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VariantOptions {
-    /// Alpha-beta pruning (and the transposition table); off: plain minimax.
-    pub alpha_beta: bool,
-    /// Moves in scanline order (row by row, left to right) instead of the ordering heuristics.
-    pub scanline: bool,
-    /// The evaluation's weights.
-    pub weights: Weights,
-}
-
-impl Default for VariantOptions {
-    fn default() -> VariantOptions {
-        VariantOptions {
-            alpha_beta: true,
-            scanline: false,
-            weights: Weights::default(),
-        }
-    }
-}
-
-impl VariantOptions {
-    /// The search options these stand for.
-    fn search_options(&self) -> SearchOptions {
-        SearchOptions {
-            alpha_beta: self.alpha_beta,
-            scanline_order: self.scanline,
-            // Scanline order is the course's demonstration of plain alpha-beta: no table, whose
-            // cut-offs (and entries kept from a deeper search) would change the node counts.
-            transposition_table: !self.scanline,
-            ..SearchOptions::default()
-        }
-    }
-}
 
 /// Builds the position of a variant `position` command: the base (a layout's start, cells, or a
 /// printed board read from a file), then the moves, each legal in turn; a forced pass may be left

@@ -13,11 +13,12 @@
 //! Jobs run in the order they were sent, so a `Ping` is answered only once every earlier job (a
 //! hash resize, a new evaluation) has taken effect: that is what `readyok` promises.
 
+pub use super::report::{BenchFigures, Report, ToolReport};
 use super::variant::{VariantJob, VariantWorker};
 use super::Event;
-use crate::board::{Board, Move};
+use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::search::{Info, Limits, ProgressSnapshot, SearchResult, Searcher, TableAllocError};
+use crate::search::{Limits, ProgressSnapshot, Searcher};
 use crate::tools::{bench, perft};
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,62 +85,6 @@ pub enum Job {
     SetSeed(u64),
     /// Search with this many threads.
     SetThreads(usize),
-}
-
-/// What the worker tells the front end, in the order it happens.
-pub enum Report {
-    /// Search progress: a finished iteration or a bound found on the way.
-    Info(Info),
-    /// The search finished.
-    Done(SearchResult),
-    /// A finished iteration of a variant search.
-    VariantInfo(crate::variant::search::Report),
-    /// A variant search finished (its best move is legal, or `None` for a pass).
-    VariantDone(crate::variant::search::Report),
-    /// A running search's live figures, about once a second, with the time since it started.
-    Progress(ProgressSnapshot, Duration),
-    /// A long tool (`perft`, `bench`) reports.
-    Tool(ToolReport),
-    /// Every job sent before the `Ping` is done.
-    Pong,
-    /// The answer to a hash resize to this many MB: done, or why it failed (the old table is
-    /// kept).
-    Resized(usize, Result<(), TableAllocError>),
-}
-
-/// What the long tools report.
-#[derive(Clone, Debug)]
-pub enum ToolReport {
-    /// One root move's perft count.
-    PerftMove(Move, u64),
-    /// One root move's perft count on a variant board (`None`: a pass).
-    VariantPerftMove(crate::variant::board::VariantMove, u64),
-    /// The perft count is over (or was stopped).
-    PerftDone {
-        /// Plies.
-        depth: u32,
-        /// Leaves counted.
-        total: u64,
-        /// Time taken.
-        time: Duration,
-        /// Whether `stop` ended it before the count was complete.
-        stopped: bool,
-    },
-    /// The bench is over (or was stopped, or could not start).
-    BenchDone(Result<BenchFigures, TableAllocError>),
-}
-
-/// A bench run's totals.
-#[derive(Clone, Copy, Debug)]
-pub struct BenchFigures {
-    /// Nodes of the positions searched.
-    pub nodes: u64,
-    /// Their time.
-    pub time: Duration,
-    /// Positions searched.
-    pub positions: usize,
-    /// Whether `stop` ended it early.
-    pub stopped: bool,
 }
 
 /// Sends `report` to the front end; a send fails only while the process exits.

@@ -9,10 +9,10 @@
 //! - the server reads and writes no file: games come and go through the browser's upload and
 //!   download.
 
-use crate::engine::gui::{GuiFrontEnd, Request};
+use crate::engine::gui::GuiFrontEnd;
 use crate::engine::session;
 use crate::engine::Event;
-use crate::protocol::gui::{parse_command, token_json, Answer, ApiError, Command};
+use crate::protocol::gui::{parse_command, token_json, Answer, ApiError, Command, Request};
 use crossbeam_channel::{bounded, Sender};
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};

@@ -5,6 +5,7 @@
 
 use crate::board::{Color, Move, Position};
 use crate::search::Score;
+use crossbeam_channel::Sender;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -230,7 +231,31 @@ impl std::error::Error for ApiError {}
 
 /// A command from the body of a request.
 pub fn parse_command(body: &str) -> Result<Command, ApiError> {
-    serde_json::from_str(body).map_err(|e| ApiError::Invalid(format!("bad command: {e}")))
+    let bad = |e: serde_json::Error| ApiError::Invalid(format!("bad command: {e}"));
+    let value: serde_json::Value = serde_json::from_str(body).map_err(bad)?;
+    // serde refuses unknown fields of the commands that have fields; those without any are
+    // checked here, so that a misspelt request is never half understood.
+    const BARE: [&str; 8] = [
+        "state",
+        "undo",
+        "redo",
+        "swap",
+        "stop",
+        "analyze",
+        "stop_analysis",
+        "save",
+    ];
+    if let Some(object) = value.as_object() {
+        let kind = object.get("type").and_then(serde_json::Value::as_str);
+        if let Some(kind) = kind.filter(|k| BARE.contains(k)) {
+            if object.len() > 1 {
+                return Err(ApiError::Invalid(format!(
+                    "bad command: '{kind}' takes no other field than type"
+                )));
+            }
+        }
+    }
+    serde_json::from_value(value).map_err(bad)
 }
 
 /// A square's name (`d3`), `pass` for a pass.
@@ -453,6 +478,35 @@ impl Answer {
 /// The answer to `POST /api/claim`: the token that this tab sends with each request.
 pub fn token_json(token: &str) -> String {
     serde_json::json!({ "token": token }).to_string()
+}
+
+/// What the web server passes to the session loop (each request that wants an answer carries
+/// the channel it goes back on).
+pub enum Request {
+    /// A tab asks to hold the engine (`force`: even when another holds it). Answered with the
+    /// tab's token.
+    Claim {
+        /// Take it from another tab.
+        force: bool,
+        /// Where the answer goes.
+        reply: Sender<Result<String, ApiError>>,
+    },
+    /// The tab with this token is closing.
+    Leave {
+        /// Its token.
+        token: String,
+    },
+    /// A command from the tab with this token.
+    Command {
+        /// The tab's token.
+        token: String,
+        /// What it asks.
+        command: Command,
+        /// Where the answer goes.
+        reply: Sender<Result<Answer, ApiError>>,
+    },
+    /// Time passes (a few times a second): clocks, silent tabs, the analysis.
+    Tick,
 }
 
 #[cfg(test)]

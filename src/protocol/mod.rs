@@ -9,6 +9,7 @@
 //! - [`gtp`]: GTP as Othello programs use it.
 //! - [`play`]: the commands, board and read-outs of `wedge play`, the game for people.
 //! - [`gui`]: the JSON API of the board in the browser (`wedge gui`): commands, state, errors.
+//! - [`common`]: the output mode and the query kinds, shared by [`parser`], [`output`] and [`variant`].
 //! - [`variant`]: variant boards (any size, blocked squares) in wedge's protocol: square names,
 //!   `position variant ...`, and the answers on such boards.
 //!
@@ -17,6 +18,7 @@
 //! against the engine's state (legality of moves, option names and ranges, "not during a search")
 //! is the job of the engine's front ends (`src/engine/`), not of these modules.
 
+pub mod common;
 pub mod gtp;
 pub mod gui;
 pub mod nboard;

@@ -4,18 +4,11 @@
 
 use crate::board::{Color, Move, Position};
 use crate::eval::Term;
-use crate::protocol::parser::QueryKind;
+use crate::protocol::common::QueryKind;
 use crate::search::{Bound, Info, ProgressSnapshot, Score};
 use std::time::Duration;
 
-/// How passes and "no move" are written: after `uci` (`pass`, `none`) or after `ugi` (`0000`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// UCI mode (the start-up mode).
-    Uci,
-    /// UGI mode.
-    Ugi,
-}
+pub use super::common::Mode;
 
 /// An error line: `info string error: <message>` (protocol.md: every refusal is one such line).
 pub fn error_line(message: impl std::fmt::Display) -> String {

@@ -9,8 +9,7 @@
 //! the letter always ends at the first digit and `a10` cannot be read as anything but column a,
 //! row 10; an 8 x 8 board without blocked squares names its squares exactly as the standard board.
 
-use super::output::Mode;
-use super::parser::QueryKind;
+use super::common::{Mode, QueryKind};
 use crate::board::square::truncate;
 use crate::variant::board::{Board, Cell, Colour, Square, MAX_SIDE};
 use crate::variant::search::{decided, Report};

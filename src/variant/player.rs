@@ -9,9 +9,9 @@
 
 use super::board::{Board, Square};
 use super::search::{Report, Searcher};
+pub use super::time::Limits;
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 /// The depth the engine searches when [`Limits`] sets nothing at all.
 pub const DEFAULT_DEPTH: u32 = 6;
@@ -39,17 +39,6 @@ impl std::str::FromStr for PlayerKind {
             _ => Err(format!("unknown player '{s}' (wedge, random or greedy)")),
         }
     }
-}
-
-/// How long the engine may think about one move. Unset fields do not limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Search at most this many plies.
-    pub depth: Option<u32>,
-    /// Think at most this long on this move.
-    pub movetime: Option<Duration>,
-    /// The player's remaining time for the whole game: the player budgets its own share.
-    pub clock: Option<Duration>,
 }
 
 /// A player of variant games.

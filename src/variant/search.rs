@@ -16,8 +16,7 @@
 use super::bits::Bits;
 use super::board::{flips, moves, Board, Square};
 use super::eval::{evaluate, Layout, Weights};
-use super::player::Limits;
-use super::time::{plan, TimePlan};
+use super::time::{plan, Limits, TimePlan};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

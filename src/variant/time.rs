@@ -7,8 +7,18 @@
 //! hard limit, a fixed multiple of that share and never more than a quarter of what is left, stops
 //! the search even in the middle of an iteration.
 
-use super::player::Limits;
 use std::time::Duration;
+
+/// How long the engine may think about one move. Unset fields do not limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search at most this many plies.
+    pub depth: Option<u32>,
+    /// Think at most this long on this move.
+    pub movetime: Option<Duration>,
+    /// The player's remaining time for the whole game: the player budgets its own share.
+    pub clock: Option<Duration>,
+}
 
 /// The part of the clock never planned for: this fraction of what is left...
 const MARGIN_FRACTION: u32 = 20;

@@ -19,44 +19,16 @@ use super::worker::Report;
 use crate::board::ggf::{now_unix, parse_ggf_record, GgfGame};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
+pub use crate::protocol::gui::Request;
 use crate::protocol::gui::{Answer, ApiError, Command, Settings, Side, Time};
 use crate::protocol::LineError;
 use crate::rng::Rng;
-use crossbeam_channel::Sender;
 use std::time::{Duration, Instant};
 use tasks::{Analysis, Search};
 
 /// A tab that has not asked for anything for this long has been closed: its searches stop and
 /// another tab may take the engine.
 pub const TAB_TIMEOUT: Duration = Duration::from_secs(8);
-
-/// What the web server passes to the session loop.
-pub enum Request {
-    /// A tab asks to hold the engine (`force`: even when another holds it). Answered with the
-    /// tab's token.
-    Claim {
-        /// Take it from another tab.
-        force: bool,
-        /// Where the answer goes.
-        reply: Sender<Result<String, ApiError>>,
-    },
-    /// The tab with this token is closing.
-    Leave {
-        /// Its token.
-        token: String,
-    },
-    /// A command from the tab with this token.
-    Command {
-        /// The tab's token.
-        token: String,
-        /// What it asks.
-        command: Command,
-        /// Where the answer goes.
-        reply: Sender<Result<Answer, ApiError>>,
-    },
-    /// Time passes (a few times a second): clocks, silent tabs, the analysis.
-    Tick,
-}
 
 /// Names and places a loaded GGF game carried, written back when it is saved.
 #[derive(Clone, Debug, Default)]

@@ -24,6 +24,7 @@ use nom::{IResult, Offset, Parser};
 use crate::board::square::truncate;
 use crate::board::text::ParseBoardError;
 use crate::board::{Move, Position};
+pub use crate::protocol::common::QueryKind;
 use crate::protocol::variant::{self, VariantBase, VariantMove};
 
 /// The longest line accepted, in bytes (64 KiB); longer lines are rejected as "line too long".
@@ -122,17 +123,6 @@ impl GoParams {
             root_moves: self.searchmoves,
         }
     }
-}
-
-/// What a UGI `query` asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QueryKind {
-    /// `query gameover`: is the game over? (`response true|false`)
-    GameOver,
-    /// `query p1turn`: is black (player 1) to move? (`response true|false`)
-    P1Turn,
-    /// `query result`: `response p1win|p2win|draw|none`.
-    Result,
 }
 
 /// One protocol command, as read from a line.

@@ -47,6 +47,15 @@ use crate::rng::Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A child position to search: its discs, pattern indices, remaining depth and ply.
+pub(super) struct Child<'a> {
+    pub(super) p: u64,
+    pub(super) o: u64,
+    pub(super) idx: &'a PatternIndices,
+    pub(super) depth: u32,
+    pub(super) ply: u32,
+}
 use table::TranspositionTable;
 
 /// Above every score (centidiscs): final scores are at most 6,400.

@@ -2,8 +2,7 @@
 //! ([`super::probcut`]): at a null-window node, the moves after the first few are searched a few
 //! plies shallower first, and again at full depth only when that search says they beat alpha.
 
-use super::tree::Child;
-use super::Tree;
+use super::{Child, Tree};
 use crate::board::Move;
 
 impl Tree {

@@ -7,15 +7,6 @@ use super::reductions::late_reduction;
 use super::*;
 use crate::search::movelist::MovePicker;
 
-/// A child position to search: its discs, pattern indices, remaining depth and ply.
-pub(super) struct Child<'a> {
-    pub(super) p: u64,
-    pub(super) o: u64,
-    pub(super) idx: &'a PatternIndices,
-    pub(super) depth: u32,
-    pub(super) ply: u32,
-}
-
 impl Tree {
     /// Looks at the stop flag and the node limit (all threads' nodes); a helper adds its nodes
     /// to the search's count instead.

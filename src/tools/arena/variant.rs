@@ -255,6 +255,36 @@ impl VariantPlayer for Builtin {
     }
 }
 
+/// An engine process plays variant games over wedge's protocol (protocol.md 3.1).
+impl VariantPlayer for ProcessPlayer {
+    fn new_game(&mut self) -> Result<(), Failure> {
+        // The variant search draws no noise: the seed is left as it is.
+        self.send("ucinewgame")?;
+        super::player::Player::sync(self)
+    }
+
+    fn sync(&mut self) -> Result<(), Failure> {
+        super::player::Player::sync(self)
+    }
+
+    /// `position variant ...` with the moves so far, the `go` of the time control, and the
+    /// `bestmove` answer read as a variant square or a pass.
+    fn choose(
+        &mut self,
+        start: &Board,
+        moves: &[VariantMove],
+        _board: &Board,
+        tc: TimeControl,
+        clocks: VariantClocks,
+        deadline: Instant,
+    ) -> Result<VariantMove, Failure> {
+        self.send(&position_command(start, moves))?;
+        self.send(&go_command(tc, clocks))?;
+        let line = self.wait_for(|l| l.starts_with("bestmove"), deadline)?;
+        parse_bestmove(&line)
+    }
+}
+
 /// The `position` command for the position `moves` after `start`: `position variant RxC [blocked
 /// ...]` when `start` is its layout's start position, else `position variant RxC board <cells>
 /// <side>`; then the moves, passes written `0000`.

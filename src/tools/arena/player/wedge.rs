@@ -48,11 +48,11 @@ impl ProcessPlayer {
         Ok(ProcessPlayer { pipe, seed_base })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Failure> {
+    pub(in crate::tools::arena) fn send(&mut self, line: &str) -> Result<(), Failure> {
         self.pipe.send(line)
     }
 
-    fn wait_for(
+    pub(in crate::tools::arena) fn wait_for(
         &mut self,
         done: impl Fn(&str) -> bool,
         deadline: Instant,
@@ -180,36 +180,6 @@ impl Player for ProcessPlayer {
                 crate::board::square::truncate(&line)
             ))
         })
-    }
-}
-
-impl crate::tools::arena::variant::VariantPlayer for ProcessPlayer {
-    fn new_game(&mut self) -> Result<(), Failure> {
-        // The variant search draws no noise: the seed is left as it is.
-        self.send("ucinewgame")?;
-        Player::sync(self)
-    }
-
-    fn sync(&mut self) -> Result<(), Failure> {
-        Player::sync(self)
-    }
-
-    /// `position variant ...` with the moves so far, the `go` of the time control, and the
-    /// `bestmove` answer read as a variant square or a pass.
-    fn choose(
-        &mut self,
-        start: &crate::variant::board::Board,
-        moves: &[crate::protocol::variant::VariantMove],
-        _board: &crate::variant::board::Board,
-        tc: TimeControl,
-        clocks: crate::tools::arena::variant::VariantClocks,
-        deadline: Instant,
-    ) -> Result<crate::protocol::variant::VariantMove, Failure> {
-        use crate::tools::arena::variant::{go_command, parse_bestmove, position_command};
-        self.send(&position_command(start, moves))?;
-        self.send(&go_command(tc, clocks))?;
-        let line = self.wait_for(|l| l.starts_with("bestmove"), deadline)?;
-        parse_bestmove(&line)
     }
 }
 
