@@ -85,8 +85,10 @@ args --engine greedy --engine random --openings "$OPENINGS" --games 24 --seed 9 
 args --openings "$OPENINGS" --depth 4 --exact-empties 10 > "$WORK/book.args"
 
 submit() { # JOB N: the array and its merge; prints the merge's job id
-    WEDGE=$WEDGE "$ROOT/deploy/slurm/submit.sh" "$1" "$2" "$WORK/$1.args" "$WORK/$1" \
-        | tee /dev/stderr | sed 's/.*merge: job //'
+    local said
+    said=$(WEDGE=$WEDGE "$ROOT/deploy/slurm/submit.sh" "$1" "$2" "$WORK/$1.args" "$WORK/$1")
+    echo "slurm: $1: $said" >&2
+    echo "${said##*merge: job }"
 }
 started=$(date +%s)
 merges=("$(submit datagen 4)" "$(submit match 4)" "$(submit book 2)")
