@@ -11,9 +11,8 @@ use super::options::{Options, VariantOptions};
 use super::report::{Report, ToolReport};
 use super::Event;
 use crate::engine::request::SearchRequest;
-use crate::protocol::output::Mode;
-use crate::protocol::variant::{move_name, VariantBase, VariantMove};
-use crate::variant::board::{Board, Colour};
+use crate::protocol::variant::VariantBase;
+use crate::variant::board::{Board, Colour, VariantError, VariantMove};
 use crate::variant::eval::{evaluate_position, Layout};
 use crate::variant::player::Limits;
 use crate::variant::search::Searcher;
@@ -22,53 +21,100 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Why a variant `position` could not be set (the caller keeps its position); the front end
+/// says it in its protocol's words.
+#[derive(Debug)]
+pub enum PositionError {
+    /// The size and blocked squares, or the cells, do not make a board (`cells`: the base was a
+    /// list of cells, not a layout).
+    Board {
+        /// The base was cells rather than a layout.
+        cells: bool,
+        /// What is wrong.
+        error: VariantError,
+    },
+    /// The board file could not be read, or holds no printed board.
+    File {
+        /// The file as given.
+        path: String,
+        /// What is wrong.
+        error: BoardFileError,
+    },
+    /// Move `index` (from 0) comes after the end of the game.
+    GameOver {
+        /// Its place in the list, from 0.
+        index: usize,
+        /// The move.
+        mv: VariantMove,
+    },
+    /// Move `index` is not legal there (a square), or a pass where there is a move (`None`).
+    Illegal {
+        /// Its place in the list, from 0.
+        index: usize,
+        /// The move.
+        mv: VariantMove,
+    },
+}
+
+/// Why a board file could not be read.
+#[derive(Debug)]
+pub enum BoardFileError {
+    /// Not a regular readable file of a sane size.
+    Io(std::io::Error),
+    /// Not UTF-8 text.
+    NotText,
+    /// Not a printed board.
+    Board(VariantError),
+}
+
 /// Builds the position of a variant `position` command: the base (a layout's start, cells, or a
 /// printed board read from a file), then the moves, each legal in turn; a forced pass may be left
-/// out of the list (it is inserted before the next square), as on 8 x 8. Errors say what was wrong
-/// (the caller keeps its position).
-pub fn position(base: &VariantBase, moves: &[VariantMove], mode: Mode) -> Result<Board, String> {
+/// out of the list (it is inserted before the next square), as on 8 x 8.
+pub fn position(base: &VariantBase, moves: &[VariantMove]) -> Result<Board, PositionError> {
     let mut board = match base {
         VariantBase::Start {
             rows,
             cols,
             blocked,
-        } => Board::start(*rows, *cols, blocked).map_err(|e| format!("position variant: {e}"))?,
+        } => Board::start(*rows, *cols, blocked).map_err(|error| PositionError::Board {
+            cells: false,
+            error,
+        })?,
         VariantBase::Cells {
             rows,
             cols,
             cells,
             to_move,
         } => Board::from_cells(*rows, *cols, cells, *to_move)
-            .map_err(|e| format!("position variant board: {e}"))?,
-        VariantBase::File(path) => read_board(path)?,
+            .map_err(|error| PositionError::Board { cells: true, error })?,
+        VariantBase::File(path) => read_board(path).map_err(|error| PositionError::File {
+            path: path.clone(),
+            error,
+        })?,
     };
-    for (i, &mv) in moves.iter().enumerate() {
-        let what = || format!("position: move {} ({})", i + 1, move_name(mv, mode));
+    for (index, &mv) in moves.iter().enumerate() {
         if board.is_over() {
-            return Err(format!("{}: the game is already over", what()));
+            return Err(PositionError::GameOver { index, mv });
         }
         if mv.is_some() && board.must_pass() {
             board = board.pass();
         }
         board = match mv {
-            Some(sq) => board
-                .play(sq)
-                .ok_or_else(|| format!("{} is not legal", what()))?,
+            Some(sq) => board.play(sq).ok_or(PositionError::Illegal { index, mv })?,
             None if board.must_pass() => board.pass(),
-            None => return Err(format!("{}: a pass is not legal, there is a move", what())),
+            None => return Err(PositionError::Illegal { index, mv }),
         };
     }
     Ok(board)
 }
 
 /// Reads a printed board (`Board::parse_printed`) from a regular file of a sane size.
-fn read_board(path: &str) -> Result<Board, String> {
-    let what = |e: &dyn std::fmt::Display| format!("position variantfile: {path}: {e}");
+fn read_board(path: &str) -> Result<Board, BoardFileError> {
     let bytes =
         crate::files::read_regular(std::path::Path::new(path), crate::files::MAX_TEXT_BYTES)
-            .map_err(|e| what(&e))?;
-    let text = String::from_utf8(bytes).map_err(|_| what(&"not UTF-8 text"))?;
-    Board::parse_printed(&text).map_err(|e| what(&e))
+            .map_err(BoardFileError::Io)?;
+    let text = String::from_utf8(bytes).map_err(|_| BoardFileError::NotText)?;
+    Board::parse_printed(&text).map_err(BoardFileError::Board)
 }
 
 /// A variant search ready to start.
@@ -229,9 +275,24 @@ pub fn perft(board: &Board, depth: u32, stop: &AtomicBool, events: &Sender<Event
     });
 }
 
-/// The answer to `eval` on a variant board: the evaluation of the position for the side to move,
-/// and the weights in use.
-pub fn eval_lines(board: &Board, options: &VariantOptions) -> Vec<String> {
+/// The figures of `eval` on a variant board: the evaluation of the position for the side to move,
+/// and what it is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantEval {
+    /// The weights in use, by name.
+    pub weights: Vec<(&'static str, i32)>,
+    /// Squares the layout treats as corners.
+    pub corners: u32,
+    /// Squares the layout treats as edges.
+    pub edges: u32,
+    /// The value for the side to move, centidiscs (the final difference once the game is over).
+    pub value: i32,
+    /// The game is over.
+    pub over: bool,
+}
+
+/// Evaluates `board` with the variant weights of `options`.
+pub fn evaluate(board: &Board, options: &VariantOptions) -> VariantEval {
     let layout = Layout::new(board.playable());
     let value = if board.is_over() {
         100 * board.disc_difference(board.to_move())
@@ -243,21 +304,11 @@ pub fn eval_lines(board: &Board, options: &VariantOptions) -> Vec<String> {
             &options.weights,
         )
     };
-    let mut lines: Vec<String> = options
-        .weights
-        .list()
-        .into_iter()
-        .map(|(name, v)| format!("{name:<26} {v:>6}"))
-        .collect();
-    lines.push(format!(
-        "corner-like squares {}, edge-like squares {}",
-        layout.corners.count(),
-        layout.edges.count()
-    ));
-    lines.push(format!(
-        "total {:>+8.2} discs (side to move{})",
-        f64::from(value) / 100.0,
-        if board.is_over() { ", game over" } else { "" }
-    ));
-    lines
+    VariantEval {
+        weights: options.weights.list(),
+        corners: layout.corners.count(),
+        edges: layout.edges.count(),
+        value,
+        over: board.is_over(),
+    }
 }

@@ -399,9 +399,15 @@ impl WedgeFrontEnd {
         base: VariantBase,
         moves: &[VariantMove],
     ) {
-        match variant::position(&base, moves, self.mode) {
+        match variant::position(&base, moves) {
             Ok(board) => self.variant = Some(board),
-            Err(e) => error(&mut s.out, format!("{e}; position unchanged")),
+            Err(e) => error(
+                &mut s.out,
+                format!(
+                    "{}; position unchanged",
+                    crate::protocol::variant::position_error_text(&e, self.mode)
+                ),
+            ),
         }
     }
 
@@ -629,7 +635,8 @@ impl WedgeFrontEnd {
 
     fn eval(&mut self, s: &mut Session<'_>) {
         if let Some(board) = &self.variant {
-            for l in variant::eval_lines(board, &s.core.options.variant) {
+            let figures = variant::evaluate(board, &s.core.options.variant);
+            for l in crate::protocol::variant::eval_lines(&figures) {
                 s.out.line(&l);
             }
             return;

@@ -480,6 +480,61 @@ pub fn display_lines(board: &Board, mode: Mode) -> Vec<String> {
     lines
 }
 
+/// The error line's text for a variant `position` that could not be set.
+pub fn position_error_text(e: &crate::engine::variant::PositionError, mode: Mode) -> String {
+    use crate::engine::variant::{BoardFileError, PositionError};
+    let at = |index: usize, mv: VariantMove| {
+        format!("position: move {} ({})", index + 1, move_name(mv, mode))
+    };
+    match e {
+        PositionError::Board {
+            cells: false,
+            error,
+        } => format!("position variant: {error}"),
+        PositionError::Board { cells: true, error } => format!("position variant board: {error}"),
+        PositionError::File { path, error } => {
+            let why = match error {
+                BoardFileError::Io(e) => e.to_string(),
+                BoardFileError::NotText => "not UTF-8 text".to_string(),
+                BoardFileError::Board(e) => e.to_string(),
+            };
+            format!("position variantfile: {path}: {why}")
+        }
+        PositionError::GameOver { index, mv } => {
+            format!("{}: the game is already over", at(*index, *mv))
+        }
+        PositionError::Illegal {
+            index,
+            mv: Some(sq),
+        } => {
+            format!("{} is not legal", at(*index, Some(*sq)))
+        }
+        PositionError::Illegal { index, mv: None } => {
+            format!("{}: a pass is not legal, there is a move", at(*index, None))
+        }
+    }
+}
+
+/// The answer to `eval` on a variant board: the weights in use, the layout's corners and edges,
+/// and the evaluation for the side to move.
+pub fn eval_lines(e: &crate::engine::variant::VariantEval) -> Vec<String> {
+    let mut lines: Vec<String> = e
+        .weights
+        .iter()
+        .map(|(name, v)| format!("{name:<26} {v:>6}"))
+        .collect();
+    lines.push(format!(
+        "corner-like squares {}, edge-like squares {}",
+        e.corners, e.edges
+    ));
+    lines.push(format!(
+        "total {:>+8.2} discs (side to move{})",
+        f64::from(e.value) / 100.0,
+        if e.over { ", game over" } else { "" }
+    ));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
