@@ -106,7 +106,7 @@ impl TimeArgs {
         use std::time::Duration;
         use wedge::tools::arena::{self, player::TimeControl};
         Ok(if let Some(tc) = &self.tc {
-            arena::parse_tc(tc)?
+            arena::parse_tc(tc).map_err(|e| e.to_string())?
         } else if let Some(ms) = self.movetime {
             TimeControl::MoveTime(Duration::from_millis(ms.max(1)))
         } else if let Some(d) = self.depth {
@@ -122,7 +122,10 @@ impl TimeArgs {
 /// Counts the games of `paths` again and prints their report.
 fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<(), String> {
     use wedge::tools::arena;
-    let sprt = sprt.map(arena::stats::Sprt::parse).transpose()?;
+    let sprt = sprt
+        .map(arena::stats::Sprt::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let counted = arena::recount(paths).map_err(|e| format!("match --recount: {e}"))?;
     print!("{}", arena::recount_report(&counted, sprt.as_ref()));
     Ok(())
@@ -188,7 +191,12 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         }
     };
     let tc = args.time.control()?;
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let shard = arena::Shard {
         part: args.shard.0,
         parts: args.shard.1,

@@ -326,7 +326,7 @@ impl Sprt {
     }
 
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; missing keys take these defaults).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut s = Sprt {
             elo0: 0.0,
             elo1: 5.0,
@@ -339,29 +339,56 @@ impl Sprt {
             }
             let (k, v) = item
                 .split_once('=')
-                .ok_or_else(|| format!("--sprt: '{item}' is not key=value"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(item.to_string()))?;
             let v: f64 = v
                 .parse()
-                .map_err(|_| format!("--sprt: '{v}' is not a number"))?;
+                .map_err(|_| SprtError::NotANumber(v.to_string()))?;
             match k {
                 "elo0" => s.elo0 = v,
                 "elo1" => s.elo1 = v,
                 "alpha" if v > 0.0 && v < 0.5 => s.alpha = v,
                 "beta" if v > 0.0 && v < 0.5 => s.beta = v,
-                "alpha" | "beta" => return Err(format!("--sprt: {k} must be in (0, 0.5)")),
-                _ => {
-                    return Err(format!(
-                        "--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"
-                    ))
-                }
+                "alpha" | "beta" => return Err(SprtError::BadErrorRate(k.to_string())),
+                _ => return Err(SprtError::UnknownKey(k.to_string())),
             }
         }
         if s.elo1 <= s.elo0 {
-            return Err("--sprt: elo1 must be above elo0".to_string());
+            return Err(SprtError::Elo1NotAbove);
         }
         Ok(s)
     }
 }
+
+/// Why an SPRT's description could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SprtError {
+    /// An item is not `key=value`.
+    NotKeyValue(String),
+    /// A value is not a number.
+    NotANumber(String),
+    /// `alpha` or `beta` (named) is not in (0, 0.5).
+    BadErrorRate(String),
+    /// A key other than elo0, elo1, alpha, beta.
+    UnknownKey(String),
+    /// elo1 is not above elo0.
+    Elo1NotAbove,
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::NotKeyValue(item) => write!(f, "--sprt: '{item}' is not key=value"),
+            SprtError::NotANumber(v) => write!(f, "--sprt: '{v}' is not a number"),
+            SprtError::BadErrorRate(k) => write!(f, "--sprt: {k} must be in (0, 0.5)"),
+            SprtError::UnknownKey(k) => {
+                write!(f, "--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)")
+            }
+            SprtError::Elo1NotAbove => f.write_str("--sprt: elo1 must be above elo0"),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
 
 #[cfg(test)]
 mod tests {
