@@ -150,8 +150,8 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             args.engines.len()
         ));
     }
-    let a = player::EngineSpec::parse(&args.engines[0])?;
-    let b = player::EngineSpec::parse(&args.engines[1])?;
+    let a = player::EngineSpec::parse(&args.engines[0]).map_err(|e| e.to_string())?;
+    let b = player::EngineSpec::parse(&args.engines[1]).map_err(|e| e.to_string())?;
     // --games and --rounds are in range (their parsers), so 2 * rounds cannot overflow.
     let (openings, variant_openings, games) = match &args.variant {
         Some(size) => {

@@ -48,7 +48,7 @@ pub struct TuneArgs {
 
 /// Runs (or resumes) the tuning and prints the report.
 pub fn run(args: TuneArgs) -> Result<(), String> {
-    let engine = EngineSpec::parse(&args.engine)?;
+    let engine = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
     let params = args
         .params
         .iter()

@@ -71,7 +71,7 @@ impl EngineSpec {
     /// Reads `random`, `greedy`, or whitespace-separated `key=value` items: `name=NAME`, `cmd=PROGRAM`
     /// (required for a process), `arg=ARG` (repeatable), `option.NAME=VALUE` (repeatable; set in the
     /// engine's protocol after the handshake), `proto=wedge|uci|ugi|nboard|gtp` (default wedge).
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+    pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let t = text.trim();
         match t {
             "random" => {
@@ -91,11 +91,9 @@ impl EngineSpec {
         let (mut name, mut cmd, mut args, mut options) = (None, None, Vec::new(), Vec::new());
         let mut proto = Proto::Wedge;
         for item in t.split_whitespace() {
-            let (k, v) = item.split_once('=').ok_or_else(|| {
-                format!(
-                    "--engine: '{item}' is not key=value (name=, cmd=, arg=, option.NAME=, proto=)"
-                )
-            })?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| SpecError::NotKeyValue(item.to_string()))?;
             match k {
                 "name" => name = Some(v.to_string()),
                 "cmd" => cmd = Some(v.to_string()),
@@ -105,20 +103,16 @@ impl EngineSpec {
                         "wedge" | "uci" | "ugi" => Proto::Wedge,
                         "nboard" => Proto::Nboard,
                         "gtp" => Proto::Gtp,
-                        _ => {
-                            return Err(format!(
-                            "--engine: proto '{v}' is not supported (wedge, uci, ugi, nboard, gtp)"
-                        ))
-                        }
+                        _ => return Err(SpecError::UnknownProtocol(v.to_string())),
                     }
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => options.push((opt.to_string(), v.to_string())),
-                    _ => return Err(format!("--engine: unknown key '{k}'")),
+                    _ => return Err(SpecError::UnknownKey(k.to_string())),
                 },
             }
         }
-        let cmd = cmd.ok_or_else(|| "--engine: cmd=PROGRAM is required".to_string())?;
+        let cmd = cmd.ok_or(SpecError::NoCommand)?;
         Ok(EngineSpec {
             name: name.unwrap_or_else(|| cmd.clone()),
             kind: EngineKind::Process {
@@ -130,6 +124,38 @@ impl EngineSpec {
         })
     }
 }
+
+/// Why an engine's description (`--engine`) could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// An item is not `key=value`.
+    NotKeyValue(String),
+    /// `proto=` names a protocol the runner does not speak.
+    UnknownProtocol(String),
+    /// A key other than name, cmd, arg, option.NAME, proto.
+    UnknownKey(String),
+    /// No `cmd=`.
+    NoCommand,
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpecError::NotKeyValue(item) => write!(
+                f,
+                "--engine: '{item}' is not key=value (name=, cmd=, arg=, option.NAME=, proto=)"
+            ),
+            SpecError::UnknownProtocol(p) => write!(
+                f,
+                "--engine: proto '{p}' is not supported (wedge, uci, ugi, nboard, gtp)"
+            ),
+            SpecError::UnknownKey(k) => write!(f, "--engine: unknown key '{k}'"),
+            SpecError::NoCommand => f.write_str("--engine: cmd=PROGRAM is required"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
 
 /// How long a move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
