@@ -28,18 +28,30 @@ pub enum PlayerKind {
 }
 
 impl std::str::FromStr for PlayerKind {
-    type Err = String;
+    type Err = UnknownPlayer;
 
     /// `wedge` (or `engine`), `random` or `greedy`.
-    fn from_str(s: &str) -> Result<PlayerKind, String> {
+    fn from_str(s: &str) -> Result<PlayerKind, UnknownPlayer> {
         match s.to_ascii_lowercase().as_str() {
             "wedge" | "engine" => Ok(PlayerKind::Engine),
             "random" => Ok(PlayerKind::Random),
             "greedy" => Ok(PlayerKind::Greedy),
-            _ => Err(format!("unknown player '{s}' (wedge, random or greedy)")),
+            _ => Err(UnknownPlayer(s.to_string())),
         }
     }
 }
+
+/// A player's name that is none of wedge, random and greedy (the name given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPlayer(pub String);
+
+impl std::fmt::Display for UnknownPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown player '{}' (wedge, random or greedy)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownPlayer {}
 
 /// A player of variant games.
 pub struct Player {
