@@ -22,7 +22,7 @@ pub mod variant;
 
 #[cfg(test)]
 use openings::parse_opening;
-pub use openings::{read_openings, sample_openings};
+pub use openings::{read_openings, sample_openings, OpeningError};
 pub use recount::{game_name, recount, Recount, RecountError};
 pub use report::{json_report, progress_text, recount_report, report};
 
@@ -762,9 +762,13 @@ mod tests {
             pos = pos.play(mv).unwrap();
         }
         let err = parse_opening(&game.transcript(), None).unwrap_err();
-        assert!(err.contains("over"), "{err}");
+        assert!(matches!(err, OpeningError::Over(None)), "{err}");
+        assert!(err.to_string().contains("over"), "{err}");
         assert!(parse_opening(&game.transcript(), Some(10)).is_ok());
-        assert!(parse_opening("f5f5", None).is_err());
+        assert!(matches!(
+            parse_opening("f5f5", None),
+            Err(OpeningError::Transcript(_))
+        ));
     }
 
     #[test]

@@ -12,25 +12,49 @@ pub fn read_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Game>, Fil
     read_lines(path, |line| parse_opening(line, plies))
 }
 
+/// Why a line of an openings file is not an opening.
+#[derive(Debug)]
+pub enum OpeningError {
+    /// A GGF game that cannot be read.
+    Ggf(crate::board::ggf::GgfError),
+    /// A transcript that cannot be read.
+    Transcript(crate::board::text::TranscriptError),
+    /// The game is over after the opening (`Some(n)`: within its first `n` moves): no move would be
+    /// played.
+    Over(Option<usize>),
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::Ggf(e) => write!(f, "{e}"),
+            OpeningError::Transcript(e) => write!(f, "{e}"),
+            OpeningError::Over(None) => f.write_str(
+                "the game is over: an opening must leave a move to play (--opening-plies N keeps \
+                 the first N moves of each game)",
+            ),
+            OpeningError::Over(Some(n)) => write!(
+                f,
+                "the game is over within its first {n} moves: an opening must leave a move to play"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
 /// One line of an openings file (see [`read_openings`]).
-pub(super) fn parse_opening(line: &str, plies: Option<usize>) -> Result<Game, String> {
+pub(super) fn parse_opening(line: &str, plies: Option<usize>) -> Result<Game, OpeningError> {
     let mut game = if line.starts_with("(;") {
-        parse_ggf(line).map_err(|e| e.to_string())?
+        parse_ggf(line).map_err(OpeningError::Ggf)?
     } else {
-        line.parse::<Game>().map_err(|e| e.to_string())?
+        line.parse::<Game>().map_err(OpeningError::Transcript)?
     };
     if let Some(n) = plies {
         game.moves.truncate(n);
     }
     if game.position().board.is_game_over() {
-        return Err(match plies {
-            None => "the game is over: an opening must leave a move to play (--opening-plies N \
-                     keeps the first N moves of each game)"
-                .into(),
-            Some(n) => format!(
-                "the game is over within its first {n} moves: an opening must leave a move to play"
-            ),
-        });
+        return Err(OpeningError::Over(plies));
     }
     Ok(game)
 }
