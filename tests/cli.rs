@@ -610,26 +610,16 @@ fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
     assert!(!other.status.success());
     assert!(String::from_utf8_lossy(&other.stderr).contains("another run"));
     assert!(datagen("b.wdb", "2", "2").status.success());
-    let merged = out("m.wdb");
-    let refused = wedge(&[
-        "data",
-        "merge",
-        &out("a.wdb"),
-        &out("b.wdb"),
-        "--out",
-        &merged,
-    ]);
+    let (a, b, merged) = (out("a.wdb"), out("b.wdb"), out("m.wdb"));
+    let merge = |extra: &[&str]| {
+        let mut args = vec!["data", "merge", &a, &b, "--out", &merged];
+        args.extend_from_slice(extra);
+        wedge(&args)
+    };
+    let refused = merge(&[]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("different datagen runs"));
-    let mixed = wedge(&[
-        "data",
-        "merge",
-        &out("a.wdb"),
-        &out("b.wdb"),
-        "--out",
-        &merged,
-        "--mixed-runs",
-    ]);
+    let mixed = merge(&["--mixed-runs"]);
     assert!(
         mixed.status.success(),
         "{}",

@@ -4,6 +4,7 @@
 //! depth and game clock, GTP's time settings, `wedge play`'s level and clock. The core turns it
 //! into a search plan; it never sees protocol text.
 
+use crate::board::Color;
 use crate::search::SolveKind;
 
 /// What to search and for how long. Every limit is optional; none at all is a search until
@@ -32,4 +33,30 @@ pub struct SearchRequest {
     pub solve: Option<SolveKind>,
     /// Search only these root moves (a set of squares).
     pub root_moves: Option<u64>,
+}
+
+impl SearchRequest {
+    /// A move on `side`'s game clock: `left_ms` on it, `inc_ms` added after each move.
+    pub fn on_clock(side: Color, left_ms: u64, inc_ms: u64) -> SearchRequest {
+        let mut r = SearchRequest::default();
+        match side {
+            Color::Black => {
+                r.black_ms = Some(left_ms);
+                r.black_inc_ms = Some(inc_ms);
+            }
+            Color::White => {
+                r.white_ms = Some(left_ms);
+                r.white_inc_ms = Some(inc_ms);
+            }
+        }
+        r
+    }
+
+    /// A move in at most `ms` milliseconds.
+    pub fn move_time(ms: u64) -> SearchRequest {
+        SearchRequest {
+            movetime_ms: Some(ms),
+            ..SearchRequest::default()
+        }
+    }
 }

@@ -160,24 +160,13 @@ impl GuiFrontEnd {
 
     /// The engine's limits: its time a move, or its clock.
     fn request(&self, side: Color) -> SearchRequest {
-        let mut r = SearchRequest::default();
         match self.settings.time {
-            Time::PerMove { ms } => r.movetime_ms = Some(ms),
+            Time::PerMove { ms } => SearchRequest::move_time(ms),
             Time::Clock { inc_ms, .. } => {
                 let left = self.time_left(side).unwrap_or(0).max(50) as u64;
-                match side {
-                    Color::Black => {
-                        r.black_ms = Some(left);
-                        r.black_inc_ms = Some(inc_ms);
-                    }
-                    Color::White => {
-                        r.white_ms = Some(left);
-                        r.white_inc_ms = Some(inc_ms);
-                    }
-                }
+                SearchRequest::on_clock(side, left, inc_ms)
             }
         }
-        r
     }
 
     /// Sends a search of `pos` to the worker.

@@ -424,26 +424,14 @@ impl PlayFrontEnd {
 
     /// The search limits of the engine's move.
     fn go_params(&self, side: Color) -> SearchRequest {
-        let mut p = SearchRequest::default();
         match self.config.time {
-            TimeSetting::PerMove(ms) => p.movetime_ms = Some(ms),
+            TimeSetting::PerMove(ms) => SearchRequest::move_time(ms),
             TimeSetting::Game(base, inc) => {
                 let c = side as usize;
                 let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used[c]);
-                let left = left.max(50);
-                match side {
-                    Color::Black => {
-                        p.black_ms = Some(left);
-                        p.black_inc_ms = Some(inc);
-                    }
-                    Color::White => {
-                        p.white_ms = Some(left);
-                        p.white_inc_ms = Some(inc);
-                    }
-                }
+                SearchRequest::on_clock(side, left.max(50), inc)
             }
         }
-        p
     }
 
     fn engine_move(&mut self, s: &mut Session<'_>) {
