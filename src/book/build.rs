@@ -336,7 +336,7 @@ pub fn build(
     openings: &[Game],
     options: &BuildOptions,
     journal: Option<&Path>,
-    shard: crate::tools::arena::Shard,
+    shard: crate::tools::shard::Shard,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Book, BuildError> {
     let mut inner: HashSet<Key> = HashSet::new();

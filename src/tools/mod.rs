@@ -9,6 +9,7 @@ pub mod mpc;
 pub mod perft;
 pub mod players;
 pub mod run;
+pub mod shard;
 pub mod solve;
 pub mod train;
 pub mod tune;

@@ -20,9 +20,11 @@ mod report;
 pub mod stats;
 pub mod variant;
 
+pub use crate::tools::shard::Shard;
 #[cfg(test)]
 use openings::parse_opening;
 pub use openings::{read_openings, sample_openings, OpeningError};
+pub use player::{parse_tc, TcError};
 pub use recount::{game_name, recount, Recount, RecountError};
 pub use report::{json_report, progress_text, recount_report, report};
 
@@ -78,31 +80,6 @@ pub struct MatchConfig {
     /// The run's identity, written into each record (`GN[pair 17 game 1 run <id>]`) so that the
     /// shards of one run can be counted together and those of different runs cannot.
     pub run: Option<String>,
-}
-
-/// One of `parts` disjoint parts of a long job (`--shard 3/8` is part 2 of 8, counted from 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This part, from 0.
-    pub part: usize,
-    /// How many parts.
-    pub parts: usize,
-}
-
-impl Shard {
-    /// The whole job.
-    pub const WHOLE: Shard = Shard { part: 0, parts: 1 };
-
-    /// Whether item `n` of the job belongs to this part.
-    pub fn owns(self, n: usize) -> bool {
-        n % self.parts.max(1) == self.part
-    }
-}
-
-impl Default for Shard {
-    fn default() -> Shard {
-        Shard::WHOLE
-    }
 }
 
 impl MatchConfig {
@@ -684,54 +661,6 @@ fn play_one(
         failure,
     }
 }
-
-/// Reads a game clock `SECONDS+INCREMENT` (`60+0.5`; the increment may be left out).
-pub fn parse_tc(text: &str) -> Result<TimeControl, TcError> {
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-    let secs = |s: &str| -> Result<Duration, TcError> {
-        let v: f64 = s
-            .trim()
-            .parse()
-            .map_err(|_| TcError::NotSeconds(s.to_string()))?;
-        if !(0.0..=86_400.0).contains(&v) {
-            return Err(TcError::OutOfRange(s.trim().to_string()));
-        }
-        Ok(Duration::from_secs_f64(v))
-    };
-    let base = secs(base)?;
-    if base.is_zero() {
-        return Err(TcError::NoBase);
-    }
-    Ok(TimeControl::Clock {
-        base,
-        increment: secs(inc)?,
-    })
-}
-
-/// Why a game clock could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TcError {
-    /// A part is not a number of seconds.
-    NotSeconds(String),
-    /// A part is negative or over a day.
-    OutOfRange(String),
-    /// The base time is zero.
-    NoBase,
-}
-
-impl fmt::Display for TcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TcError::NotSeconds(s) => {
-                write!(f, "--tc: '{s}' is not a number of seconds (e.g. 60+0.5)")
-            }
-            TcError::OutOfRange(s) => write!(f, "--tc: {s} seconds is out of range"),
-            TcError::NoBase => f.write_str("--tc: the base time must be positive"),
-        }
-    }
-}
-
-impl std::error::Error for TcError {}
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ use crate::board::{Move, Position};
 use crate::tools::players::{greedy_move, random_move, Rng};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
+use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -327,6 +328,54 @@ pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player>, Fail
         } => Box::new(GtpPlayer::start(cmd, args, options, launch)?),
     })
 }
+
+/// Reads a game clock `SECONDS+INCREMENT` (`60+0.5`; the increment may be left out).
+pub fn parse_tc(text: &str) -> Result<TimeControl, TcError> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let secs = |s: &str| -> Result<Duration, TcError> {
+        let v: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| TcError::NotSeconds(s.to_string()))?;
+        if !(0.0..=86_400.0).contains(&v) {
+            return Err(TcError::OutOfRange(s.trim().to_string()));
+        }
+        Ok(Duration::from_secs_f64(v))
+    };
+    let base = secs(base)?;
+    if base.is_zero() {
+        return Err(TcError::NoBase);
+    }
+    Ok(TimeControl::Clock {
+        base,
+        increment: secs(inc)?,
+    })
+}
+
+/// Why a game clock could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcError {
+    /// A part is not a number of seconds.
+    NotSeconds(String),
+    /// A part is negative or over a day.
+    OutOfRange(String),
+    /// The base time is zero.
+    NoBase,
+}
+
+impl fmt::Display for TcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcError::NotSeconds(s) => {
+                write!(f, "--tc: '{s}' is not a number of seconds (e.g. 60+0.5)")
+            }
+            TcError::OutOfRange(s) => write!(f, "--tc: {s} seconds is out of range"),
+            TcError::NoBase => f.write_str("--tc: the base time must be positive"),
+        }
+    }
+}
+
+impl std::error::Error for TcError {}
 
 #[cfg(test)]
 mod tests {
