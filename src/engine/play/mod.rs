@@ -594,15 +594,35 @@ impl PlayFrontEnd {
 }
 
 /// A game from a file's text: GGF, or a transcript from the start (`f5d6c3...`).
-pub fn read_game(text: &str) -> Result<Game, String> {
+pub fn read_game(text: &str) -> Result<Game, GameTextError> {
     let text = text.trim();
     if text.starts_with("(;") {
-        parse_ggf(text).map_err(|e| e.to_string())
+        parse_ggf(text).map_err(GameTextError::Ggf)
     } else {
         let line = text.lines().next().unwrap_or("").trim();
-        line.parse::<Game>().map_err(|e| e.to_string())
+        line.parse::<Game>().map_err(GameTextError::Transcript)
     }
 }
+
+/// Why a saved game could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameTextError {
+    /// A GGF game that cannot be read.
+    Ggf(crate::board::ggf::GgfError),
+    /// A transcript that cannot be read.
+    Transcript(crate::board::text::TranscriptError),
+}
+
+impl std::fmt::Display for GameTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameTextError::Ggf(e) => write!(f, "{e}"),
+            GameTextError::Transcript(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for GameTextError {}
 
 impl FrontEnd for PlayFrontEnd {
     fn begin(&mut self, s: &mut Session<'_>) {
