@@ -121,7 +121,7 @@ impl GuiFrontEnd {
         if self.at_end() && engine_to_move && !self.paused {
             self.engine_move(s, pos);
         } else if self.hints_on && !(self.at_end() && engine_to_move) && pos.board.can_move() {
-            self.start(s, Kind::Hint, pos);
+            self.start(s, Kind::Hint, pos, self.cursor);
         } else {
             self.fill_graph(s);
         }
@@ -139,10 +139,7 @@ impl GuiFrontEnd {
             self.version += 1;
             return self.fill_graph(s);
         }
-        let ply = self.cursor;
-        self.cursor = n;
-        self.start(s, Kind::Value, pos);
-        self.cursor = ply;
+        self.start(s, Kind::Value, pos, n);
     }
 
     fn engine_move(&mut self, s: &mut Session<'_>, pos: Position) {
@@ -155,7 +152,7 @@ impl GuiFrontEnd {
             self.changed(s);
             return;
         }
-        self.start(s, Kind::Move, pos);
+        self.start(s, Kind::Move, pos, self.cursor);
     }
 
     /// The engine's limits: its time a move, or its clock.
@@ -169,8 +166,8 @@ impl GuiFrontEnd {
         }
     }
 
-    /// Sends a search of `pos` to the worker.
-    fn start(&mut self, s: &mut Session<'_>, kind: Kind, pos: Position) {
+    /// Sends a search of `pos`, the position after `ply` moves of the game, to the worker.
+    fn start(&mut self, s: &mut Session<'_>, kind: Kind, pos: Position, ply: usize) {
         let plan = match kind {
             Kind::Move => s.core.plan(pos, &self.request(pos.side)),
             Kind::Hint | Kind::Value => {
@@ -200,7 +197,7 @@ impl GuiFrontEnd {
             Ok(stop) => self.searches.push_back(Search {
                 kind,
                 stop,
-                ply: self.cursor,
+                ply,
                 position: pos,
                 started: Instant::now(),
                 live: true,
