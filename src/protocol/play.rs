@@ -105,8 +105,122 @@ pub const HELP: &[&str] = &[
     "while the engine thinks: stop (or an empty line) makes it move now",
 ];
 
-/// Reads one line of a game. Errors say what is wrong, in words a player understands.
-pub fn parse(line: &str) -> Result<PlayCommand, String> {
+/// A number a command takes, for [`PlayError::BadNumber`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberOf {
+    /// `undo N`: moves, 1..120.
+    Undo,
+    /// `redo N`: moves, 1..120.
+    Redo,
+    /// `hint N`: moves, 1..32.
+    Hint,
+    /// `level N`: 1..10.
+    Level,
+    /// `random on SEED`: 0..2147483647.
+    Seed,
+    /// `time S`: seconds, 0.1 to 86400.
+    Seconds,
+    /// `time game M`: minutes, up to 600.
+    Minutes,
+}
+
+/// Why a typed square is not one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SquareError {
+    /// The letter is past `h`.
+    NoColumn(char),
+    /// The number is not 1..8 (as typed).
+    NoRow(String),
+    /// Neither a square nor a command.
+    NotASquare,
+}
+
+/// Why a line of a game could not be read; its text says what is wrong, in words a player
+/// understands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// A command that takes nothing got something after it.
+    TakesNothing(String),
+    /// A number that is not one, or out of its range (as typed).
+    BadNumber(NumberOf, String),
+    /// `play` with a word other than black, white, both or none.
+    NotAPlayer(String),
+    /// `edit` with a word other than black, white, empty, side or clear.
+    NotAnEdit(String),
+    /// `edit side` with a word other than black or white.
+    NotASide(String),
+    /// `edit black|white|empty` without squares (the word typed).
+    NoSquares(String),
+    /// `save` or `load` without a file name (the command).
+    NoFile(String),
+    /// The arguments do not fit the command's form: the form, as help shows it.
+    Usage(&'static str),
+    /// A typed square that is not one (as typed).
+    Square(String, SquareError),
+    /// A command that does not exist (its first word).
+    Unknown(String),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::TakesNothing(verb) => write!(f, "'{verb}' takes nothing after it"),
+            PlayError::BadNumber(what, got) => match what {
+                NumberOf::Undo | NumberOf::Redo => {
+                    let verb = if *what == NumberOf::Undo {
+                        "undo"
+                    } else {
+                        "redo"
+                    };
+                    write!(f, "{verb} needs a number of moves 1..120, got '{got}'")
+                }
+                NumberOf::Hint => write!(f, "hint needs a number of moves 1..32, got '{got}'"),
+                NumberOf::Level => write!(f, "level must be 1..10, got '{got}'"),
+                NumberOf::Seed => write!(f, "the seed must be a number 0..2147483647, got '{got}'"),
+                NumberOf::Seconds => write!(f, "'{got}' is not a number of seconds (0.1 to 86400)"),
+                NumberOf::Minutes => write!(f, "'{got}' is not a number of minutes (up to 600)"),
+            },
+            PlayError::NotAPlayer(w) => {
+                write!(f, "play takes black, white, both or none, got '{w}'")
+            }
+            PlayError::NotAnEdit(w) => {
+                write!(
+                    f,
+                    "edit takes black, white, empty, side or clear, got '{w}'"
+                )
+            }
+            PlayError::NotASide(w) => write!(f, "edit side takes black or white, got '{w}'"),
+            PlayError::NoSquares(w) => write!(f, "edit {w} needs squares, e.g. 'edit {w} a1 h8'"),
+            PlayError::NoFile(verb) => {
+                write!(f, "{verb} needs a file name, e.g. '{verb} game.ggf'")
+            }
+            PlayError::Usage(form) => f.write_str(form),
+            PlayError::Unknown(word) => {
+                write!(f, "unknown command '{word}' (type help for the commands)")
+            }
+            PlayError::Square(text, e) => match e {
+                SquareError::NoColumn(c) => write!(f, "{text}: there is no column {c}"),
+                SquareError::NoRow(r) => write!(f, "{text}: there is no row {r}"),
+                SquareError::NotASquare => {
+                    let shown: String = crate::board::square::truncate(text)
+                        .chars()
+                        .flat_map(char::escape_debug)
+                        .collect();
+                    write!(
+                        f,
+                        "unknown command '{shown}' (a move is a square a1..h8; type help for the \
+                         commands)"
+                    )
+                }
+            },
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// Reads one line of a game.
+pub fn parse(line: &str) -> Result<PlayCommand, PlayError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(&first) = words.first() else {
         return Ok(PlayCommand::Stop);
@@ -117,10 +231,10 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
         if args.is_empty() {
             Ok(c)
         } else {
-            Err(format!("'{verb}' takes nothing after it"))
+            Err(PlayError::TakesNothing(verb.clone()))
         }
     };
-    let count = |what: &str| -> Result<Option<usize>, String> {
+    let count = |what: NumberOf, usage: &'static str| -> Result<Option<usize>, PlayError> {
         match args {
             [] => Ok(None),
             [n] => n
@@ -128,13 +242,13 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
                 .ok()
                 .filter(|&n| (1..=120).contains(&n))
                 .map(Some)
-                .ok_or_else(|| format!("{what} needs a number of moves 1..120, got '{n}'")),
-            _ => Err(format!("{what} takes one number")),
+                .ok_or_else(|| PlayError::BadNumber(what, n.to_string())),
+            _ => Err(PlayError::Usage(usage)),
         }
     };
     match verb.as_str() {
-        "undo" | "u" => count("undo").map(PlayCommand::Undo),
-        "redo" | "r" => count("redo").map(PlayCommand::Redo),
+        "undo" | "u" => count(NumberOf::Undo, "undo takes one number").map(PlayCommand::Undo),
+        "redo" | "r" => count(NumberOf::Redo, "redo takes one number").map(PlayCommand::Redo),
         "hint" => match args {
             [] => Ok(PlayCommand::Hint(3)),
             [n] => n
@@ -142,8 +256,8 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
                 .ok()
                 .filter(|&n| (1..=32).contains(&n))
                 .map(PlayCommand::Hint)
-                .ok_or_else(|| format!("hint needs a number of moves 1..32, got '{n}'")),
-            _ => Err("hint takes one number".into()),
+                .ok_or_else(|| PlayError::BadNumber(NumberOf::Hint, n.to_string())),
+            _ => Err(PlayError::Usage("hint takes one number")),
         },
         "new" => no_args(PlayCommand::New),
         "swap" => no_args(PlayCommand::Swap),
@@ -159,8 +273,10 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
                 .ok()
                 .filter(|l| (1..=10).contains(l))
                 .map(PlayCommand::Level)
-                .ok_or_else(|| format!("level must be 1..10, got '{n}'")),
-            _ => Err("level needs a number 1..10, e.g. 'level 6'".into()),
+                .ok_or_else(|| PlayError::BadNumber(NumberOf::Level, n.to_string())),
+            _ => Err(PlayError::Usage(
+                "level needs a number 1..10, e.g. 'level 6'",
+            )),
         },
         "play" => match args {
             [who] => match who.to_ascii_lowercase().as_str() {
@@ -168,17 +284,15 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
                 "white" | "w" | "o" => Ok(PlayCommand::Players(Players::Human(Color::White))),
                 "both" => Ok(PlayCommand::Players(Players::BothHuman)),
                 "none" | "watch" => Ok(PlayCommand::Players(Players::BothEngine)),
-                other => Err(format!(
-                    "play takes black, white, both or none, got '{other}'"
-                )),
+                other => Err(PlayError::NotAPlayer(other.to_string())),
             },
-            _ => Err("play takes black, white, both or none".into()),
+            _ => Err(PlayError::Usage("play takes black, white, both or none")),
         },
         "time" => parse_time(args).map(PlayCommand::Time),
         "save" | "load" => {
             let rest = line.trim()[first.len()..].trim();
             if rest.is_empty() {
-                return Err(format!("{verb} needs a file name, e.g. '{verb} game.ggf'"));
+                return Err(PlayError::NoFile(verb));
             }
             Ok(if verb == "save" {
                 PlayCommand::Save(rest.to_string())
@@ -187,7 +301,7 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
             })
         }
         "edit" => parse_edit(args).map(PlayCommand::Edit),
-        "book" => on_off("book", args).map(PlayCommand::Book),
+        "book" => on_off(args, "book takes on or off").map(PlayCommand::Book),
         "random" => match args {
             [x] if x.eq_ignore_ascii_case("off") => Ok(PlayCommand::RandomOff),
             [x] if x.eq_ignore_ascii_case("on") => Ok(PlayCommand::Random(None)),
@@ -196,32 +310,30 @@ pub fn parse(line: &str) -> Result<PlayCommand, String> {
                 .ok()
                 .filter(|&s| s <= 2_147_483_647)
                 .map(|s| PlayCommand::Random(Some(s)))
-                .ok_or_else(|| format!("the seed must be a number 0..2147483647, got '{seed}'")),
-            _ => Err("random takes 'on [SEED]' or 'off'".into()),
+                .ok_or_else(|| PlayError::BadNumber(NumberOf::Seed, seed.to_string())),
+            _ => Err(PlayError::Usage("random takes 'on [SEED]' or 'off'")),
         },
         "pass" | "pa" => no_args(PlayCommand::Move(Move::PASS)),
         _ if words.len() == 1 => parse_square(first).map(|sq| PlayCommand::Move(Move::play(sq))),
-        _ => Err(format!(
-            "unknown command '{first}' (type help for the commands)"
-        )),
+        _ => Err(PlayError::Unknown(first.to_string())),
     }
 }
 
-fn on_off(what: &str, args: &[&str]) -> Result<bool, String> {
+fn on_off(args: &[&str], usage: &'static str) -> Result<bool, PlayError> {
     match args {
         [x] if x.eq_ignore_ascii_case("on") => Ok(true),
         [x] if x.eq_ignore_ascii_case("off") => Ok(false),
-        _ => Err(format!("{what} takes on or off")),
+        _ => Err(PlayError::Usage(usage)),
     }
 }
 
-fn parse_time(args: &[&str]) -> Result<TimeSetting, String> {
-    let seconds = |s: &str| -> Result<u64, String> {
+fn parse_time(args: &[&str]) -> Result<TimeSetting, PlayError> {
+    let seconds = |s: &str| -> Result<u64, PlayError> {
         s.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v > 0.0 && *v <= 86_400.0)
             .map(|v| (v * 1000.0).round() as u64)
-            .ok_or_else(|| format!("'{s}' is not a number of seconds (0.1 to 86400)"))
+            .ok_or_else(|| PlayError::BadNumber(NumberOf::Seconds, s.to_string()))
     };
     match args {
         [s] => Ok(TimeSetting::PerMove(seconds(s)?.max(10))),
@@ -231,17 +343,21 @@ fn parse_time(args: &[&str]) -> Result<TimeSetting, String> {
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v > 0.0 && *v <= 600.0)
-                .ok_or_else(|| format!("'{m}' is not a number of minutes (up to 600)"))?;
+                .ok_or_else(|| PlayError::BadNumber(NumberOf::Minutes, m.to_string()))?;
             let inc = if inc == "0" { 0 } else { seconds(inc)? };
             Ok(TimeSetting::Game((minutes * 60_000.0).round() as u64, inc))
         }
-        _ => Err("time takes seconds a move ('time 5') or a game clock ('time game 10+2')".into()),
+        _ => Err(PlayError::Usage(
+            "time takes seconds a move ('time 5') or a game clock ('time game 10+2')",
+        )),
     }
 }
 
-fn parse_edit(args: &[&str]) -> Result<Edit, String> {
+fn parse_edit(args: &[&str]) -> Result<Edit, PlayError> {
     let Some((&what, squares)) = args.split_first() else {
-        return Err("edit takes black|white|empty SQUARES..., side black|white, or clear".into());
+        return Err(PlayError::Usage(
+            "edit takes black|white|empty SQUARES..., side black|white, or clear",
+        ));
     };
     let colour = |w: &str| match w.to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => Some(Color::Black),
@@ -253,18 +369,16 @@ fn parse_edit(args: &[&str]) -> Result<Edit, String> {
         "side" => match squares {
             [c] => colour(c)
                 .map(Edit::Side)
-                .ok_or_else(|| format!("edit side takes black or white, got '{c}'")),
-            _ => Err("edit side takes black or white".into()),
+                .ok_or_else(|| PlayError::NotASide(c.to_string())),
+            _ => Err(PlayError::Usage("edit side takes black or white")),
         },
         w => {
             let target = match w {
                 "empty" | "remove" | "-" => None,
-                _ => Some(colour(w).ok_or_else(|| {
-                    format!("edit takes black, white, empty, side or clear, got '{w}'")
-                })?),
+                _ => Some(colour(w).ok_or_else(|| PlayError::NotAnEdit(w.to_string()))?),
             };
             if squares.is_empty() {
-                return Err(format!("edit {w} needs squares, e.g. 'edit {w} a1 h8'"));
+                return Err(PlayError::NoSquares(w.to_string()));
             }
             let squares = squares
                 .iter()
@@ -276,32 +390,27 @@ fn parse_edit(args: &[&str]) -> Result<Edit, String> {
 }
 
 /// A square typed by a person: `f5` or `F5`, with an error that says which part is wrong.
-pub fn parse_square(text: &str) -> Result<Square, String> {
+pub fn parse_square(text: &str) -> Result<Square, PlayError> {
     let lower = text.to_ascii_lowercase();
     let bytes = lower.as_bytes();
     let first = bytes.first().copied().unwrap_or(b' ');
+    let err = |e| Err(PlayError::Square(text.to_string(), e));
     if bytes.len() == 2 && first.is_ascii_lowercase() && bytes[1].is_ascii_digit() {
         let (col, row) = (bytes[0], bytes[1]);
         if col > b'h' {
-            return Err(format!("{text}: there is no column {}", col as char));
+            return err(SquareError::NoColumn(col as char));
         }
         if !(b'1'..=b'8').contains(&row) {
-            return Err(format!("{text}: there is no row {}", row as char));
+            return err(SquareError::NoRow((row as char).to_string()));
         }
         if let Some(sq) = Square::from_coords(col - b'a', row - b'1') {
             return Ok(sq);
         }
     }
     if first.is_ascii_lowercase() && bytes.len() > 2 && bytes[1..].iter().all(u8::is_ascii_digit) {
-        return Err(format!("{text}: there is no row {}", &lower[1..]));
+        return err(SquareError::NoRow(lower[1..].to_string()));
     }
-    let shown: String = crate::board::square::truncate(text)
-        .chars()
-        .flat_map(char::escape_debug)
-        .collect();
-    Err(format!(
-        "unknown command '{shown}' (a move is a square a1..h8; type help for the commands)"
-    ))
+    err(SquareError::NotASquare)
 }
 
 /// How the board is drawn.
@@ -517,14 +626,25 @@ mod tests {
         let f5 = Move::play("f5".parse().unwrap());
         assert_eq!(parse("f5"), Ok(PlayCommand::Move(f5)));
         assert_eq!(parse("  F5 "), Ok(PlayCommand::Move(f5)));
-        assert_eq!(parse("g9").unwrap_err(), "g9: there is no row 9");
-        assert_eq!(parse("z3").unwrap_err(), "z3: there is no column z");
-        assert_eq!(parse("a10").unwrap_err(), "a10: there is no row 10");
+        assert_eq!(
+            parse("g9").unwrap_err().to_string(),
+            "g9: there is no row 9"
+        );
+        assert_eq!(
+            parse("z3").unwrap_err().to_string(),
+            "z3: there is no column z"
+        );
+        assert_eq!(
+            parse("a10").unwrap_err().to_string(),
+            "a10: there is no row 10"
+        );
         assert!(parse("hello")
             .unwrap_err()
+            .to_string()
             .contains("unknown command 'hello'"));
         assert!(parse("fly me")
             .unwrap_err()
+            .to_string()
             .contains("unknown command 'fly'"));
         assert_eq!(parse(""), Ok(PlayCommand::Stop));
     }
@@ -538,7 +658,7 @@ mod tests {
         assert_eq!(parse("hint 5"), Ok(PlayCommand::Hint(5)));
         assert_eq!(parse("level 7"), Ok(PlayCommand::Level(7)));
         assert_eq!(
-            parse("level 11").unwrap_err(),
+            parse("level 11").unwrap_err().to_string(),
             "level must be 1..10, got '11'"
         );
         assert_eq!(
@@ -565,7 +685,10 @@ mod tests {
             parse("edit side white"),
             Ok(PlayCommand::Edit(Edit::Side(Color::White)))
         );
-        assert_eq!(parse("edit black a9").unwrap_err(), "a9: there is no row 9");
+        assert_eq!(
+            parse("edit black a9").unwrap_err().to_string(),
+            "a9: there is no row 9"
+        );
         assert_eq!(parse("random on 42"), Ok(PlayCommand::Random(Some(42))));
         assert_eq!(parse("random off"), Ok(PlayCommand::RandomOff));
         assert_eq!(parse("book off"), Ok(PlayCommand::Book(false)));
