@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs wedge's sharded jobs on a real scheduler: starts a single-node Slurm (munge, slurmctld, slurmd;
 # installed from Debian when missing), submits deploy/slurm's job files (a 4-shard datagen, a 4-shard
-# match and a 2-shard book build, each with its merge as a dependent job), waits for them, and checks
-# that each merged result equals what one process makes with the same arguments: the same bytes for
-# the training data and the book, the same report for the match. Stops the daemons it started.
+# match and a 2-shard book build, each with its merge as a dependent job, then two rounds of growing
+# the book, each 2 extension shards and their merge), waits for them, and checks that each merged
+# result equals what one process makes with the same arguments: the same bytes for the training data
+# and the books, the same report for the match. Stops the daemons it started.
 #
 #   bash .ci/slurm.sh [path/to/wedge]      (as root, or with sudo)
 set -euo pipefail
@@ -82,7 +83,8 @@ args() { printf '%s\n' "$@"; }
 args --openings "$OPENINGS" --games 16 --depth 2 --label-depth 4 --exact-empties 8 --seed 3 \
     > "$WORK/datagen.args"
 args --engine greedy --engine random --openings "$OPENINGS" --games 24 --seed 9 > "$WORK/match.args"
-args --openings "$OPENINGS" --depth 4 --exact-empties 10 > "$WORK/book.args"
+head -20 "$OPENINGS" > "$WORK/book-openings.txt"
+args --openings "$WORK/book-openings.txt" --depth 4 --exact-empties 10 --hash 1 > "$WORK/book.args"
 
 submit() { # JOB N: the array and its merge; prints the merge's job id
     local said
@@ -90,17 +92,25 @@ submit() { # JOB N: the array and its merge; prints the merge's job id
     echo "slurm: $1: $said" >&2
     echo "${said##*merge: job }"
 }
-started=$(date +%s)
-merges=("$(submit datagen 4)" "$(submit match 4)" "$(submit book 2)")
-for job in "${merges[@]}"; do
+wait_for() { # JOB_ID: until it has left the queue (completed, failed or cancelled)
+    local state
     for _ in $(seq 170); do
-        state=$(sacct -n -X -j "$job" -o State 2>/dev/null | head -1 | tr -d ' ' || true)
-        [ -z "$state" ] && state=$(squeue -h -j "$job" -o %T 2>/dev/null || true)
+        state=$(sacct -n -X -j "$1" -o State 2>/dev/null | head -1 | tr -d ' ' || true)
+        [ -z "$state" ] && state=$(squeue -h -j "$1" -o %T 2>/dev/null || true)
         if [ -z "$state" ] || [ "$state" = COMPLETED ]; then break; fi
         case "$state" in FAILED|CANCELLED*|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL) break ;; esac
         sleep 1
     done
-done
+}
+started=$(date +%s)
+merges=("$(submit datagen 4)" "$(submit match 4)" "$(submit book 2)")
+for job in "${merges[@]}"; do wait_for "$job"; done
+# Two rounds of growing the merged book, 2 parts each, every round after the previous merge.
+args --max 40 --depth 4 --exact-empties 10 --hash 1 > "$WORK/extend.args"
+rounds=$(WEDGE=$WEDGE "$ROOT/deploy/slurm/book-rounds.sh" "$WORK/book/merged.book" 2 2 \
+    "$WORK/extend.args" "$WORK/rounds")
+echo "$rounds" | sed 's/^/slurm: book-rounds: /'
+wait_for "${rounds##*merge job }"
 echo "slurm: all jobs done in $(( $(date +%s) - started )) s"
 
 fail=0
@@ -120,6 +130,11 @@ mapfile -t A < "$WORK/book.args"
 "$WEDGE" book build "${A[@]}" --out "$WORK/one.book" >/dev/null 2>&1
 CHECK="book: 2 shards merged = one build, byte for byte" \
     check cmp "$WORK/book/merged.book" "$WORK/one.book"
+mapfile -t A < "$WORK/extend.args"
+"$WEDGE" book extend --book "$WORK/one.book" "${A[@]}" --out "$WORK/one-1.book" >/dev/null 2>&1
+"$WEDGE" book extend --book "$WORK/one-1.book" "${A[@]}" --out "$WORK/one-2.book" >/dev/null 2>&1
+CHECK="book: 2 rounds of 2 extension shards merged = 2 extensions in one process, byte for byte" \
+    check cmp "$WORK/rounds/round-2/merged.book" "$WORK/one-2.book"
 if [ "$fail" -ne 0 ]; then
     for f in "$WORK"/*/*.log "$WORK"/slurm*.log; do echo "== $f"; tail -20 "$f"; done
 fi

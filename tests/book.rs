@@ -3,8 +3,10 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use wedge::board::text::Game;
 use wedge::board::{Board, Move, Position, Symmetry};
 use wedge::book::build::{build, merge, BuildOptions, MergeError};
+use wedge::book::grow::{extend, grow, learn, GrowOptions};
 use wedge::book::{Book, FLAG_LEAF};
 use wedge::tools::arena::Shard;
 
@@ -65,29 +67,226 @@ fn symmetric_images_give_transformed_moves() {
     }
 }
 
-#[test]
-fn build_negamaxes_a_small_tree() {
-    let games: Vec<wedge::board::text::Game> = ["f5d6c3", "f5d6c5", "f5f6", "d3"]
-        .iter()
-        .map(|t| t.parse().unwrap())
-        .collect();
-    let options = BuildOptions {
-        depth: 3,
-        exact_empties: 0,
-        threads: 1,
+fn small(depth: u32, exact_empties: u32) -> BuildOptions {
+    BuildOptions {
+        depth,
+        exact_empties,
+        threads: 2,
         hash_mb: 1,
+    }
+}
+
+fn children(board: Board) -> Vec<Board> {
+    let pos = Position {
+        board,
+        side: wedge::Color::Black,
     };
-    let b = build(&games, &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
-    // Root, f5 (= d3 by symmetry), f5d6, and leaves f5d6c3, f5d6c5, f5f6.
-    assert_eq!(b.len(), 6);
-    let after_f5: Board = wedge::board::text::board_after("f5").unwrap();
-    let moves = b.moves(after_f5);
-    assert_eq!(moves.len(), 2);
-    assert_eq!(i32::from(b.get(after_f5).unwrap().score), moves[0].score);
-    assert_eq!(
-        i32::from(b.get(Board::START).unwrap().score),
-        -i32::from(b.get(after_f5).unwrap().score)
+    pos.legal_move_list()
+        .into_iter()
+        .filter_map(|m| board.play_move(m))
+        .collect()
+}
+
+/// Every inner position holds every child and scores their negamax; returns the inner count.
+fn assert_minimax_tree(b: &Book) -> usize {
+    let mut inner = 0;
+    for e in b.entries() {
+        if e.flags & FLAG_LEAF != 0 {
+            continue;
+        }
+        inner += 1;
+        let board = Board::new(e.player, e.opponent).unwrap();
+        let kids = children(board);
+        let mut best = i32::MIN;
+        for c in &kids {
+            let ce = b
+                .get(*c)
+                .unwrap_or_else(|| panic!("a child of {board:?} is missing"));
+            best = best.max(-i32::from(ce.score));
+        }
+        assert_eq!(i32::from(e.score), best, "{board:?}");
+        assert_eq!(b.moves(board).len(), kids.len());
+    }
+    inner
+}
+
+#[test]
+fn a_book_grown_from_the_start_is_a_minimax_tree_of_likely_lines() {
+    let options = small(3, 0);
+    let seed = build(&[], &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    // The start and its one move up to symmetry.
+    assert_eq!(seed.len(), 2);
+    let grow_options = GrowOptions {
+        window: 2,
+        max_ply: 8,
+    };
+    let b = grow(&seed, &grow_options, 300, 40, &options, None, &|_, _| {}).unwrap();
+    assert!((300..400).contains(&b.len()), "{} positions", b.len());
+    assert!(assert_minimax_tree(&b) > 20);
+    // The book's main line is held to its end by inner positions, and nothing past max_ply is
+    // expanded.
+    let line = b.line(Board::START, b.moves(Board::START)[0].mv, 60);
+    assert!(line.len() >= 5, "{line:?}");
+    for e in b.entries() {
+        if e.flags & FLAG_LEAF == 0 {
+            assert!((e.player | e.opponent).count_ones() - 4 <= 8);
+        }
+    }
+    // Every expanded position but the start is a child of another expanded position.
+    for e in b.entries().iter().filter(|e| e.flags & FLAG_LEAF == 0) {
+        let board = Board::new(e.player, e.opponent).unwrap();
+        if board.canonical().0 == Board::START.canonical().0 {
+            continue;
+        }
+        let reached = b.entries().iter().any(|p| {
+            let pb = Board::new(p.player, p.opponent).unwrap();
+            p.flags & FLAG_LEAF == 0
+                && children(pb)
+                    .iter()
+                    .any(|c| c.canonical().0 == board.canonical().0)
+        });
+        assert!(reached, "{board:?} is not connected to the start");
+    }
+}
+
+#[test]
+fn the_shards_of_an_extension_merge_into_the_whole_extension() {
+    let options = small(2, 0);
+    let grow_options = GrowOptions {
+        window: 3,
+        max_ply: 10,
+    };
+    let seed = build(&[], &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    let base = grow(&seed, &grow_options, 120, 30, &options, None, &|_, _| {}).unwrap();
+    let step = |shard| extend(&base, &grow_options, 100, &options, None, shard, &|_, _| {});
+    let whole = step(Shard::WHOLE).unwrap();
+    assert!(whole.len() > base.len() && whole.len() <= base.len() + 100 + 20);
+    assert_minimax_tree(&whole);
+    let parts: Vec<Book> = (0..3)
+        .map(|part| step(Shard { part, parts: 3 }).unwrap())
+        .collect();
+    assert!(parts.iter().all(|p| p.len() < whole.len()));
+    assert_eq!(merge(&parts).unwrap().to_bytes(), whole.to_bytes());
+    // One grow step of the same size is the same extension.
+    let grown = grow(
+        &base,
+        &grow_options,
+        whole.len(),
+        100,
+        &options,
+        None,
+        &|_, _| {},
     );
+    assert_eq!(grown.unwrap().to_bytes(), whole.to_bytes());
+}
+
+/// A random legal game of `plies` moves from the start (passes included), by `seed`.
+fn random_game(seed: u64, plies: usize) -> Game {
+    let mut rng = wedge::rng::Rng::new(seed);
+    let mut pos = Position::START;
+    let mut moves = Vec::new();
+    while moves.len() < plies && !pos.board.is_game_over() {
+        let legal = pos.legal_move_list();
+        let mv = legal[rng.below(legal.len() as u64) as usize];
+        pos = pos.play(mv).unwrap();
+        moves.push(mv);
+    }
+    Game {
+        start: Position::START,
+        moves,
+    }
+}
+
+#[test]
+fn a_learnt_game_is_in_the_book_with_every_deviation() {
+    let options = small(2, 0);
+    let seed = build(&[], &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    let game = random_game(7, 30);
+    let learnt = learn(
+        &seed,
+        std::slice::from_ref(&game),
+        &options,
+        None,
+        Shard::WHOLE,
+        &|_, _| {},
+    );
+    let learnt = learnt.unwrap();
+    assert_minimax_tree(&learnt);
+    // Every position of the game is inner, with all its moves, the game's among them.
+    let mut pos = game.start;
+    for &mv in &game.moves {
+        let e = learnt.get(pos.board).expect("the line is in the book");
+        assert_eq!(e.flags & FLAG_LEAF, 0);
+        let moves = learnt.moves(pos.board);
+        assert_eq!(moves.len(), pos.legal_move_list().len());
+        assert!(moves.iter().any(|m| m.mv == mv));
+        pos = pos.play(mv).unwrap();
+    }
+    assert!(learnt.get(pos.board).is_some());
+    // Learning the same game again adds nothing.
+    let again = learn(&learnt, &[game], &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+    assert_eq!(again.to_bytes(), learnt.to_bytes());
+}
+
+/// A position with 18 empties where learning a game along the book's choice corrects the choice:
+/// the book (depth-1 leaves) picks a move, the game plays it, learning solves the position after
+/// it exactly, and where the move turns out worse than another move's estimate, the book's choice
+/// changes to that move.
+#[test]
+fn a_learnt_game_changes_the_choice_where_its_line_lost() {
+    let options = small(1, 16);
+    let mut solver = wedge::search::Solver::new(4);
+    let mut changed = 0;
+    for seed in 0..40 {
+        let game = random_game(100 + seed, 42);
+        let p = game.position();
+        if p.board.empty_count() != 18 || !p.board.can_move() || p.board.must_pass() {
+            continue;
+        }
+        let start = Game {
+            start: p,
+            moves: Vec::new(),
+        };
+        let before = learn(
+            &Book::default(),
+            &[start],
+            &options,
+            None,
+            Shard::WHOLE,
+            &|_, _| {},
+        );
+        let before = before.unwrap();
+        let choice = before.moves(p.board)[0];
+        let line = Game {
+            start: p,
+            moves: vec![choice.mv],
+        };
+        let after = learn(&before, &[line], &options, None, Shard::WHOLE, &|_, _| {}).unwrap();
+        assert_minimax_tree(&after);
+        // The learnt move's score is now its exact value.
+        let child = p.board.play_move(choice.mv).unwrap();
+        if child.must_pass() || child.is_game_over() {
+            continue;
+        }
+        let exact = -solver.solve_exact(child).score;
+        let learnt = after.moves(p.board);
+        let m = learnt.iter().find(|m| m.mv == choice.mv).unwrap();
+        assert_eq!(m.score, exact, "seed {seed}");
+        // The others keep their estimates; the choice is the best of them all.
+        let others = before
+            .moves(p.board)
+            .into_iter()
+            .filter(|m| m.mv != choice.mv)
+            .map(|m| m.score)
+            .max();
+        if others.is_some_and(|o| o > exact) {
+            assert_ne!(learnt[0].mv, choice.mv, "seed {seed}");
+            changed += 1;
+        } else {
+            assert_eq!(learnt[0].score, exact);
+        }
+    }
+    assert!(changed > 0, "no learnt line changed the choice");
 }
 
 #[test]
@@ -219,4 +418,46 @@ fn bad_book_files_are_rejected_with_the_file_named() {
         .any(|l| l.starts_with("info string error: BookFile:") && l.contains("broken.book")));
     // The previous (built-in) book stays in use.
     assert!(out.iter().any(|l| l.starts_with("info string book move")));
+}
+
+/// A build killed (SIGKILL) in the middle loses no finished position: run again, it resumes from
+/// its journal and writes the same book as a build that was never stopped.
+#[test]
+fn a_killed_build_resumes_from_its_journal_to_the_same_book() {
+    let dir = std::env::temp_dir().join(format!("wedge-book-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = |out: &std::path::Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_wedge"));
+        c.args(["book", "build", "--positions", "400", "--depth", "7"])
+            .args(["--batch", "50", "--hash", "1", "--out"])
+            .arg(out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    let cut = dir.join("cut.book");
+    let journal = dir.join("cut.book.journal");
+    let mut child = args(&cut).spawn().unwrap();
+    let lines = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let waited = std::time::Instant::now();
+    while lines(&journal) < 100 && waited.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = lines(&journal);
+    assert!(kept >= 100 && !cut.exists(), "{kept} journal lines");
+    assert!(args(&cut).status().unwrap().success());
+    let whole = dir.join("whole.book");
+    assert!(args(&whole).status().unwrap().success());
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+    assert!(
+        !journal.exists(),
+        "the journal goes once the book is written"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -253,10 +253,10 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
                 "extend",
                 "--out",
                 "b.book",
-                "--margin",
+                "--window",
                 "2147483647",
             ],
-            "not in 0..=128",
+            "not in 0..=64",
         ),
         (
             &["train", "--data", "d.wdb", "--out", "w.bin", "--smooth=-1"],

@@ -135,6 +135,7 @@ fn nboard_session() {
     let lines = s.until(|l| l == "pong 7");
     assert!(!lines.iter().any(|l| l.starts_with("===")));
     s.send("learn");
+    assert!(s.until(|_| true)[0].starts_with("status "));
     assert_eq!(s.until(|_| true), vec!["learned"]);
     assert!(s.until(|_| true)[0].starts_with("status "));
     s.send("unknown stuff here");
@@ -461,18 +462,54 @@ fn nboard_go_on_a_finished_game_says_so() {
 }
 
 #[test]
-fn nboard_learn_says_that_nothing_was_learnt() {
+fn nboard_learn_is_refused_for_the_built_in_book_and_learns_into_a_book_file() {
     let mut s = Session::start("nboard");
     s.send("nboard 2");
     s.send("learn");
     s.send("ping 2");
     let lines = s.until(|l| l == "pong 2");
-    assert_eq!(lines.len(), 4, "{lines:?}");
-    assert_eq!(lines[1], "learned");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[2], "learned");
     assert!(
-        lines[2].starts_with("status ") && lines[2].contains("does not learn"),
+        lines[3].starts_with("status ") && lines[3].contains("built-in book is read-only"),
         "{lines:?}"
     );
+    // A book file: learnt into, written back, and played from.
+    use wedge::book::build::{build, BuildOptions};
+    use wedge::book::{Book, FLAG_LEAF};
+    let options = BuildOptions {
+        depth: 2,
+        exact_empties: 10,
+        threads: 1,
+        hash_mb: 1,
+    };
+    let book = build(&[], &options, None, Default::default(), &|_, _| {}).unwrap();
+    let path = std::env::temp_dir().join(format!("wedge-learn-{}.book", std::process::id()));
+    book.save(&path).unwrap();
+    let game = "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7];)";
+    s.send(&format!("set option BookFile {}", path.display()));
+    s.send(&format!("set game {game}"));
+    s.send("learn");
+    s.send("ping 3");
+    let lines = s.until(|l| l == "pong 3");
+    assert!(lines.iter().any(|l| l == "learned"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("learnt the game")),
+        "{lines:?}"
+    );
+    let learnt = Book::load(&path).unwrap();
+    assert!(learnt.len() > book.len() + 20);
+    let played = parse_ggf(game).unwrap();
+    let mut pos = played.start;
+    for &mv in &played.moves {
+        let e = learnt
+            .get(pos.board)
+            .expect("the game's positions are in the book");
+        assert_eq!(e.flags & FLAG_LEAF, 0);
+        assert_eq!(learnt.moves(pos.board).len(), pos.legal_move_list().len());
+        pos = pos.play(mv).unwrap();
+    }
+    let _ = std::fs::remove_file(path);
 }
 
 #[test]

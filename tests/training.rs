@@ -329,7 +329,7 @@ fn a_book_journal_is_resumed_only_with_its_own_arguments() {
     std::fs::write(&openings, "f5d6c3d3c4\nf5f6e6f4\n").unwrap();
     let book = temp_path("journal.book");
     let journal = PathBuf::from(format!("{}.journal", book.display()));
-    let header = "# wedge book journal: depth 6 exact-empties 14\n";
+    let header = "# wedge book journal: depth 6 exact-empties 14 selectivity 73\n";
     std::fs::write(&journal, header).unwrap();
     let (op, bk) = (openings.to_str().unwrap(), book.to_str().unwrap());
     let args = ["book", "build", "--openings", op, "--out", bk];

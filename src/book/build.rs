@@ -1,14 +1,16 @@
-//! Building and extending books: the positions along a list of opening lines become the book's tree;
-//! the last position of each line (a leaf) is scored by a search (or an exact solve when it is small
-//! enough) and every inner position gets the negamax of its children in the book. Leaf results are
-//! appended to a journal file as they finish, so an interrupted build resumes where it stopped.
+//! Scoring, joining and merging books: a leaf is scored by a search (or an exact solve when it is
+//! small enough) with fresh tables, so its score depends on the position alone; every inner
+//! position gets the negamax of its children in the book; leaf results are appended to a journal
+//! file as they finish, so an interrupted build resumes where it stopped; the books of a build's
+//! shards merge into the whole build's. Which positions a book holds is decided in
+//! [`super::grow`].
 
 use super::{Book, Entry, DEPTH_EXACT, FLAG_LEAF};
 use crate::board::text::Game;
 use crate::board::{Board, Color, Move, Position};
 use crate::eval::Evaluator;
 use crate::search::{Limits, Score, Searcher, Solver};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -28,9 +30,11 @@ pub struct BuildOptions {
     pub hash_mb: usize,
 }
 
-type Key = (u64, u64);
+/// A position's canonical key: (player, opponent) of its canonical orientation.
+pub(super) type Key = (u64, u64);
 
-fn key(board: Board) -> Key {
+/// The key of `board`.
+pub(super) fn key(board: Board) -> Key {
     let c = board.canonical().0;
     (c.player(), c.opponent())
 }
@@ -49,8 +53,11 @@ fn score_leaf(
         let r = solver.solve_exact(board);
         return (r.score.clamp(-64, 64) as i8, DEPTH_EXACT);
     }
+    // The engine's own selectivity: the leaves are scored as the engine would search them, and a
+    // full-width search of the same depth costs about ten times as much.
     let limits = Limits {
         depth: Some(options.depth),
+        selectivity: crate::search::selectivity::default_level(),
         ..Limits::default()
     };
     let r = searcher.search(
@@ -121,15 +128,20 @@ impl std::error::Error for BuildError {}
 /// with the same ones (a depth-10 build resumed at depth 4 would mix depths silently).
 fn journal_header(options: &BuildOptions) -> String {
     format!(
-        "# wedge book journal: depth {} exact-empties {}",
-        options.depth, options.exact_empties
+        "# wedge book journal: depth {} exact-empties {} selectivity {}",
+        options.depth,
+        options.exact_empties,
+        crate::search::selectivity::DEFAULT_PERCENT
     )
 }
 
 /// Reads a journal of finished leaves: its header, then `<board> <side> <score> <depth>` per line.
 /// Unreadable lines (a line cut by an interruption) are skipped. A journal written with other
 /// arguments is an error that names them.
-fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
+pub(super) fn read_journal(
+    path: &Path,
+    options: &BuildOptions,
+) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
     let mut done = HashMap::new();
     let Ok(file) = std::fs::File::open(path) else {
         return Ok(done);
@@ -172,7 +184,7 @@ fn read_journal(path: &Path, options: &BuildOptions) -> Result<HashMap<Key, (i8,
 
 /// Scores `leaves` (canonical keys), `threads` at a time, appending each result to `journal` and
 /// reporting `(done, total)` to `progress`. Leaves already in `done` are skipped.
-fn score_leaves(
+pub(super) fn score_leaves(
     leaves: &[Key],
     mut done: HashMap<Key, (i8, u8)>,
     options: &BuildOptions,
@@ -256,7 +268,13 @@ fn score_leaves(
 
 /// Recomputes every inner position's score as the negamax of its children in the book; leaves keep
 /// theirs. Returns the completed book.
-pub fn negamax(entries: HashMap<Key, Entry>) -> Book {
+pub fn negamax(mut entries: HashMap<Key, Entry>) -> Book {
+    negamax_scores(&mut entries);
+    Book::from_entries(entries.into_values().collect())
+}
+
+/// [`negamax`] in place.
+pub(super) fn negamax_scores(entries: &mut HashMap<Key, Entry>) {
     fn value(k: Key, entries: &HashMap<Key, Entry>, memo: &mut HashMap<Key, (i8, u8)>) -> (i8, u8) {
         if let Some(&v) = memo.get(&k) {
             return v;
@@ -293,24 +311,24 @@ pub fn negamax(entries: HashMap<Key, Entry>) -> Book {
         memo.insert(k, v);
         v
     }
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::with_capacity(entries.len());
     let keys: Vec<Key> = entries.keys().copied().collect();
     for k in &keys {
-        value(*k, &entries, &mut memo);
+        value(*k, entries, &mut memo);
     }
-    Book::from_entries(
-        keys.into_iter()
-            .map(|k| {
-                let e = entries[&k];
-                let (score, depth) = memo[&k];
-                Entry { score, depth, ..e }
-            })
-            .collect(),
-    )
+    for (k, e) in entries.iter_mut() {
+        let (score, depth) = memo[k];
+        e.score = score;
+        e.depth = depth;
+    }
 }
 
 /// Adds the scored ones of `leaves` to `entries` as leaf entries.
-fn add_leaves(entries: &mut HashMap<Key, Entry>, leaves: &[Key], scored: &HashMap<Key, (i8, u8)>) {
+pub(super) fn add_leaves(
+    entries: &mut HashMap<Key, Entry>,
+    leaves: &[Key],
+    scored: &HashMap<Key, (i8, u8)>,
+) {
     for &k in leaves {
         if let Some(&(score, depth)) = scored.get(&k) {
             entries.insert(
@@ -327,134 +345,24 @@ fn add_leaves(entries: &mut HashMap<Key, Entry>, leaves: &[Key], scored: &HashMa
     }
 }
 
-/// Builds a book from opening lines: every position along each line is a node, the end of each line
-/// a leaf (unless another line goes on from it). `journal` keeps finished leaves across runs.
-/// With a `shard` other than the whole, only that part of the leaves (sorted, every `parts`-th) is
-/// scored: the book holds every inner position and those leaves, and [`merge`] of all the parts
-/// is the book of the whole build.
+/// Builds a book from lines (games or opening transcripts; none: the start position alone): every
+/// position along each line is expanded ([`super::grow::learn`] into an empty book), so each holds
+/// all its children, scored. With a `shard` other than the whole, only that part of the new leaves
+/// (sorted, every `parts`-th) is scored: the book holds every inner position and those leaves, and
+/// [`merge`] of all the parts is the book of the whole build.
 pub fn build(
-    openings: &[Game],
+    lines: &[Game],
     options: &BuildOptions,
     journal: Option<&Path>,
     shard: crate::tools::shard::Shard,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Book, BuildError> {
-    let mut inner: HashSet<Key> = HashSet::new();
-    let mut ends: Vec<Key> = Vec::new();
-    for g in openings {
-        let mut pos = g.start;
-        for &mv in &g.moves {
-            inner.insert(key(pos.board));
-            pos = pos.play(mv).ok_or_else(|| BuildError::IllegalOpening {
-                opening: g.transcript(),
-                mv,
-            })?;
-        }
-        ends.push(key(pos.board));
-    }
-    let mut leaves: Vec<Key> = ends.into_iter().filter(|k| !inner.contains(k)).collect();
-    leaves.sort_unstable();
-    leaves.dedup();
-    let leaves: Vec<Key> = leaves
-        .into_iter()
-        .enumerate()
-        .filter(|&(i, _)| shard.owns(i))
-        .map(|(_, k)| k)
-        .collect();
-    let done = match journal {
-        Some(j) => read_journal(j, options)?,
-        None => HashMap::new(),
-    };
-    let scored = score_leaves(&leaves, done, options, journal, progress)?;
-    let mut entries: HashMap<Key, Entry> = HashMap::new();
-    for k in inner {
-        entries.insert(
-            k,
-            Entry {
-                player: k.0,
-                opponent: k.1,
-                score: 0,
-                depth: 0,
-                flags: 0,
-            },
-        );
-    }
-    add_leaves(&mut entries, &leaves, &scored);
-    Ok(negamax(entries))
-}
-
-/// Extends a book where play is likely to go: from the start, along every move whose score is
-/// within `margin` discs of the best, leaves are expanded (their children added) and missing moves
-/// are added (widening), up to `max_new` new leaves, which are then scored and negamaxed in.
-pub fn extend(
-    book: &Book,
-    margin: i32,
-    max_new: usize,
-    options: &BuildOptions,
-    journal: Option<&Path>,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Book, BuildError> {
-    let mut entries: HashMap<Key, Entry> = book
-        .entries()
-        .iter()
-        .map(|e| ((e.player, e.opponent), *e))
-        .collect();
-    let mut new: Vec<Key> = Vec::new();
-    let mut seen: HashSet<Key> = HashSet::new();
-    let mut stack = vec![Board::START];
-    while let Some(board) = stack.pop() {
-        if new.len() >= max_new || !seen.insert(key(board)) || board.is_game_over() {
-            continue;
-        }
-        let Some(e) = entries.get(&key(board)).copied() else {
-            continue;
-        };
-        let pos = Position {
-            board,
-            side: Color::Black,
-        };
-        let children: Vec<Board> = pos
-            .legal_move_list()
-            .into_iter()
-            .filter_map(|m| board.play_move(m))
-            .collect();
-        if e.flags & FLAG_LEAF != 0 {
-            // Deepen: the leaf becomes an inner node with all its children as new leaves.
-            if let Some(x) = entries.get_mut(&key(board)) {
-                x.flags = 0;
-            }
-            for c in children {
-                let k = key(c);
-                if !entries.contains_key(&k) && !new.contains(&k) {
-                    new.push(k);
-                }
-            }
-            continue;
-        }
-        let best = book.moves(board).first().map_or(i32::MIN, |m| m.score);
-        for c in children {
-            let k = key(c);
-            match entries.get(&k) {
-                Some(ce) if -i32::from(ce.score) >= best - margin => stack.push(c),
-                Some(_) => {}
-                None => {
-                    // Widen: a move the book never looked at.
-                    if !new.contains(&k) {
-                        new.push(k);
-                    }
-                }
-            }
-        }
-    }
-    new.truncate(max_new);
-    let done = match journal {
-        Some(j) => read_journal(j, options)?,
-        None => HashMap::new(),
-    };
-    let scored = score_leaves(&new, done, options, journal, progress)?;
-    add_leaves(&mut entries, &new, &scored);
-    // An inner node whose children were not all scored (max_new reached) keeps the ones that were.
-    Ok(negamax(entries))
+    let start = [Game {
+        start: Position::START,
+        moves: Vec::new(),
+    }];
+    let lines = if lines.is_empty() { &start[..] } else { lines };
+    super::grow::learn(&Book::default(), lines, options, journal, shard, progress)
 }
 
 /// Why shard books could not be merged.

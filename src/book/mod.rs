@@ -4,6 +4,7 @@
 //! a position and its mirror images share one entry. The file format is documented in docs/book.md.
 
 pub mod build;
+pub mod grow;
 
 use crate::board::{Board, Move, Position};
 use crate::files::checksum;
@@ -232,8 +233,13 @@ impl Book {
     }
 
     /// The book moves of `board` with their scores, best first: the legal moves whose resulting
-    /// position is in the book (a forced pass counts as a move).
+    /// position is in the book (a forced pass counts as a move). Only an inner position has book
+    /// moves: a leaf's children may be in the book by transposition, but not all of them, and the
+    /// best of a few is no book move.
     pub fn moves(&self, board: Board) -> Vec<BookMove> {
+        if self.get(board).is_none_or(|e| e.flags & FLAG_LEAF != 0) {
+            return Vec::new();
+        }
         let pos = Position {
             board,
             side: crate::board::Color::Black,
@@ -252,6 +258,67 @@ impl Book {
             })
             .collect();
         out.sort_by_key(|m| -m.score);
+        out
+    }
+
+    /// The book's line after playing `first` in `board`: `first`, then the book's best move at each
+    /// position while the book has one, at most `max` moves in all.
+    pub fn line(&self, board: Board, first: Move, max: usize) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut at = board.play_move(first);
+        while let Some(b) = at {
+            if line.len() >= max {
+                break;
+            }
+            let Some(best) = self.moves(b).first().map(|m| m.mv) else {
+                break;
+            };
+            line.push(best);
+            at = b.play_move(best);
+        }
+        line.truncate(max);
+        line
+    }
+
+    /// The book's main lines from `board`: each line of book moves within `window` discs of the
+    /// best at its position during the first `plies` moves, then the book's best move at each
+    /// position to the end of the book. A move whose position is a symmetric image or a
+    /// transposition of one already listed is left out.
+    pub fn main_lines(&self, board: Board, window: i32, plies: usize) -> Vec<Vec<Move>> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<(Board, Vec<Move>)> = vec![(board, Vec::new())];
+        while let Some((b, prefix)) = stack.pop() {
+            let moves = self.moves(b);
+            let Some(best) = moves.first() else {
+                if !prefix.is_empty() {
+                    out.push(prefix);
+                }
+                continue;
+            };
+            if prefix.len() >= plies {
+                let mut line = prefix;
+                let rest = self.line(b, best.mv, 60);
+                line.extend(rest);
+                out.push(line);
+                continue;
+            }
+            let near: Vec<&BookMove> = moves
+                .iter()
+                .filter(|m| m.score >= best.score - window)
+                .filter(|m| {
+                    b.play_move(m.mv)
+                        .is_some_and(|n| seen.insert(n.canonical().0))
+                })
+                .collect();
+            for m in near.into_iter().rev() {
+                if let Some(next) = b.play_move(m.mv) {
+                    let mut p = prefix.clone();
+                    p.push(m.mv);
+                    stack.push((next, p));
+                }
+            }
+        }
         out
     }
 

@@ -6,14 +6,25 @@ use std::path::{Path, PathBuf};
 use wedge::board::text::read_openings_file;
 use wedge::board::Position;
 
+/// Which lines a deviation step follows.
+#[derive(clap::Args, Clone)]
+pub struct GrowArgs {
+    /// Follow moves within this many discs of the best at their position (0 to 64).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=64))]
+    pub window: i32,
+    /// Expand positions at most this many plies from the start.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub max_ply: u32,
+}
+
 /// How book leaves are scored.
 #[derive(clap::Args, Clone)]
 pub struct LeafArgs {
     /// Search depth for leaf positions.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 20)]
     pub depth: u32,
     /// Leaves with at most this many empty squares are solved exactly.
-    #[arg(long, default_value_t = 18)]
+    #[arg(long, default_value_t = 20)]
     pub exact_empties: u32,
     /// Leaves scored at once.
     #[arg(long, value_parser = thread_count, default_value_t = 1)]
@@ -26,23 +37,33 @@ pub struct LeafArgs {
 /// What `wedge book` does.
 #[derive(Subcommand)]
 pub enum BookAction {
-    /// Build a book from opening lines (transcripts, one a line). Finished leaves are kept in
-    /// OUT.journal, so an interrupted build resumes when run again.
+    /// Build a book by the engine's own searches: from the start position (or along the lines of
+    /// --openings), then deviation steps until it holds --positions positions. Finished leaves are
+    /// kept in OUT.journal, so an interrupted build resumes when run again.
     Build {
-        /// The opening lines.
+        /// Lines to expand first (transcripts, one a line); default: the start position.
         #[arg(long)]
-        openings: PathBuf,
+        openings: Option<PathBuf>,
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
+        /// Grow the book to this many positions (default 2000; not with --shard).
+        #[arg(long)]
+        positions: Option<usize>,
+        #[command(flatten)]
+        grow: GrowArgs,
+        /// New positions per deviation step (the same value gives the same book).
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        batch: u64,
         #[command(flatten)]
         leaf: LeafArgs,
         /// Score only part I of N of the leaves (`--shard 2/4`), for several processes or
-        /// machines; `wedge book merge` of the N books is the book of the whole build.
+        /// machines; `wedge book merge` of the N books is the book of the whole build. A shard
+        /// expands the lines only: grow the merged book with `book extend --shard`.
         #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
         shard: (usize, usize),
     },
-    /// Merge the books of the shards of one build (`book build --shard I/N`) into one.
+    /// Merge the books of the shards of one build or extension (`--shard I/N`) into one.
     Merge {
         /// The shards' books.
         #[arg(required = true, num_args = 1..)]
@@ -51,7 +72,8 @@ pub enum BookAction {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Extend a book along its near-best lines: expand leaves and add missing moves.
+    /// One deviation step: from the start, follow the moves within --window discs of the best and
+    /// expand the positions reached, cheapest lines first, up to --max new positions.
     Extend {
         /// The book to extend (default: the built-in one).
         #[arg(long)]
@@ -59,12 +81,30 @@ pub enum BookAction {
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
-        /// Follow moves within this many discs of the best (0 to 128).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(i32).range(0..=128))]
-        margin: i32,
         /// At most this many new positions.
         #[arg(long, default_value_t = 1000)]
         max: usize,
+        #[command(flatten)]
+        grow: GrowArgs,
+        #[command(flatten)]
+        leaf: LeafArgs,
+        /// Score only part I of N of the new positions; `wedge book merge` of the N books is the
+        /// book of the whole step.
+        #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
+    },
+    /// Learn games (GGF or transcripts): every position along each game gets all its moves,
+    /// scored, so the side that lost deviates where its line was worse than another move.
+    Learn {
+        /// The game files.
+        #[arg(required = true, num_args = 1..)]
+        games: Vec<PathBuf>,
+        /// The book to learn into (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// The book file to write (may be the --book file).
+        #[arg(long)]
+        out: PathBuf,
         #[command(flatten)]
         leaf: LeafArgs,
     },
@@ -82,6 +122,20 @@ pub enum BookAction {
         /// The book (default: the built-in one).
         #[arg(long)]
         book: Option<PathBuf>,
+    },
+    /// Print the book's main lines as transcripts: every line of book moves within --window
+    /// discs of the best for the first --plies moves, each followed by the book's best moves to
+    /// the end of the book.
+    Lines {
+        /// The book (default: the built-in one).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Branch on moves within this many discs of the best (0 to 64).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(0..=64))]
+        window: i32,
+        /// Branch during this many first moves (0 to 10).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
+        plies: u32,
     },
     /// Print every book move as text: `<position> <move> <score> <depth>` per line.
     Export {
@@ -101,7 +155,8 @@ fn load_book(path: Option<&Path>) -> Result<wedge::book::Book, String> {
 
 /// Runs one book action.
 pub fn run(action: BookAction) -> Result<(), String> {
-    use wedge::book::build::{build, extend, BuildOptions};
+    use wedge::book::build::{build, BuildOptions};
+    use wedge::book::grow::{extend, grow, learn, GrowOptions};
     let options = |l: &LeafArgs| BuildOptions {
         depth: l.depth.clamp(1, 60),
         exact_empties: l.exact_empties.min(30),
@@ -113,35 +168,71 @@ pub fn run(action: BookAction) -> Result<(), String> {
         j.push(".journal");
         PathBuf::from(j)
     };
+    let shard_of = |(part, parts): (usize, usize)| wedge::tools::shard::Shard { part, parts };
+    let grow_of = |g: &GrowArgs| GrowOptions {
+        window: g.window,
+        max_ply: g.max_ply,
+    };
+    let save = |book: &wedge::book::Book, out: &Path, journal: &Path| -> Result<(), String> {
+        book.save(out)
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        let _ = std::fs::remove_file(journal);
+        Ok(())
+    };
     match action {
         BookAction::Build {
             openings,
             out,
+            positions,
+            grow: g,
+            batch,
             leaf,
             shard,
         } => {
-            let games = read_openings_file(&openings).map_err(|e| e.to_string())?;
-            if games.is_empty() {
-                return Err(format!(
-                    "{}: no opening lines in it: a book built from it would be empty",
-                    openings.display()
-                ));
+            let shard = shard_of(shard);
+            if shard != wedge::tools::shard::Shard::WHOLE && positions.is_some() {
+                return Err(
+                    "book build: a shard (--shard) expands the lines only; build them, \
+                            merge the shards, then grow with `book extend --shard`"
+                        .into(),
+                );
             }
+            let lines = match &openings {
+                Some(path) => {
+                    let games = read_openings_file(path).map_err(|e| e.to_string())?;
+                    if games.is_empty() {
+                        return Err(format!(
+                            "{}: no opening lines in it: a book built from it would be empty",
+                            path.display()
+                        ));
+                    }
+                    games
+                }
+                None => Vec::new(),
+            };
             let journal = journal_of(&out);
-            let book = build(
-                &games,
-                &options(&leaf),
+            let options = options(&leaf);
+            let mut book = build(
+                &lines,
+                &options,
                 Some(&journal),
-                wedge::tools::arena::Shard {
-                    part: shard.0,
-                    parts: shard.1,
-                },
+                shard,
                 &progress_reporter("leaves"),
             )
             .map_err(|e| e.to_string())?;
-            book.save(&out)
-                .map_err(|e| format!("{}: {e}", out.display()))?;
-            let _ = std::fs::remove_file(&journal);
+            if shard == wedge::tools::shard::Shard::WHOLE {
+                book = grow(
+                    &book,
+                    &grow_of(&g),
+                    positions.unwrap_or(2000),
+                    batch as usize,
+                    &options,
+                    Some(&journal),
+                    &progress_reporter("positions"),
+                )
+                .map_err(|e| e.to_string())?;
+            }
+            save(&book, &out, &journal)?;
             println!("wrote {} positions to {}", book.len(), out.display());
             Ok(())
         }
@@ -159,30 +250,61 @@ pub fn run(action: BookAction) -> Result<(), String> {
         BookAction::Extend {
             book,
             out,
-            margin,
             max,
+            grow: g,
             leaf,
+            shard,
         } => {
             let b = load_book(book.as_deref())?;
             let journal = journal_of(&out);
-            let before = b.len();
             let extended = extend(
                 &b,
-                margin.max(0),
+                &grow_of(&g),
                 max,
                 &options(&leaf),
                 Some(&journal),
+                shard_of(shard),
                 &progress_reporter("new positions"),
             )
             .map_err(|e| e.to_string())?;
-            extended
-                .save(&out)
-                .map_err(|e| format!("{}: {e}", out.display()))?;
-            let _ = std::fs::remove_file(&journal);
+            save(&extended, &out, &journal)?;
             println!(
                 "{} -> {} positions, wrote {}",
-                before,
+                b.len(),
                 extended.len(),
+                out.display()
+            );
+            Ok(())
+        }
+        BookAction::Learn {
+            games,
+            book,
+            out,
+            leaf,
+        } => {
+            let b = load_book(book.as_deref())?;
+            let mut lines = Vec::new();
+            for path in &games {
+                let named =
+                    wedge::tools::analyze::input::read_games(path).map_err(|e| e.to_string())?;
+                lines.extend(named.into_iter().map(|g| g.game));
+            }
+            let journal = journal_of(&out);
+            let learnt = learn(
+                &b,
+                &lines,
+                &options(&leaf),
+                Some(&journal),
+                wedge::tools::shard::Shard::WHOLE,
+                &progress_reporter("new positions"),
+            )
+            .map_err(|e| e.to_string())?;
+            save(&learnt, &out, &journal)?;
+            println!(
+                "learnt {} games: {} -> {} positions, wrote {}",
+                lines.len(),
+                b.len(),
+                learnt.len(),
                 out.display()
             );
             Ok(())
@@ -244,6 +366,18 @@ pub fn run(action: BookAction) -> Result<(), String> {
             }
             for m in b.moves(pos.board) {
                 println!("{} {:+} depth {}", m.mv, m.score, m.depth);
+            }
+            Ok(())
+        }
+        BookAction::Lines {
+            book,
+            window,
+            plies,
+        } => {
+            let b = load_book(book.as_deref())?;
+            for line in b.main_lines(wedge::Board::START, window, plies as usize) {
+                let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+                println!("{}", text.join(""));
             }
             Ok(())
         }

@@ -73,6 +73,41 @@ impl fmt::Display for CoreError {
 
 impl std::error::Error for CoreError {}
 
+/// The leaf depth for learning into a book that has no searched leaves.
+const LEARN_DEPTH: usize = 20;
+/// Learnt positions with at most this many empties are solved exactly.
+const LEARN_EXACT_EMPTIES: u32 = 20;
+
+/// Why a game could not be learnt into the book.
+#[derive(Debug)]
+pub enum LearnError {
+    /// The book in use is the built-in one, which is read-only.
+    BuiltIn,
+    /// The leaves could not be scored (tables, journal).
+    Build(crate::book::build::BuildError),
+    /// The learnt book could not be written.
+    Save {
+        /// The book file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for LearnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LearnError::BuiltIn => f.write_str(
+                "the built-in book is read-only: set BookFile to a book file to learn into",
+            ),
+            LearnError::Build(e) => write!(f, "{e}"),
+            LearnError::Save { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LearnError {}
+
 /// The shared core.
 pub struct Core {
     /// Current option values.
@@ -80,6 +115,8 @@ pub struct Core {
     /// The evaluation built from the current weights (for `eval`-style commands).
     pub evaluator: Evaluator,
     book: Option<Book>,
+    /// The file of the book in use (`BookFile`); `None` for the built-in book.
+    book_path: Option<std::path::PathBuf>,
     book_rng: Rng,
     jobs: Sender<Job>,
     /// The hash size the worker last allocated (what `Hash` falls back to when a resize fails).
@@ -104,6 +141,7 @@ impl Core {
                 options,
                 evaluator,
                 book,
+                book_path: None,
                 book_rng: Rng::new(0),
                 jobs,
                 hash_in_use: hash_mb,
@@ -135,6 +173,7 @@ impl Core {
                     message: e.to_string(),
                 })?;
                 self.book = (!book.is_empty()).then_some(book);
+                self.book_path = (!path.is_empty()).then(|| path.into());
             }
             Effect::Weights => {
                 self.evaluator = self.options.evaluator();
@@ -255,6 +294,88 @@ impl Core {
         }
         let book = self.book.as_ref()?;
         book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
+    }
+
+    /// Learns `game` into the book file in use ([`crate::book::grow::learn`]: every position along
+    /// it gets all its moves), scoring new positions as the book's own leaves were scored, writes
+    /// the file and plays from the learnt book. Returns the positions added. Blocks until done (a
+    /// game's worth of leaf searches).
+    pub fn learn(&mut self, game: &crate::board::text::Game) -> Result<usize, LearnError> {
+        use crate::book::build::BuildOptions;
+        let path = self.book_path.clone().ok_or(LearnError::BuiltIn)?;
+        let book = self.book.clone().unwrap_or_default();
+        // The book's own leaf depth: the most common depth of its searched leaves.
+        let mut counts = [0usize; 256];
+        for e in book.entries() {
+            if e.flags & crate::book::FLAG_LEAF != 0 && e.depth != crate::book::DEPTH_EXACT {
+                counts[e.depth as usize] += 1;
+            }
+        }
+        let depth = (1..255)
+            .max_by_key(|&d| (counts[d], d))
+            .filter(|&d| counts[d] > 0)
+            .unwrap_or(LEARN_DEPTH);
+        let options = BuildOptions {
+            depth: depth as u32,
+            exact_empties: LEARN_EXACT_EMPTIES,
+            threads: self.options.threads.max(1),
+            hash_mb: 16,
+        };
+        let mut journal = path.clone().into_os_string();
+        journal.push(".journal");
+        let journal = std::path::PathBuf::from(journal);
+        let learnt = crate::book::grow::learn(
+            &book,
+            std::slice::from_ref(game),
+            &options,
+            Some(&journal),
+            crate::tools::shard::Shard::WHOLE,
+            &|_, _| {},
+        )
+        .map_err(LearnError::Build)?;
+        learnt.save(&path).map_err(|error| LearnError::Save {
+            path: path.clone(),
+            error,
+        })?;
+        let _ = std::fs::remove_file(&journal);
+        let added = learnt.len() - book.len();
+        self.book = (!learnt.is_empty()).then_some(learnt);
+        Ok(added)
+    }
+
+    /// A book move told as a search would tell it: the book's depth and score, and its line (the
+    /// book's best moves after it) as the principal variation.
+    pub fn book_info(&self, board: crate::board::Board, m: &BookMove) -> crate::search::Info {
+        use crate::search::{Bound, Info, Score};
+        let exact = m.depth == crate::book::DEPTH_EXACT;
+        let pv = self
+            .book
+            .as_ref()
+            .map_or_else(|| vec![m.mv], |b| b.line(board, m.mv, 60));
+        Info {
+            multipv: 1,
+            depth: if exact {
+                board.empty_count()
+            } else {
+                u32::from(m.depth)
+            },
+            seldepth: pv.len() as u32,
+            score: if exact {
+                Score::Exact(m.score)
+            } else {
+                Score::Eval(100 * m.score)
+            },
+            bound: Bound::Exact,
+            nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            selectivity: if exact {
+                100
+            } else {
+                crate::search::selectivity::DEFAULT_PERCENT
+            },
+            pv,
+        }
     }
 
     /// All book moves of `board`, best first (empty when the book is off or does not know it).

@@ -168,8 +168,10 @@ impl NboardFrontEnd {
                 }
             }
             Command::Learn => {
+                s.out.line(text::LEARNING);
+                let outcome = s.core.learn(&self.game);
                 s.out.line(text::LEARNED);
-                s.out.line(text::NOT_LEARNED);
+                s.out.line(&text::learned_status(outcome));
             }
             Command::Analyze => self.analyze(s),
             Command::Quit => return false,

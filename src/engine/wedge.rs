@@ -440,7 +440,8 @@ impl WedgeFrontEnd {
             Some(None)
         } else if pos.board.must_pass() {
             Some(Some(Move::PASS))
-        } else if ponder {
+        } else if ponder || params.depth.is_some() || params.nodes.is_some() {
+            // `go depth` and `go nodes` ask for a search of that size: the book does not answer.
             None
         } else {
             s.core.book_move(pos, &params.request()).map(|m| {
@@ -449,6 +450,8 @@ impl WedgeFrontEnd {
                     move_text(m.mv, self.mode),
                     m.score
                 ));
+                let info = s.core.book_info(pos.board, &m);
+                s.out.line(&info_line(&info, self.mode, false));
                 Some(m.mv)
             })
         };

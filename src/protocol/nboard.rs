@@ -25,8 +25,16 @@ pub const PASS: &str = "=== PA";
 pub const GAME_OVER: &str = "status wedge: the game is over, there is no move to play";
 /// The answer to `learn`: the protocol requires it.
 pub const LEARNED: &str = "learned";
-/// The status line after `learned`: it says what the answer means here.
-pub const NOT_LEARNED: &str = "status wedge does not learn games: its book is unchanged";
+/// The status line while `learn` runs (it answers `learned` when the book is written).
+pub const LEARNING: &str = "status wedge is learning the game into its book";
+
+/// The status line after `learned`: what was learnt, or why nothing was.
+pub fn learned_status(outcome: Result<usize, crate::engine::core::LearnError>) -> String {
+    match outcome {
+        Ok(added) => format!("status wedge learnt the game: {added} new book positions"),
+        Err(e) => format!("status wedge did not learn the game: {e}"),
+    }
+}
 
 /// One NBoard command, as read from a line.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +65,7 @@ pub enum Command<'a> {
     /// `ping <n>`: stop, then answer `pong <n>` (the number as written, in lower case; 0 when
     /// absent).
     Ping(String),
-    /// `learn`: learn the game (wedge does not).
+    /// `learn`: learn the game into the book file in use.
     Learn,
     /// `analyze`: evaluate every position of the game.
     Analyze,
