@@ -60,15 +60,126 @@ pub fn move_name(mv: VariantMove, mode: Mode) -> String {
     }
 }
 
+/// Why a variant position or move could not be read; its text names the token and what was
+/// expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantTextError {
+    /// Not a square name (the token).
+    NotASquare(String),
+    /// Not a board size (the token).
+    NotASize(String),
+    /// `position variant` without a size.
+    NoSize,
+    /// `board` without its cells.
+    NoCells,
+    /// `board` without the side to move.
+    NoSide,
+    /// Rows separated by `/`: how many, and the board's rows.
+    RowCount(usize, usize),
+    /// A `/`-separated row of the wrong length: the row (from 1), its cells, the board's columns.
+    RowLength(usize, usize, usize),
+    /// A character that is no cell.
+    NotACell(char),
+    /// The wrong number of cells: given, rows, columns.
+    CellCount(usize, usize, usize),
+    /// Not a side to move (the token).
+    NotASide(String),
+    /// Both `blocked` and `board`.
+    BlockedAndBoard,
+    /// A blocked square outside the board: the square, rows, columns.
+    OffBoard(Square, usize, usize),
+    /// A blocked square that is not a square name (the token).
+    BadBlocked(String),
+    /// `blocked` without squares.
+    NoBlocked,
+    /// `position variantfile` without a file name.
+    NoFileName,
+    /// A move of the list that is not one: its number (from 1) and the token.
+    BadMove(usize, String),
+}
+
+impl std::fmt::Display for VariantTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use VariantTextError as E;
+        let square = |f: &mut std::fmt::Formatter<'_>, t: &str| {
+            write!(
+                f,
+                "'{}' is not a variant square (expected a column a-p then a row 1-16, e.g. j10)",
+                truncate(t)
+            )
+        };
+        match self {
+            E::NotASquare(t) => square(f, t),
+            E::NotASize(t) => write!(
+                f,
+                "position variant: '{}' is not a board size (expected <rows>x<cols>, each \
+                 1-{MAX_SIDE}, e.g. 10x10)",
+                truncate(t)
+            ),
+            E::NoSize => f.write_str(
+                "position variant: the board size is missing (e.g. 'position variant 10x10 \
+                 blocked a1,j1,a10,j10')",
+            ),
+            E::NoCells => f.write_str("position variant board: the cells are missing"),
+            E::NoSide => f.write_str(
+                "position variant board: the side to move is missing after the cells (expected \
+                 W or R)",
+            ),
+            E::RowCount(got, rows) => write!(
+                f,
+                "position variant board: {got} rows separated by '/', the board has {rows}"
+            ),
+            E::RowLength(row, got, cols) => write!(
+                f,
+                "position variant board: row {row} has {got} cells, the board has {cols} columns"
+            ),
+            E::NotACell(c) => write!(
+                f,
+                "position variant board: '{}' is not a cell (W or 0 white, R or 1 red, . - or 2 \
+                 empty, # or 3 blocked)",
+                truncate(&c.to_string())
+            ),
+            E::CellCount(got, rows, cols) => write!(
+                f,
+                "position variant board: {got} cells, a {rows}x{cols} board has {}",
+                rows * cols
+            ),
+            E::NotASide(t) => write!(
+                f,
+                "position variant board: the side to move must be W or R, got '{}'",
+                truncate(t)
+            ),
+            E::BlockedAndBoard => f.write_str(
+                "position variant: blocked squares are '#' cells of 'board': give either \
+                 'blocked' or 'board', not both",
+            ),
+            E::OffBoard(sq, rows, cols) => write!(
+                f,
+                "position variant: blocked square {} is off the {rows}x{cols} board",
+                square_name(*sq)
+            ),
+            E::BadBlocked(t) => {
+                f.write_str("position variant: ")?;
+                square(f, t)
+            }
+            E::NoBlocked => {
+                f.write_str("position variant: 'blocked' needs squares (e.g. blocked a1,j1)")
+            }
+            E::NoFileName => f.write_str("position variantfile: the file name is missing"),
+            E::BadMove(i, t) => {
+                write!(f, "position: move {i}: ")?;
+                square(f, t)
+            }
+        }
+    }
+}
+
+impl std::error::Error for VariantTextError {}
+
 /// Reads a square name (any case): a column letter `a`-`p`, then a row `1`-`16` without leading
 /// zeros. Whether it lies on a given board is not checked here.
-pub fn parse_square(text: &str) -> Result<Square, String> {
-    let bad = || {
-        format!(
-            "'{}' is not a variant square (expected a column a-p then a row 1-16, e.g. j10)",
-            truncate(text)
-        )
-    };
+pub fn parse_square(text: &str) -> Result<Square, VariantTextError> {
+    let bad = || VariantTextError::NotASquare(text.to_string());
     let mut chars = text.chars();
     let letter = chars.next().ok_or_else(bad)?.to_ascii_lowercase();
     let digits = chars.as_str();
@@ -92,7 +203,7 @@ pub fn parse_square(text: &str) -> Result<Square, String> {
 
 /// Reads a move of a variant move list: a square, or a pass in any of the protocol's spellings
 /// (`pass`, `0000`, `ps`, `pa`, `--`).
-pub fn parse_move(text: &str) -> Result<VariantMove, String> {
+pub fn parse_move(text: &str) -> Result<VariantMove, VariantTextError> {
     let lower = text.to_ascii_lowercase();
     if ["pass", "0000", "ps", "pa", "--"].contains(&lower.as_str()) {
         return Ok(None);
@@ -101,16 +212,10 @@ pub fn parse_move(text: &str) -> Result<VariantMove, String> {
 }
 
 /// Reads `<rows>x<cols>` (each 1..=16; `10x10`, `8X12`).
-fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || {
-        format!(
-            "position variant: '{}' is not a board size (expected <rows>x<cols>, each 1-{MAX_SIDE}, \
-             e.g. 10x10)",
-            truncate(text)
-        )
-    };
+fn parse_size(text: &str) -> Result<(usize, usize), VariantTextError> {
+    let bad = || VariantTextError::NotASize(text.to_string());
     let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let side = |t: &str| -> Result<usize, String> {
+    let side = |t: &str| -> Result<usize, VariantTextError> {
         if t.is_empty() || t.len() > 2 || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
         }
@@ -136,57 +241,37 @@ fn parse_cell(c: char) -> Option<Cell> {
 
 /// Reads the cells token of `board`: `rows * cols` cells in one run, or `rows` groups of `cols`
 /// cells separated by `/`.
-fn parse_cells(text: &str, rows: usize, cols: usize) -> Result<Vec<Cell>, String> {
+fn parse_cells(text: &str, rows: usize, cols: usize) -> Result<Vec<Cell>, VariantTextError> {
     let groups: Vec<&str> = text.split('/').collect();
     if groups.len() > 1 {
         if groups.len() != rows {
-            return Err(format!(
-                "position variant board: {} rows separated by '/', the board has {rows}",
-                groups.len()
-            ));
+            return Err(VariantTextError::RowCount(groups.len(), rows));
         }
         if let Some((i, g)) = groups
             .iter()
             .enumerate()
             .find(|(_, g)| g.chars().count() != cols)
         {
-            return Err(format!(
-                "position variant board: row {} has {} cells, the board has {cols} columns",
-                i + 1,
-                g.chars().count()
-            ));
+            return Err(VariantTextError::RowLength(i + 1, g.chars().count(), cols));
         }
     }
     let mut cells = Vec::with_capacity(rows * cols);
     for c in text.chars().filter(|&c| c != '/') {
-        let cell = parse_cell(c).ok_or_else(|| {
-            format!(
-                "position variant board: '{}' is not a cell (W or 0 white, R or 1 red, . - or 2 \
-                 empty, # or 3 blocked)",
-                truncate(&c.to_string())
-            )
-        })?;
+        let cell = parse_cell(c).ok_or(VariantTextError::NotACell(c))?;
         cells.push(cell);
     }
     if cells.len() != rows * cols {
-        return Err(format!(
-            "position variant board: {} cells, a {rows}x{cols} board has {}",
-            cells.len(),
-            rows * cols
-        ));
+        return Err(VariantTextError::CellCount(cells.len(), rows, cols));
     }
     Ok(cells)
 }
 
 /// Reads the side to move: `W`, `R`, `white`, `red`, `0` or `1` (any case).
-fn parse_side(text: &str) -> Result<Colour, String> {
+fn parse_side(text: &str) -> Result<Colour, VariantTextError> {
     match text.to_ascii_lowercase().as_str() {
         "w" | "white" | "0" => Ok(Colour::White),
         "r" | "red" | "1" => Ok(Colour::Red),
-        _ => Err(format!(
-            "position variant board: the side to move must be W or R, got '{}'",
-            truncate(text)
-        )),
+        _ => Err(VariantTextError::NotASide(text.to_string())),
     }
 }
 
@@ -196,50 +281,35 @@ fn is_word(token: &str, w: &str) -> bool {
 
 /// Reads the tokens after `position variant` into the base and the tokens left (the move list's
 /// part, starting with `moves` if any).
-pub fn parse_variant<'t, 'a>(args: &'t [&'a str]) -> Result<(VariantBase, &'t [&'a str]), String> {
+pub fn parse_variant<'t, 'a>(
+    args: &'t [&'a str],
+) -> Result<(VariantBase, &'t [&'a str]), VariantTextError> {
     let Some((&size, mut rest)) = args.split_first() else {
-        return Err(
-            "position variant: the board size is missing (e.g. 'position variant 10x10 \
-                    blocked a1,j1,a10,j10')"
-                .to_string(),
-        );
+        return Err(VariantTextError::NoSize);
     };
     let (rows, cols) = parse_size(size)?;
-    let on_board = |sq: Square, what: &str| -> Result<Square, String> {
+    let on_board = |sq: Square| -> Result<Square, VariantTextError> {
         if usize::from(sq.row) < rows && usize::from(sq.col) < cols {
             Ok(sq)
         } else {
-            Err(format!(
-                "position variant: {what} {} is off the {rows}x{cols} board",
-                square_name(sq)
-            ))
+            Err(VariantTextError::OffBoard(sq, rows, cols))
         }
     };
     match rest.first() {
         Some(&t) if is_word(t, "board") => {
             let cells = match rest.get(1) {
                 Some(&c) if !is_word(c, "moves") => c,
-                _ => return Err("position variant board: the cells are missing".to_string()),
+                _ => return Err(VariantTextError::NoCells),
             };
             let side = match rest.get(2) {
                 Some(&s) if !is_word(s, "moves") => s,
-                _ => {
-                    return Err(
-                        "position variant board: the side to move is missing after the \
-                                cells (expected W or R)"
-                            .to_string(),
-                    )
-                }
+                _ => return Err(VariantTextError::NoSide),
             };
             let cells = parse_cells(cells, rows, cols)?;
             let to_move = parse_side(side)?;
             rest = rest.get(3..).unwrap_or(&[]);
             if rest.first().is_some_and(|t| is_word(t, "blocked")) {
-                return Err(
-                    "position variant: blocked squares are '#' cells of 'board': give \
-                            either 'blocked' or 'board', not both"
-                        .to_string(),
-                );
+                return Err(VariantTextError::BlockedAndBoard);
             }
             Ok((
                 VariantBase::Cells {
@@ -259,22 +329,17 @@ pub fn parse_variant<'t, 'a>(args: &'t [&'a str]) -> Result<(VariantBase, &'t [&
                     break;
                 }
                 for name in token.split(',').filter(|n| !n.is_empty()) {
-                    let sq = parse_square(name).map_err(|e| format!("position variant: {e}"))?;
-                    blocked.push(on_board(sq, "blocked square")?);
+                    let sq = parse_square(name)
+                        .map_err(|_| VariantTextError::BadBlocked(name.to_string()))?;
+                    blocked.push(on_board(sq)?);
                 }
                 rest = tail;
             }
             if blocked.is_empty() {
-                return Err(
-                    "position variant: 'blocked' needs squares (e.g. blocked a1,j1)".to_string(),
-                );
+                return Err(VariantTextError::NoBlocked);
             }
             if rest.first().is_some_and(|t| is_word(t, "board")) {
-                return Err(
-                    "position variant: blocked squares are '#' cells of 'board': give \
-                            either 'blocked' or 'board', not both"
-                        .to_string(),
-                );
+                return Err(VariantTextError::BlockedAndBoard);
             }
             Ok((
                 VariantBase::Start {
@@ -301,20 +366,19 @@ pub fn parse_variant<'t, 'a>(args: &'t [&'a str]) -> Result<(VariantBase, &'t [&
 pub fn parse_variant_file<'t, 'a>(
     line: &'a str,
     args: &'t [&'a str],
-) -> Result<(VariantBase, &'t [&'a str]), String> {
+) -> Result<(VariantBase, &'t [&'a str]), VariantTextError> {
     let end = args
         .iter()
         .position(|t| is_word(t, "moves"))
         .unwrap_or(args.len());
     let (Some(&first), Some(&last)) = (args.first(), end.checked_sub(1).and_then(|i| args.get(i)))
     else {
-        return Err("position variantfile: the file name is missing".to_string());
+        return Err(VariantTextError::NoFileName);
     };
     let start = first.as_ptr() as usize - line.as_ptr() as usize;
     let stop = last.as_ptr() as usize - line.as_ptr() as usize + last.len();
-    let path = line
-        .get(start..stop)
-        .ok_or_else(|| "position variantfile: the file name is not part of the line".to_string())?;
+    // The tokens are slices of `line`, so the range is inside it.
+    let path = line.get(start..stop).ok_or(VariantTextError::NoFileName)?;
     Ok((
         VariantBase::File(path.to_string()),
         args.get(end..).unwrap_or(&[]),
@@ -322,10 +386,10 @@ pub fn parse_variant_file<'t, 'a>(
 }
 
 /// Reads a variant move list (the tokens after `moves`).
-pub fn parse_moves(list: &[&str]) -> Result<Vec<VariantMove>, String> {
+pub fn parse_moves(list: &[&str]) -> Result<Vec<VariantMove>, VariantTextError> {
     list.iter()
         .enumerate()
-        .map(|(i, t)| parse_move(t).map_err(|e| format!("position: move {}: {e}", i + 1)))
+        .map(|(i, t)| parse_move(t).map_err(|_| VariantTextError::BadMove(i + 1, t.to_string())))
         .collect()
 }
 

@@ -80,11 +80,11 @@ fn parse_variant_position(line: &str, base: Base, rest: &[&str]) -> Result<Comma
         Base::VariantFile => variant::parse_variant_file(line, rest),
         _ => variant::parse_variant(rest),
     }
-    .map_err(ParseError::new)?;
+    .map_err(|e| ParseError::new(e.to_string()))?;
     let moves = match rest.split_first() {
         None => Vec::new(),
         Some((&keyword, list)) if is_word(keyword, "moves") => {
-            variant::parse_moves(list).map_err(ParseError::new)?
+            variant::parse_moves(list).map_err(|e| ParseError::new(e.to_string()))?
         }
         Some((&other, _)) => {
             return Err(ParseError::new(format!(
