@@ -53,7 +53,8 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         .params
         .iter()
         .map(|p| Param::parse(p))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let openings = match &args.openings {
         Some(path) => arena::read_openings(path, None).map_err(|e| e.to_string())?,
         None => vec![wedge::board::text::Game::new(wedge::board::Position::START)],
@@ -106,7 +107,8 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
     let start = Instant::now();
     let first = state.done;
     let result = tune::run(&config, &mut state, |state, it| {
-        tune::write_atomically(&args.state, &state.to_text(&config))?;
+        tune::write_atomically(&args.state, &state.to_text(&config))
+            .map_err(|e| format!("{}: {e}", args.state.display()))?;
         if let Some((f, path)) = log.as_mut() {
             let mut line = format!(
                 "{},{},{},{}",

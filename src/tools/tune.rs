@@ -58,26 +58,23 @@ impl Param {
     }
 
     /// Reads `NAME,START,MIN,MAX,C_END[,R_END]` (the layout chess testing frameworks use).
-    pub fn parse(text: &str) -> Result<Param, String> {
+    pub fn parse(text: &str) -> Result<Param, ParamError> {
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if !(5..=6).contains(&parts.len())
             || parts[0].is_empty()
             || parts[0].contains(char::is_whitespace)
         {
-            return Err(format!(
-                "--param: '{text}' is not NAME,START,MIN,MAX,C_END[,R_END]"
-            ));
+            return Err(ParamError::Form(text.to_string()));
         }
-        let number = |i: usize, what: &str| -> Result<f64, String> {
+        let number = |i: usize, what: &'static str| -> Result<f64, ParamError> {
             parts[i]
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    format!(
-                        "--param {}: {what} '{}' is not a number",
-                        parts[0], parts[i]
-                    )
+                .ok_or_else(|| ParamError::NotANumber {
+                    name: parts[0].to_string(),
+                    field: what,
+                    text: parts[i].to_string(),
                 })
         };
         let p = Param {
@@ -92,20 +89,129 @@ impl Param {
             },
         };
         if p.min > p.max || p.start < p.min || p.start > p.max {
-            return Err(format!(
-                "--param {}: needs MIN <= START <= MAX, got {} <= {} <= {}",
-                p.name, p.min, p.start, p.max
-            ));
+            return Err(ParamError::OutOfOrder(p));
         }
         if p.c_end <= 0.0 || p.r_end <= 0.0 {
-            return Err(format!(
-                "--param {}: C_END and R_END must be positive",
-                p.name
-            ));
+            return Err(ParamError::NotPositive(p.name));
         }
         Ok(p)
     }
 }
+
+/// Why a `--param` could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    /// Not of the form `NAME,START,MIN,MAX,C_END[,R_END]` (the text).
+    Form(String),
+    /// A field that is not a finite number.
+    NotANumber {
+        /// The parameter.
+        name: String,
+        /// The field (`START`, `MIN`, ...).
+        field: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// Not `MIN <= START <= MAX`.
+    OutOfOrder(Param),
+    /// `C_END` or `R_END` not positive (the parameter).
+    NotPositive(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Form(t) => {
+                write!(f, "--param: '{t}' is not NAME,START,MIN,MAX,C_END[,R_END]")
+            }
+            ParamError::NotANumber { name, field, text } => {
+                write!(f, "--param {name}: {field} '{text}' is not a number")
+            }
+            ParamError::OutOfOrder(p) => write!(
+                f,
+                "--param {}: needs MIN <= START <= MAX, got {} <= {} <= {}",
+                p.name, p.min, p.start, p.max
+            ),
+            ParamError::NotPositive(name) => {
+                write!(f, "--param {name}: C_END and R_END must be positive")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Why a tune state file cannot resume this run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateError {
+    /// The text format of an earlier wedge.
+    OldFormat,
+    /// Not JSON of a state file: the line and what the reader said.
+    Json {
+        /// The line (from 1).
+        line: usize,
+        /// The reader's message.
+        message: String,
+    },
+    /// Another `format` field (its value).
+    Format(String),
+    /// A setting of the run that differs: its name, the file's value and the command's.
+    Other(&'static str, u64, u64),
+    /// Other parameters: the file's names and the command's.
+    Names(Vec<String>, Vec<String>),
+    /// The same parameters with other `--param` values: the file's and the command's.
+    Specs(Vec<String>, Vec<String>),
+    /// Iterations done, history entries and the run's iterations that do not fit together.
+    Progress(usize, usize, usize),
+    /// A value that is not a number, or a history entry of the wrong length.
+    Values,
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateError::OldFormat => f.write_str(
+                "a state file in the text format of an earlier wedge (this one writes JSON): \
+                 finish that run with the wedge that started it, or start again",
+            ),
+            StateError::Json { line, message } => write!(
+                f,
+                "line {line}: not a wedge tune state: {}",
+                crate::files::Excerpt(message)
+            ),
+            StateError::Format(v) => write!(
+                f,
+                "not a wedge tune state (format '{}')",
+                crate::files::Excerpt(v)
+            ),
+            StateError::Other(what, file, command) => write!(
+                f,
+                "it was started with {what} {file} and this command has {command}"
+            ),
+            StateError::Names(file, command) => write!(
+                f,
+                "it tunes {} and this command {}",
+                file.join(" "),
+                command.join(" ")
+            ),
+            StateError::Specs(file, command) => write!(
+                f,
+                "it was started with --param {} and this command has --param {}",
+                file.join(" --param "),
+                command.join(" --param ")
+            ),
+            StateError::Progress(done, history, of) => write!(
+                f,
+                "it has {done} iterations done and {history} in its history, of {of}"
+            ),
+            StateError::Values => {
+                f.write_str("a value that is not a number, or a history entry of the wrong length")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
 
 /// Everything a tuning run needs.
 #[derive(Clone, Debug)]
@@ -182,54 +288,36 @@ impl TuneState {
 
     /// Reads a state file's text, checking that it belongs to a run of `config` (same iterations,
     /// seed, pairs and parameters); the message says what differs.
-    pub fn parse(text: &str, config: &TuneConfig) -> Result<TuneState, String> {
+    pub fn parse(text: &str, config: &TuneConfig) -> Result<TuneState, StateError> {
         if text.trim_start().starts_with('#') {
-            return Err(
-                "a state file in the text format of an earlier wedge (this one writes \
-                        JSON): finish that run with the wedge that started it, or start again"
-                    .to_string(),
-            );
+            return Err(StateError::OldFormat);
         }
-        let file: StateFile = serde_json::from_str(text).map_err(|e| {
-            format!(
-                "line {}: not a wedge tune state: {}",
-                e.line(),
-                crate::files::Excerpt(&e.to_string())
-            )
+        let file: StateFile = serde_json::from_str(text).map_err(|e| StateError::Json {
+            line: e.line(),
+            message: e.to_string(),
         })?;
         if file.format != STATE_FORMAT {
-            return Err(format!(
-                "not a wedge tune state (format '{}')",
-                crate::files::Excerpt(&file.format)
-            ));
+            return Err(StateError::Format(file.format));
         }
         check_same("iterations", file.iterations, config.iterations as u64)?;
         check_same("seed", file.seed, config.seed)?;
         check_same("pairs", file.pairs, config.pairs as u64)?;
-        let names: Vec<&str> = file.params.iter().map(|p| p.name.as_str()).collect();
-        let wanted: Vec<&str> = config.params.iter().map(|p| p.name.as_str()).collect();
+        let names: Vec<String> = file.params.iter().map(|p| p.name.clone()).collect();
+        let wanted: Vec<String> = config.params.iter().map(|p| p.name.clone()).collect();
         if names != wanted {
-            return Err(format!(
-                "it tunes {} and this command {}",
-                names.join(" "),
-                wanted.join(" ")
-            ));
+            return Err(StateError::Names(names, wanted));
         }
-        let specs: Vec<&str> = file.params.iter().map(|p| p.spec.as_str()).collect();
+        let specs: Vec<String> = file.params.iter().map(|p| p.spec.clone()).collect();
         let wanted_specs: Vec<String> = config.params.iter().map(Param::spec).collect();
         if specs != wanted_specs {
-            return Err(format!(
-                "it was started with --param {} and this command has --param {}",
-                specs.join(" --param "),
-                wanted_specs.join(" --param ")
-            ));
+            return Err(StateError::Specs(specs, wanted_specs));
         }
         let done = file.done as usize;
         if done > config.iterations || file.history.len() != done {
-            return Err(format!(
-                "it has {done} iterations done and {} in its history, of {}",
+            return Err(StateError::Progress(
+                done,
                 file.history.len(),
-                config.iterations
+                config.iterations,
             ));
         }
         let finite = |values: &[f64]| values.iter().all(|v| v.is_finite());
@@ -240,9 +328,7 @@ impl TuneState {
                 .iter()
                 .any(|h| h.len() != names.len() || !finite(h))
         {
-            return Err(
-                "a value that is not a number, or a history entry of the wrong length".into(),
-            );
+            return Err(StateError::Values);
         }
         Ok(TuneState {
             done,
@@ -280,13 +366,11 @@ struct StateParam {
     value: f64,
 }
 
-fn check_same(what: &str, file: u64, command: u64) -> Result<(), String> {
+fn check_same(what: &'static str, file: u64, command: u64) -> Result<(), StateError> {
     if file == command {
         Ok(())
     } else {
-        Err(format!(
-            "it was started with {what} {file} and this command has {command}"
-        ))
+        Err(StateError::Other(what, file, command))
     }
 }
 
@@ -470,13 +554,11 @@ pub fn run(
 
 /// Writes `text` to `path` through a temporary file beside it, so a reader (or a crash) never
 /// sees half a state file.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
-    std::fs::write(&partial, text)
-        .and_then(|_| std::fs::rename(&partial, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, path))
 }
 
 #[cfg(test)]
@@ -546,22 +628,27 @@ mod tests {
         other.params[1].c_end = 20.0;
         assert!(TuneState::parse(&text, &other)
             .unwrap_err()
+            .to_string()
             .contains("--param B,5,-100,100,20"));
         other = c.clone();
         other.seed = 4;
         assert!(TuneState::parse(&text, &other)
             .unwrap_err()
+            .to_string()
             .contains("seed"));
         other = c.clone();
         other.params.pop();
         assert!(TuneState::parse(&text, &other)
             .unwrap_err()
+            .to_string()
             .contains("tunes A B"));
         assert!(TuneState::parse("done x\n", &c)
             .unwrap_err()
+            .to_string()
             .contains("line 1"));
         assert!(TuneState::parse("# wedge tune state\niterations 20\n", &c)
             .unwrap_err()
+            .to_string()
             .contains("text format of an earlier wedge"));
     }
 
