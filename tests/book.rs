@@ -22,6 +22,13 @@ fn shipped_book_is_sizeable_and_starts_at_the_start() {
 }
 
 #[test]
+fn the_shipped_book_is_a_minimax_tree_from_the_start() {
+    let b = book();
+    assert!(assert_minimax_tree(&b) > 1000);
+    assert!(b.line(Board::START, b.moves(Board::START)[0].mv, 60).len() >= 20);
+}
+
+#[test]
 fn every_book_move_is_legal_and_inner_scores_negamax() {
     let b = book();
     let mut inner = 0;
@@ -363,23 +370,33 @@ fn session(lines: &[&str], until: usize) -> Vec<String> {
 
 #[test]
 fn book_on_and_off() {
-    let on = session(
-        &[
-            "setoption name OwnBook value true",
-            "position startpos",
-            "go movetime 50",
-        ],
-        1,
-    );
+    // On by default: a timed go from the start is answered from the book, with an info line that
+    // tells the book move as a search would (depth, score, the book's line as pv).
+    let on = session(&["position startpos", "go movetime 50"], 1);
     assert!(
         on.iter().any(|l| l.starts_with("info string book move")),
         "{on:?}"
     );
-    // Off by default.
-    let off = session(&["position startpos", "go depth 2"], 1);
-    assert!(!off.iter().any(|l| l.contains("book move")));
-    assert!(off.iter().any(|l| l.starts_with("info depth 2")));
-    // Book moves are legal.
+    let info = on
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line for the book move");
+    assert!(
+        info.contains(" nodes 0 ") && info.contains(" pv "),
+        "{info}"
+    );
+    let pv: Vec<Move> = info
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    assert!(pv.len() >= 10, "the book's line: {pv:?}");
+    let mut pos = Position::START;
+    for m in &pv {
+        pos = pos.play(*m).expect("the book's line is legal");
+    }
     let mv: Move = on
         .last()
         .unwrap()
@@ -388,7 +405,20 @@ fn book_on_and_off() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(Position::START.play(mv).is_some());
+    assert_eq!(mv, pv[0]);
+    // Off, and for go depth (a search of that size is asked for), no book move.
+    let off = session(
+        &[
+            "setoption name OwnBook value false",
+            "position startpos",
+            "go movetime 50",
+        ],
+        1,
+    );
+    assert!(!off.iter().any(|l| l.contains("book move")), "{off:?}");
+    let depth = session(&["position startpos", "go depth 2"], 1);
+    assert!(!depth.iter().any(|l| l.contains("book move")));
+    assert!(depth.iter().any(|l| l.starts_with("info depth 2")));
 }
 
 #[test]
@@ -406,7 +436,6 @@ fn bad_book_files_are_rejected_with_the_file_named() {
     );
     let out = session(
         &[
-            "setoption name OwnBook value true",
             &format!("setoption name BookFile value {}", bad.display()),
             "position startpos",
             "go movetime 50",

@@ -283,7 +283,7 @@ fn files_that_are_not_regular_or_are_empty_are_refused_at_once() {
     // The engine still plays with its own book and evaluation.
     e.send("setoption name OwnBook value true");
     e.send("position startpos");
-    e.send("go depth 3");
+    e.send("go movetime 50");
     let (lines, mv) = e.bestmove();
     assert!(lines.iter().any(|l| l.starts_with("info string book move")));
     assert!(legal_in(&Position::START, &mv));

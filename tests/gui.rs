@@ -8,6 +8,7 @@ use common::gui::GuiServer;
 use serde_json::Value;
 use wedge::board::ggf::GgfGame;
 use wedge::board::{Move, Position};
+use wedge::book::Book;
 
 const HUMANS: &str =
     r#"{"black":"human","white":"human","level":10,"time":{"kind":"per_move","ms":200}}"#;
@@ -178,12 +179,23 @@ fn one_tab_holds_the_engine_at_a_time() {
 fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
     let g = GuiServer::start();
     let token = g.claim(false).unwrap();
-    // The engine plays black at once, thinking a long time.
-    new_game(
-        &g,
+    // The engine plays black at once, thinking a long time: from a position out of its book.
+    let mut start = Position::START;
+    for m in first_moves(Position::START).into_iter().take(10) {
+        start = start.play(m).unwrap();
+    }
+    assert!(Book::embedded().unwrap().moves(start.board).is_empty());
+    let (status, state) = g.command(
         &token,
-        r#"{"black":"engine","white":"human","level":10,"time":{"kind":"per_move","ms":20000}}"#,
+        &serde_json::json!({
+            "type": "new",
+            "position": start.to_string(),
+            "settings": {"black": "engine", "white": "human", "level": 10,
+                         "time": {"kind": "per_move", "ms": 20000}},
+        })
+        .to_string(),
     );
+    assert_eq!(status, 200, "{state}");
     let s = g.wait_for(&token, 10, |s| !s["thinking"].is_null());
     assert_eq!(s["thinking"]["kind"], "move");
     // A person cannot move for it.

@@ -85,8 +85,19 @@ fn a_whole_game_against_the_engine_ends_with_a_result() {
 
 #[test]
 fn undo_redo_hint_and_errors_keep_the_game() {
-    let save = temp("undo.ggf");
+    // With the book (the default) the engine answers f5 from it; without, it searches.
+    let save = temp("undo-book.ggf");
     let mut e = play(&[], &save);
+    to_prompt(&mut e);
+    e.send("f5");
+    let after = to_prompt(&mut e);
+    assert!(
+        after.iter().any(|l| l.contains("from its book")),
+        "{after:?}"
+    );
+    e.send("quit");
+    let save = temp("undo.ggf");
+    let mut e = play(&["--no-book"], &save);
     let first = to_prompt(&mut e);
     assert!(
         first.last().unwrap().contains("legal: d3 c4 f5 e6"),

@@ -33,9 +33,9 @@ pub struct PlayArgs {
     /// Do not save the game automatically.
     #[arg(long)]
     pub no_autosave: bool,
-    /// Use the opening book (off by default, as for the engine: docs/book.md).
+    /// Play without the opening book (on by default, as for the engine: docs/book.md).
     #[arg(long)]
-    pub book: bool,
+    pub no_book: bool,
     /// Vary the engine's moves with this seed (the same seed and moves replay the same game).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -104,7 +104,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         interactive,
         autosave,
         resume,
-        book: args.book,
+        book: !args.no_book,
         random: args.seed,
     };
     let stdin = std::io::BufReader::new(std::io::stdin());

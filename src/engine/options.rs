@@ -194,9 +194,7 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
     },
     EngineOption {
         name: "OwnBook",
-        // Off by default: from the start position the shipped book loses -352 +/- 99 Elo against
-        // no book (docs/book.md) until it is rebuilt from deeper analysis.
-        kind: Kind::Check { default: false },
+        kind: Kind::Check { default: true },
         set: |o, d, v| {
             o.own_book = d.check(v)?;
             Ok(Effect::None)
@@ -347,7 +345,7 @@ pub struct Options {
     pub multipv: usize,
     /// Write the expected reply after the move (`bestmove X ponder Y`), for GUIs that ponder.
     pub ponder: bool,
-    /// Use the opening book (off by default: docs/book.md).
+    /// Use the opening book (docs/book.md).
     pub own_book: bool,
     /// The weights file last loaded (empty: built-in weights).
     pub eval_file: String,
@@ -384,7 +382,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             ponder: false,
-            own_book: false,
+            own_book: true,
             eval_file: String::new(),
             pattern_file: String::new(),
             move_overhead_ms: 30,
