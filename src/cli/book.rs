@@ -47,7 +47,8 @@ pub enum BookAction {
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
-        /// Grow the book to this many positions (default 2000; not with --shard).
+        /// Grow the book to this many positions (default: 2000 from the start, the lines alone
+        /// with --openings; not with --shard).
         #[arg(long)]
         positions: Option<usize>,
         #[command(flatten)]
@@ -220,11 +221,18 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &progress_reporter("leaves"),
             )
             .map_err(|e| e.to_string())?;
-            if shard == wedge::tools::shard::Shard::WHOLE {
+            // From the start the book grows to --positions (default 2000); along --openings
+            // lines it holds the lines alone unless --positions is given.
+            let target = match (&openings, positions) {
+                (_, Some(n)) => n,
+                (None, None) => 2000,
+                (Some(_), None) => 0,
+            };
+            if shard == wedge::tools::shard::Shard::WHOLE && target > book.len() {
                 book = grow(
                     &book,
                     &grow_of(&g),
-                    positions.unwrap_or(2000),
+                    target,
                     batch as usize,
                     &options,
                     Some(&journal),
