@@ -105,26 +105,63 @@ pub fn recount(paths: &[PathBuf]) -> Result<Recount, RecountError> {
     count(&games).ok_or(RecountError::NoGames)
 }
 
+/// Why a line of a games file cannot be counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameLineError {
+    /// Not a GGF game.
+    Ggf(crate::board::ggf::GgfError),
+    /// A player's name (`PB` or `PW`) is missing.
+    NoPlayer,
+    /// Other players than the first game's: these (black, white) and the first's.
+    OtherPlayers((String, String), (String, String)),
+    /// The result (`RE`) is missing.
+    NoResult,
+    /// The result is not a disc difference (its text).
+    BadResult(String),
+}
+
+impl fmt::Display for GameLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameLineError::Ggf(e) => write!(f, "{e}"),
+            GameLineError::NoPlayer => f.write_str("a player's name (PB or PW) is missing"),
+            GameLineError::OtherPlayers((b, w), (p, q)) => write!(
+                f,
+                "the players '{b}' and '{w}' are not the first game's ('{p}' and '{q}')"
+            ),
+            GameLineError::NoResult => f.write_str("the result (RE) is missing"),
+            GameLineError::BadResult(r) => write!(f, "result '{r}' is not a disc difference"),
+        }
+    }
+}
+
+impl std::error::Error for GameLineError {}
+
 /// Reads one line: a finished game between the `players` of the first line read (set by it).
-fn read(file: usize, text: &str, players: &mut Option<(String, String)>) -> Result<Read, String> {
-    let record = parse_ggf_record(text).map_err(|e| e.to_string())?;
+fn read(
+    file: usize,
+    text: &str,
+    players: &mut Option<(String, String)>,
+) -> Result<Read, GameLineError> {
+    let record = parse_ggf_record(text).map_err(GameLineError::Ggf)?;
     let [Some(black), Some(white)] = record.players else {
-        return Err("a player's name (PB or PW) is missing".into());
+        return Err(GameLineError::NoPlayer);
     };
     let (p, q) = players.get_or_insert_with(|| (black.clone(), white.clone()));
     if !((&black, &white) == (p, q) || (&black, &white) == (q, p)) {
-        return Err(format!(
-            "the players '{black}' and '{white}' are not the first game's ('{p}' and '{q}')"
+        return Err(GameLineError::OtherPlayers(
+            (black, white),
+            (p.clone(), q.clone()),
         ));
     }
-    let result = record.result.ok_or("the result (RE) is missing")?;
+    let result = record.result.ok_or(GameLineError::NoResult)?;
     let (score, flag) = result.split_once(':').unwrap_or((result.as_str(), ""));
     let black_score = score
         .trim()
         .parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && s.abs() <= 64.0)
-        .ok_or_else(|| format!("result '{result}' is not a disc difference"))?
+        .ok_or_else(|| GameLineError::BadResult(result.clone()))?
         .round() as i32;
     let (pair, run) = record.name.as_deref().map_or((None, None), game_name);
     Ok(Read {
@@ -235,7 +272,7 @@ mod tests {
     }
 
     /// Reads and counts the lines of several files, as [`recount`] does with their contents.
-    fn count_files(files: &[&str]) -> Result<Option<Recount>, String> {
+    fn count_files(files: &[&str]) -> Result<Option<Recount>, GameLineError> {
         let mut players = None;
         let mut games = Vec::new();
         for (index, text) in files.iter().enumerate() {
@@ -281,7 +318,8 @@ mod tests {
             line("a", "c", 2, None, false)
         );
         let e = count_files(&[&text]).unwrap_err();
-        assert!(e.starts_with("the players 'a' and 'c'"), "{e}");
+        assert!(matches!(e, GameLineError::OtherPlayers(..)), "{e:?}");
+        assert!(e.to_string().starts_with("the players 'a' and 'c'"), "{e}");
         // Without pair tags, A is the first game's black player.
         let r = count_files(&[&line("b", "a", 2, None, false)])
             .unwrap()
@@ -289,9 +327,11 @@ mod tests {
         assert_eq!((r.a.as_str(), r.tally.wins), ("b", 1));
         let unfinished = line("a", "b", 2, None, false).replace("RE[+2.000]", "RE[?]");
         let e = count_files(&[&unfinished]).unwrap_err();
-        assert!(e.starts_with("result '?'"), "{e}");
+        assert_eq!(e, GameLineError::BadResult("?".into()));
+        assert!(e.to_string().starts_with("result '?'"), "{e}");
         let e = count_files(&["(;GM[Othello]B[zz];)"]).unwrap_err();
-        assert!(e.starts_with("GGF"), "{e}");
+        assert!(matches!(e, GameLineError::Ggf(_)), "{e:?}");
+        assert!(e.to_string().starts_with("GGF"), "{e}");
         assert!(count_files(&["\n \n"]).unwrap().is_none());
     }
 }
