@@ -124,6 +124,13 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// The journal of the book written to `book`: `BOOK.journal` beside it.
+pub fn journal_path(book: &Path) -> PathBuf {
+    let mut j = book.as_os_str().to_owned();
+    j.push(".journal");
+    PathBuf::from(j)
+}
+
 /// The journal's first line: the arguments that decide a leaf's score. A journal is resumed only
 /// with the same ones (a depth-10 build resumed at depth 4 would mix depths silently).
 fn journal_header(options: &BuildOptions) -> String {

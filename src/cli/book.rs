@@ -164,11 +164,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
         threads: l.threads.clamp(1, 256),
         hash_mb: l.hash.clamp(1, 4096),
     };
-    let journal_of = |out: &Path| {
-        let mut j = out.as_os_str().to_owned();
-        j.push(".journal");
-        PathBuf::from(j)
-    };
+    let journal_of = wedge::book::build::journal_path;
     let shard_of = |(part, parts): (usize, usize)| wedge::tools::shard::Shard { part, parts };
     let grow_of = |g: &GrowArgs| GrowOptions {
         window: g.window,

@@ -321,9 +321,7 @@ impl Core {
             threads: self.options.threads.max(1),
             hash_mb: 16,
         };
-        let mut journal = path.clone().into_os_string();
-        journal.push(".journal");
-        let journal = std::path::PathBuf::from(journal);
+        let journal = crate::book::build::journal_path(&path);
         let learnt = crate::book::grow::learn(
             &book,
             std::slice::from_ref(game),
