@@ -25,6 +25,7 @@ pub mod build_info;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod game;
 pub mod gui;
 pub mod protocol;
 pub mod rng;

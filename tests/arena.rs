@@ -75,7 +75,7 @@ fn noisy_games_replay_whichever_process_plays_them() {
             .iter()
             .map(|g| {
                 let line: Vec<String> = g.record.moves.iter().map(|m| m.to_string()).collect();
-                (g.pair, g.a_black, line.join(""))
+                (g.pair, g.a_first, line.join(""))
             })
             .collect();
         m.sort();
@@ -100,7 +100,7 @@ fn check_consistent(games: &[GameResult]) {
         }
         assert!(pos.board.is_game_over());
         assert_eq!(pos.black_final_score(), g.record.black_score);
-        let a = if g.a_black {
+        let a = if g.a_first {
             g.record.black_score
         } else {
             -g.record.black_score

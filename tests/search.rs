@@ -7,8 +7,9 @@ use std::sync::Arc;
 use wedge::board::text::{read_openings_file, Game};
 use wedge::board::{Board, Square};
 use wedge::eval::Evaluator;
+use wedge::game::players::{greedy_move, random_move};
+use wedge::rng::Rng;
 use wedge::search::{Limits, Score, Searcher};
-use wedge::tools::players::{greedy_move, random_move, Rng};
 
 use wedge::search::midgame::EVAL_LIMIT;
 
@@ -55,7 +56,7 @@ fn random_positions(seed: u64, count: usize) -> Vec<Board> {
         let plies = 4 + rng.below(50);
         let mut b = Board::START;
         for _ in 0..plies {
-            match random_move(b, &mut rng) {
+            match random_move(&b, &mut rng) {
                 Some(m) => b = b.play_move(m).unwrap(),
                 None => break,
             }
@@ -139,7 +140,7 @@ fn exact_near_the_end_and_best_move_achieves_it() {
     while tested < 20 {
         let mut b = Board::START;
         while b.empty_count() > 7 {
-            match random_move(b, &mut rng) {
+            match random_move(&b, &mut rng) {
                 Some(m) => b = b.play_move(m).unwrap(),
                 None => break,
             }
@@ -215,10 +216,12 @@ fn beats_random_and_greedy_from_xot_openings() {
         let start = g.position().board;
         for wedge_black in [true, false] {
             let r = play(start, wedge_black, 4, &mut |b| {
-                random_move(b, &mut rng).unwrap()
+                random_move(&b, &mut rng).unwrap()
             });
             wins += (r > 0) as u32;
-            let r = play(start, wedge_black, 4, &mut |b| greedy_move(b).unwrap());
+            let r = play(start, wedge_black, 4, &mut |b| {
+                greedy_move(&b, &mut rng).unwrap()
+            });
             wins += (r > 0) as u32;
             played += 2;
         }
@@ -506,7 +509,7 @@ fn a_single_legal_move_is_not_thought_over_when_timed() {
                 only.push(b);
                 break;
             }
-            match random_move(b, &mut rng) {
+            match random_move(&b, &mut rng) {
                 Some(m) => b = b.play_move(m).unwrap(),
                 None => break,
             }

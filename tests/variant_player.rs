@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wedge::rng::Rng;
-use wedge::variant::board::{Board, Colour, Square};
+use wedge::variant::board::{Board, Side, Square};
 use wedge::variant::eval::Weights;
 use wedge::variant::player::{Limits, Player, PlayerKind};
 use wedge::variant::search::{decided, SearchOptions, Searcher};
@@ -188,15 +188,15 @@ fn play(board: Board, white: &mut Player, red: &mut Player, limits: &Limits) -> 
     red.new_game();
     while !board.is_over() {
         let player = match board.to_move() {
-            Colour::White => &mut *white,
-            Colour::Red => &mut *red,
+            Side::First => &mut *white,
+            Side::Second => &mut *red,
         };
         board = match player.choose(&board, limits) {
             Some(m) => board.play(m).unwrap(),
             None => board.pass(),
         };
     }
-    board.disc_difference(Colour::White)
+    board.disc_difference(Side::First)
 }
 
 #[test]
@@ -249,9 +249,9 @@ fn a_game_on_the_clock_stays_within_it() {
     ];
     let mut board = Board::random_layout(10, 10, 6, &mut Rng::new(9)).unwrap();
     while !board.is_over() {
-        let side = board.to_move().wire() as usize;
+        let side = board.to_move() as usize;
         let limits = Limits {
-            clock: Some(left[side]),
+            clock: Some(wedge::game::clock::Clock::sudden_death(left[side])),
             ..Limits::default()
         };
         let t = Instant::now();

@@ -4,7 +4,7 @@
 //! move list and every flip of many random games on random layouts.
 
 use wedge::rng::Rng;
-use wedge::variant::board::{Board, Cell, Colour, Square};
+use wedge::variant::board::{Board, Cell, Side, Square};
 use wedge::variant::perft::{perft, perft_divide};
 
 /// A cell of the reference board.
@@ -159,14 +159,14 @@ impl Ref {
             .map(|c| match c {
                 R::Empty => Cell::Empty,
                 R::Blocked => Cell::Blocked,
-                R::White => Cell::Disc(Colour::White),
-                R::Red => Cell::Disc(Colour::Red),
+                R::White => Cell::Disc(Side::First),
+                R::Red => Cell::Disc(Side::Second),
             })
             .collect();
         let side = if self.white_to_move {
-            Colour::White
+            Side::First
         } else {
-            Colour::Red
+            Side::Second
         };
         Board::from_cells(self.rows as usize, self.cols as usize, &cells, side).unwrap()
     }
@@ -350,8 +350,8 @@ fn random_games_agree_move_by_move_and_flip_by_flip() {
                     if board.is_over() {
                         let white = reference.cells.iter().filter(|&&c| c == R::White).count();
                         let red = reference.cells.iter().filter(|&&c| c == R::Red).count();
-                        assert_eq!(board.count(Colour::White) as usize, white);
-                        assert_eq!(board.count(Colour::Red) as usize, red);
+                        assert_eq!(board.count(Side::First) as usize, white);
+                        assert_eq!(board.count(Side::Second) as usize, red);
                         break;
                     }
                     board = board.pass();

@@ -227,6 +227,26 @@ pub enum Color {
     White,
 }
 
+impl From<Color> for crate::game::Side {
+    /// Black moves first.
+    fn from(c: Color) -> crate::game::Side {
+        match c {
+            Color::Black => crate::game::Side::First,
+            Color::White => crate::game::Side::Second,
+        }
+    }
+}
+
+impl From<crate::game::Side> for Color {
+    /// The first player is black.
+    fn from(s: crate::game::Side) -> Color {
+        match s {
+            crate::game::Side::First => Color::Black,
+            crate::game::Side::Second => Color::White,
+        }
+    }
+}
+
 impl Color {
     /// The other colour.
     #[inline]

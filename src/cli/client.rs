@@ -6,7 +6,7 @@
 use std::io::BufReader;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
-use wedge::variant::board::Colour;
+use wedge::variant::board::{Side, SideNames};
 use wedge::variant::client::{self, ClientConfig, ClientEvent};
 use wedge::variant::player::{Player, PlayerKind};
 
@@ -58,9 +58,9 @@ fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
 /// Runs `wedge client`.
 pub fn run(args: ClientArgs) -> Result<(), String> {
     let colour = if args.colour == "white" {
-        Colour::White
+        Side::First
     } else {
-        Colour::Red
+        Side::Second
     };
     let kind = match args.player.as_str() {
         "random" => PlayerKind::Random,
@@ -87,7 +87,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
         .peer_addr()
         .map(|a| a.to_string())
         .unwrap_or_else(|_| format!("{}:{}", args.host, args.port));
-    println!("connected to {peer} as {} ({})", colour, args.player);
+    println!("connected to {peer} as {} ({})", colour.name(), args.player);
     let mut player = Player::new(kind, args.seed);
     let mut reader = BufReader::new(&stream);
     let mut writer = &stream;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wedge::rng::Rng;
-use wedge::variant::board::{parse_size, Board, StartLayout};
+use wedge::variant::board::{parse_size, Board, SideNames, StartLayout};
 use wedge::variant::server::{self, Event, SessionConfig, SessionEnd, Starts};
 
 /// The arguments of `wedge server`.
@@ -245,7 +245,7 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
     let watch = args.watch;
     let mut record_error: Option<String> = None;
     let mut on_event = |event: Event<'_>| match event {
-        Event::Seated { colour, peer } => println!("{} seated: {peer}", colour),
+        Event::Seated { colour, peer } => println!("{} seated: {peer}", colour.name()),
         Event::Refused { peer, reason } => println!("refused {peer}: {reason}"),
         Event::GameStarted { number, board } => {
             if watch {
@@ -306,7 +306,7 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
         SessionEnd::Complete => Ok(()),
         SessionEnd::Disconnected { colour, game } => Err(format!(
             "session ended early: {} disconnected in game {game}",
-            colour
+            colour.name()
         )),
         SessionEnd::Interrupted => Err("interrupted".into()),
     }

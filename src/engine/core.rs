@@ -6,7 +6,7 @@
 use super::options::{level_limits, Effect, OptionError, Options};
 use super::worker::{self, Job};
 use super::Event;
-use crate::board::{Color, Position};
+use crate::board::Position;
 use crate::book::{Book, BookError, BookMove};
 use crate::engine::request::SearchRequest;
 use crate::eval::Evaluator;
@@ -391,20 +391,10 @@ impl Core {
     pub fn plan(&self, pos: Position, params: &SearchRequest) -> Plan {
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         let empties = pos.board.empty_count();
-        let (my_time, my_inc) = match pos.side {
-            Color::Black => (params.black_ms, params.black_inc_ms),
-            Color::White => (params.white_ms, params.white_inc_ms),
-        };
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
-        if let Some(t) = my_time {
-            let (s, h) = time_budget(
-                Duration::from_millis(t),
-                Duration::from_millis(my_inc.unwrap_or(0)),
-                params.moves_to_go,
-                overhead,
-                empties,
-            );
+        if let Some(clock) = params.clock(pos.side.into()) {
+            let (s, h) = time_budget(clock, overhead, empties);
             soft = Some(s);
             hard = Some(h);
         }

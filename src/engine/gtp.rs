@@ -408,8 +408,8 @@ impl GtpFrontEnd {
         };
         if let Some((t, moves)) = clock {
             match c {
-                Color::Black => p.black_ms = Some(t),
-                Color::White => p.white_ms = Some(t),
+                Color::Black => p.clock_ms[0] = Some(t),
+                Color::White => p.clock_ms[1] = Some(t),
             }
             p.moves_to_go = moves;
         }

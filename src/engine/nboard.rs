@@ -256,8 +256,8 @@ impl NboardFrontEnd {
             let ms = (left * 1000.0) as u64;
             let inc = self.clocks[pos.side as usize].map(|c| (c.increment * 1000.0) as u64);
             match pos.side {
-                Color::Black => (params.black_ms, params.black_inc_ms) = (Some(ms), inc),
-                Color::White => (params.white_ms, params.white_inc_ms) = (Some(ms), inc),
+                Color::Black => (params.clock_ms[0], params.inc_ms[0]) = (Some(ms), inc),
+                Color::White => (params.clock_ms[1], params.inc_ms[1]) = (Some(ms), inc),
             }
         }
         if let Some(m) = s.core.book_move(pos, &params) {

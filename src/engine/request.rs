@@ -4,8 +4,10 @@
 //! depth and game clock, GTP's time settings, `wedge play`'s level and clock. The core turns it
 //! into a search plan; it never sees protocol text.
 
-use crate::board::Color;
+use crate::game::clock::Clock;
+use crate::game::Side;
 use crate::search::SolveKind;
+use std::time::Duration;
 
 /// What to search and for how long. Every limit is optional; none at all is a search until
 /// stopped only when `infinite` is set, else the core's defaults apply.
@@ -17,14 +19,11 @@ pub struct SearchRequest {
     pub nodes: Option<u64>,
     /// A fixed time for the move, milliseconds.
     pub movetime_ms: Option<u64>,
-    /// Black's remaining clock, milliseconds (on a variant board: Red's, the second mover).
-    pub black_ms: Option<u64>,
-    /// White's remaining clock, milliseconds (on a variant board: White's, the first mover).
-    pub white_ms: Option<u64>,
-    /// Black's increment a move, milliseconds.
-    pub black_inc_ms: Option<u64>,
-    /// White's increment a move, milliseconds.
-    pub white_inc_ms: Option<u64>,
+    /// The first player's remaining clock, milliseconds (8 x 8: black's; a variant board:
+    /// white's), then the second player's.
+    pub clock_ms: [Option<u64>; 2],
+    /// The first player's increment a move, milliseconds, then the second player's.
+    pub inc_ms: [Option<u64>; 2],
     /// Moves until the next time control (none: the clock is for the rest of the game).
     pub moves_to_go: Option<u32>,
     /// Search until stopped, whatever the clocks say.
@@ -37,19 +36,20 @@ pub struct SearchRequest {
 
 impl SearchRequest {
     /// A move on `side`'s game clock: `left_ms` on it, `inc_ms` added after each move.
-    pub fn on_clock(side: Color, left_ms: u64, inc_ms: u64) -> SearchRequest {
+    pub fn on_clock(side: Side, left_ms: u64, inc_ms: u64) -> SearchRequest {
         let mut r = SearchRequest::default();
-        match side {
-            Color::Black => {
-                r.black_ms = Some(left_ms);
-                r.black_inc_ms = Some(inc_ms);
-            }
-            Color::White => {
-                r.white_ms = Some(left_ms);
-                r.white_inc_ms = Some(inc_ms);
-            }
-        }
+        r.clock_ms[side as usize] = Some(left_ms);
+        r.inc_ms[side as usize] = Some(inc_ms);
         r
+    }
+
+    /// `side`'s game clock, if the request gives it.
+    pub fn clock(&self, side: Side) -> Option<Clock> {
+        self.clock_ms[side as usize].map(|ms| Clock {
+            remaining: Duration::from_millis(ms),
+            increment: Duration::from_millis(self.inc_ms[side as usize].unwrap_or(0)),
+            moves_to_go: self.moves_to_go,
+        })
     }
 
     /// A move in at most `ms` milliseconds.

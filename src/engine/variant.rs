@@ -11,8 +11,9 @@ use super::options::{Options, VariantOptions};
 use super::report::{Report, ToolReport};
 use super::Event;
 use crate::engine::request::SearchRequest;
+use crate::game::clock::Clock;
 use crate::protocol::variant::VariantBase;
-use crate::variant::board::{Board, Colour, VariantError, VariantMove};
+use crate::variant::board::{Board, VariantError, VariantMove};
 use crate::variant::eval::{evaluate_position, Layout};
 use crate::variant::player::Limits;
 use crate::variant::search::Searcher;
@@ -137,10 +138,10 @@ impl VariantPlan {
 }
 
 /// Turns `go` into the variant search's limits: `depth`; `movetime` less `MoveOverhead`; the side
-/// to move's clock (`wtime` white's, `btime` red's) less `MoveOverhead` as the whole-game clock
-/// the search budgets itself (increments and `movestogo` are not counted on: the budget stays
-/// safe); `exact`, `wld` and `mate` search to the end of the game (as many plies as empty squares,
-/// which sees every game to its end since a pass costs no ply); `infinite` drops every limit.
+/// to move's game clock ([`SearchRequest::clock`]: on a variant board `wtime` is white's, the
+/// first player's) less `MoveOverhead`, which the search budgets itself; `exact`, `wld` and `mate`
+/// search to the end of the game (as many plies as empty squares, which sees every game to its end
+/// since a pass costs no ply); `infinite` drops every limit.
 pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> VariantPlan {
     let overhead = Duration::from_millis(options.move_overhead_ms);
     let after_overhead = |ms: u64| {
@@ -148,10 +149,13 @@ pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> Variant
             .saturating_sub(overhead)
             .max(Duration::from_millis(1))
     };
-    let clock = match board.to_move() {
-        Colour::White => params.white_ms,
-        Colour::Red => params.black_ms,
-    };
+    let clock = params.clock(board.to_move()).map(|c| Clock {
+        remaining: c
+            .remaining
+            .saturating_sub(overhead)
+            .max(Duration::from_millis(1)),
+        ..c
+    });
     let mut depth = params.depth;
     if params.solve.is_some() {
         let end = board.empties().max(1);
@@ -170,7 +174,7 @@ pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> Variant
         limits: Limits {
             depth,
             movetime: params.movetime_ms.map(after_overhead),
-            clock: clock.map(after_overhead),
+            clock,
         },
         nodes: params.nodes,
     }

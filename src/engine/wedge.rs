@@ -553,7 +553,7 @@ impl WedgeFrontEnd {
             infinite: params.infinite || ponder,
             ..params
         };
-        let plan = variant::plan(&board, &search_params.request(), &s.core.options);
+        let plan = variant::plan(&board, &search_params.variant_request(), &s.core.options);
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }

@@ -11,7 +11,7 @@
 
 use super::common::{Mode, QueryKind};
 use crate::board::square::truncate;
-use crate::variant::board::{Board, Cell, Colour, Square, MAX_SIDE};
+use crate::variant::board::{Board, Cell, Side, SideNames, Square, MAX_SIDE};
 use crate::variant::search::{decided, Report};
 
 pub use crate::variant::board::VariantMove;
@@ -39,7 +39,7 @@ pub enum VariantBase {
         /// The cells, row after row from the upper left (`rows * cols` of them).
         cells: Vec<Cell>,
         /// The side to move.
-        to_move: Colour,
+        to_move: Side,
     },
     /// `variantfile <path>`: a printed board read from this file.
     File(String),
@@ -231,8 +231,8 @@ fn parse_size(text: &str) -> Result<(usize, usize), VariantTextError> {
 /// case).
 fn parse_cell(c: char) -> Option<Cell> {
     match c.to_ascii_uppercase() {
-        'W' | '0' => Some(Cell::Disc(Colour::White)),
-        'R' | '1' => Some(Cell::Disc(Colour::Red)),
+        'W' | '0' => Some(Cell::Disc(Side::First)),
+        'R' | '1' => Some(Cell::Disc(Side::Second)),
         '.' | '-' | '2' => Some(Cell::Empty),
         '#' | '3' => Some(Cell::Blocked),
         _ => None,
@@ -267,10 +267,10 @@ fn parse_cells(text: &str, rows: usize, cols: usize) -> Result<Vec<Cell>, Varian
 }
 
 /// Reads the side to move: `W`, `R`, `white`, `red`, `0` or `1` (any case).
-fn parse_side(text: &str) -> Result<Colour, VariantTextError> {
+fn parse_side(text: &str) -> Result<Side, VariantTextError> {
     match text.to_ascii_lowercase().as_str() {
-        "w" | "white" | "0" => Ok(Colour::White),
-        "r" | "red" | "1" => Ok(Colour::Red),
+        "w" | "white" | "0" => Ok(Side::First),
+        "r" | "red" | "1" => Ok(Side::Second),
         _ => Err(VariantTextError::NotASide(text.to_string())),
     }
 }
@@ -409,8 +409,8 @@ pub fn cells_text(rows: usize, cols: usize, cell: impl Fn(Square) -> Cell) -> St
                 }) {
                     Cell::Empty => '.',
                     Cell::Blocked => '#',
-                    Cell::Disc(Colour::White) => 'W',
-                    Cell::Disc(Colour::Red) => 'R',
+                    Cell::Disc(Side::First) => 'W',
+                    Cell::Disc(Side::Second) => 'R',
                 },
             );
         }
@@ -419,10 +419,10 @@ pub fn cells_text(rows: usize, cols: usize, cell: impl Fn(Square) -> Cell) -> St
 }
 
 /// The side to move as `board` writes it: `W` or `R`.
-pub fn side_text(colour: Colour) -> &'static str {
+pub fn side_text(colour: Side) -> &'static str {
     match colour {
-        Colour::White => "W",
-        Colour::Red => "R",
+        Side::First => "W",
+        Side::Second => "R",
     }
 }
 
@@ -492,11 +492,11 @@ pub fn bestmove_line(report: &Report, with_ponder: bool, mode: Mode) -> String {
 pub fn response_line(kind: QueryKind, board: &Board) -> String {
     let answer = match kind {
         QueryKind::GameOver => board.is_over().to_string(),
-        QueryKind::P1Turn => (board.to_move() == Colour::White).to_string(),
+        QueryKind::P1Turn => (board.to_move() == Side::First).to_string(),
         QueryKind::Result if !board.is_over() => "none".to_string(),
         QueryKind::Result => match board.winner() {
-            Some(Colour::White) => "p1win".to_string(),
-            Some(Colour::Red) => "p2win".to_string(),
+            Some(Side::First) => "p1win".to_string(),
+            Some(Side::Second) => "p2win".to_string(),
             None => "draw".to_string(),
         },
     };
@@ -510,7 +510,7 @@ pub fn display_lines(board: &Board, mode: Mode) -> Vec<String> {
     let mut lines: Vec<String> = board.printed().lines().map(str::to_string).collect();
     lines.push(format!(
         "side to move: {} ({})",
-        board.to_move(),
+        board.to_move().name(),
         side_text(board.to_move())
     ));
     let moves: Vec<String> = board
@@ -530,8 +530,8 @@ pub fn display_lines(board: &Board, mode: Mode) -> Vec<String> {
     ));
     lines.push(format!(
         "discs: white {}, red {}, empty {}",
-        board.count(Colour::White),
-        board.count(Colour::Red),
+        board.count(Side::First),
+        board.count(Side::Second),
         board.empties()
     ));
     lines.push(format!(
@@ -650,10 +650,10 @@ mod tests {
         else {
             panic!("{base:?}")
         };
-        assert_eq!((rows, cols, to_move), (4, 3, Colour::Red));
+        assert_eq!((rows, cols, to_move), (4, 3, Side::Second));
         assert_eq!(cells[0], Cell::Blocked);
-        assert_eq!(cells[1], Cell::Disc(Colour::White));
-        assert_eq!(cells[4], Cell::Disc(Colour::Red));
+        assert_eq!(cells[1], Cell::Disc(Side::First));
+        assert_eq!(cells[4], Cell::Disc(Side::Second));
         assert!(rest.is_empty());
         assert!(parse_variant(&["4x3", "board", "#W..RW...R#.", "W"]).is_ok());
         for bad in [

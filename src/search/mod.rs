@@ -29,63 +29,8 @@ fn prefetch<T>(item: &T) {
     let _ = item;
 }
 
-/// A table could not be allocated: the memory asked for is not there.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableAllocError {
-    /// The size asked for, in bytes.
-    pub bytes: usize,
-}
-
-impl std::fmt::Display for TableAllocError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot allocate {} MB for a hash table (not enough memory)",
-            self.bytes.div_ceil(1 << 20)
-        )
-    }
-}
-
-impl std::error::Error for TableAllocError {}
-
-/// A vector of `len` values made by `make`, whose memory the kernel is asked to back with huge
-/// pages (2 MB) where it can. The solver's and the search's tables are probed at random, nearly
-/// every probe on a different 4 KB page: with small pages most probes also miss the TLB and walk
-/// the page tables; a 256 MB table in huge pages needs 128 TLB entries, which the second-level TLB
-/// holds. Only a hint: the values and the vector are the same either way. An allocation the system
-/// refuses is an error, not an abort (a `Hash` option or `--hash` larger than the memory).
-pub(crate) fn huge_page_vec<T>(
-    len: usize,
-    make: impl FnMut() -> T,
-) -> Result<Vec<T>, TableAllocError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| TableAllocError {
-        bytes: len.saturating_mul(std::mem::size_of::<T>()),
-    })?;
-    // Asked before the first write: a page is backed (small or huge) when it is first touched.
-    advise_huge_pages(v.as_mut_ptr() as usize, len * std::mem::size_of::<T>());
-    v.extend(std::iter::repeat_with(make).take(len));
-    Ok(v)
-}
-
-/// Asks Linux to back the whole 2 MB pages inside `start..start + bytes` with huge pages
-/// (transparent huge pages, `madvise` mode; with `always` they are used anyway, with `never` the
-/// call changes nothing). Elsewhere it does nothing.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: usize, bytes: usize) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let begin = start.next_multiple_of(HUGE_PAGE);
-    let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
-    if end > begin {
-        // SAFETY: `madvise` with `MADV_HUGEPAGE` only changes how the kernel backs the pages of the
-        // range: it neither reads nor writes them, nor unmaps or moves them, so no Rust reference or
-        // value can be affected. The range lies inside one live allocation of ours (rounded
-        // inwards to page boundaries, as the call requires); an invalid range would only make the
-        // call fail with an error code, which is ignored since the advice is a hint.
-        let _ =
-            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
-    }
-}
+pub(crate) use crate::game::table::huge_page_vec;
+pub use crate::game::table::TableAllocError;
 
 /// Gives the memory that the allocator holds free back to the system. Helper threads allocate in
 /// arenas of their own; once they have ended (fewer `Threads`), glibc keeps those arenas' free

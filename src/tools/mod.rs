@@ -1,5 +1,5 @@
 //! Tools that drive the library directly (no protocol text): perft, bench, solve, the match runner
-//! (arena) with its baseline players, the SPSA tuner, the training pipeline (datagen, train) and the Multi-ProbCut
+//! (arena), the SPSA tuner, the training pipeline (datagen, train) and the Multi-ProbCut
 //! fit. The command line (`src/cli/`) calls them and prints their results.
 
 pub mod analyze;
@@ -7,7 +7,6 @@ pub mod arena;
 pub mod bench;
 pub mod mpc;
 pub mod perft;
-pub mod players;
 pub mod run;
 pub mod shard;
 pub mod solve;

@@ -9,7 +9,7 @@
 //! board of side `sqrt(n)` (10 x 10 for the course's 100 cells); any other count is an error that
 //! asks for the size.
 
-use super::board::{Board, Colour, Square, VariantError, MAX_SIDE};
+use super::board::{Board, Side, Square, VariantError, MAX_SIDE};
 use super::player::{Limits, Player};
 use super::wire::{self, DecodeError, ReadError, ServerMessage, Status, WireMove};
 use std::fmt;
@@ -20,7 +20,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientConfig {
     /// The colour it asks for in its hello.
-    pub colour: Colour,
+    pub colour: Side,
     /// The board's rows and columns, if known; `None`: a square board from the cell count.
     pub size: Option<(usize, usize)>,
     /// Search at most this many plies a move.
@@ -170,7 +170,7 @@ fn board_size(cells: usize, told: Option<(usize, usize)>) -> Option<(usize, usiz
 fn board_of(
     msg: &ServerMessage,
     raw: &[u8],
-    to_move: Colour,
+    to_move: Side,
     config: &ClientConfig,
 ) -> Result<Board, ClientError> {
     let bytes = || raw.to_vec();
@@ -217,11 +217,11 @@ pub fn play_session(
                     let limits = Limits {
                         depth: config.depth,
                         movetime: config.movetime,
-                        clock: Some(
+                        clock: Some(crate::game::clock::Clock::sudden_death(
                             msg.time_left
                                 .saturating_sub(reserve(msg.time_left))
                                 .max(Duration::from_millis(1)),
-                        ),
+                        )),
                     };
                     // No move found under GIVE MOVE: answer the pass and let the referee judge.
                     player.choose(&board, &limits)
@@ -236,8 +236,8 @@ pub fn play_session(
                 in_game = false;
                 let board = board_of(&msg, &raw, me, config)?;
                 let (mine, theirs) = match me {
-                    Colour::White => (msg.white, msg.red),
-                    Colour::Red => (msg.red, msg.white),
+                    Side::First => (msg.white, msg.red),
+                    Side::Second => (msg.red, msg.white),
                 };
                 let finished = board.is_over();
                 // Saturating: a server may send any number of GAME ENDED messages and discs.

@@ -439,7 +439,7 @@ mod tests {
         // A full top row of white on an open 4 x 4 board is stable; a lone centre disc is not.
         let b = Board::parse_printed("W W W W\n. R W .\n. W R .\n. . . .").unwrap();
         let layout = Layout::new(b.playable());
-        let white = b.discs(crate::variant::board::Colour::White);
+        let white = b.discs(crate::variant::board::Side::First);
         let stable = stable_discs(white, &layout);
         assert_eq!(stable.count(), 4);
         let b = corners10();

@@ -4,12 +4,14 @@
 //!
 //! The engine's search lives in `search` (with its evaluation in `eval` and its time plan in
 //! `time`); a [`Player`] of kind [`PlayerKind::Engine`] owns one [`Searcher`] and hands it the
-//! limits. The baselines need no search: random picks uniformly, greedy the move that flips most,
-//! both breaking ties with the player's seeded generator so that games reproduce.
+//! limits. The baselines are every game's ([`crate::game::players`]): random picks uniformly
+//! with the player's seeded generator, greedy the move that flips most (ties drawn from the same
+//! generator), so that games reproduce.
 
 use super::board::{Board, Square};
 use super::search::{Report, Searcher};
 pub use super::time::Limits;
+use crate::game::players::Baseline;
 use crate::rng::Rng;
 use std::sync::atomic::AtomicBool;
 
@@ -100,15 +102,8 @@ impl Player {
             return None;
         }
         match self.kind {
-            PlayerKind::Random => Some(moves[self.rng.below(moves.len() as u64) as usize]),
-            PlayerKind::Greedy => {
-                let most = moves.iter().map(|&m| board.flips(m)).max().unwrap_or(0);
-                let best: Vec<Square> = moves
-                    .into_iter()
-                    .filter(|&m| board.flips(m) == most)
-                    .collect();
-                Some(best[self.rng.below(best.len() as u64) as usize])
-            }
+            PlayerKind::Random => Baseline::Random.choose(board, &mut self.rng).flatten(),
+            PlayerKind::Greedy => Baseline::Greedy.choose(board, &mut self.rng).flatten(),
             PlayerKind::Engine => {
                 let mut limits = *limits;
                 if limits.depth.is_none() && limits.movetime.is_none() && limits.clock.is_none() {

@@ -2,11 +2,11 @@
 //! search (`depth`, `movetime`, a whole-game `clock`) and the number of empty squares left.
 //!
 //! With a clock the player keeps a safety margin that it never spends (the referee measures wall
-//! time, with the network and process start-up in it), then gives this move an equal share of the
-//! rest over the moves it still has to make, a little more early on when the tree is widest; a
-//! hard limit, a fixed multiple of that share and never more than a quarter of what is left, stops
-//! the search even in the middle of an iteration.
+//! time, with the network and process start-up in it), and shares the rest as every game does
+//! ([`crate::game::clock::budget`]) over the moves it still has to make; the hard limit stops the
+//! search even in the middle of an iteration.
 
+use crate::game::clock::{budget, Clock};
 use std::time::Duration;
 
 /// How long the engine may think about one move. Unset fields do not limit.
@@ -16,8 +16,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Think at most this long on this move.
     pub movetime: Option<Duration>,
-    /// The player's remaining time for the whole game: the player budgets its own share.
-    pub clock: Option<Duration>,
+    /// The player's game clock: the player budgets its own share.
+    pub clock: Option<Clock>,
 }
 
 /// The part of the clock never planned for: this fraction of what is left...
@@ -51,22 +51,16 @@ impl TimePlan {
 
 /// The plan for a move with `limits` when `empties` squares are empty.
 ///
-/// With a clock of `T` left: margin `m` = T/20 clamped to 60 ms..1.5 s; usable `U = T - m`; the
-/// moves still to make about `n = empties / 2 + 1`; the share is `U / n` (times 1.5 while more than
-/// half the board is empty, where the search gains most); `soft` = share / 2, `hard` = the lesser of
-/// 3 x share and U / 4. With a `movetime`, both are that time less 5 ms (and the lesser of the two
-/// when both are given).
+/// With a clock of `T` left: margin `m` = T/20 clamped to 60 ms..1.5 s, kept back as the
+/// overhead of [`budget`] over `empties / 2 + 1` own moves; `soft` (no iteration starts after it)
+/// is half the move's share, `hard` the budget's hard limit (both at least 2 ms). With a
+/// `movetime`, both are that time less 5 ms (and the lesser of the two when both are given).
 pub fn plan(limits: &Limits, empties: u32) -> TimePlan {
     let mut plan = TimePlan::UNLIMITED;
     if let Some(clock) = limits.clock {
-        let margin = (clock / MARGIN_FRACTION).clamp(MARGIN_MIN, MARGIN_MAX);
-        let usable = clock.saturating_sub(margin);
-        let moves_left = empties / 2 + 1;
-        let mut share = usable / moves_left.max(1);
-        if empties > 40 {
-            share = share * 3 / 2;
-        }
-        let hard = (share * 3).min(usable / 4).max(FLOOR);
+        let margin = (clock.remaining / MARGIN_FRACTION).clamp(MARGIN_MIN, MARGIN_MAX);
+        let (share, hard) = budget(clock, margin, empties / 2 + 1);
+        let hard = hard.max(FLOOR);
         plan.soft = Some((share / 2).max(FLOOR).min(hard));
         plan.hard = Some(hard);
     }
@@ -84,7 +78,7 @@ mod tests {
 
     fn clock(ms: u64) -> Limits {
         Limits {
-            clock: Some(Duration::from_millis(ms)),
+            clock: Some(Clock::sudden_death(Duration::from_millis(ms))),
             ..Limits::default()
         }
     }

@@ -14,7 +14,7 @@
 //!   terminator. Bytes `\0`, space, CR or LF before a message's status digit are skipped (a
 //!   server that sends one terminator byte too many is still understood).
 
-use super::board::{Cell, Colour, Square, MAX_SIDE};
+use super::board::{Cell, Side, SideNames, Square, MAX_SIDE};
 use std::fmt;
 use std::io::{self, Read};
 use std::time::Duration;
@@ -38,15 +38,15 @@ pub const fn message_len(cells: usize) -> usize {
 }
 
 /// The client's hello: one character, `0` for white, `1` for red.
-pub fn hello_byte(colour: Colour) -> u8 {
+pub fn hello_byte(colour: Side) -> u8 {
     b'0' + colour.wire()
 }
 
 /// The colour a hello byte asks for (`None` for anything but `0` or `1`).
-pub fn parse_hello(byte: u8) -> Option<Colour> {
+pub fn parse_hello(byte: u8) -> Option<Side> {
     match byte {
-        b'0' => Some(Colour::White),
-        b'1' => Some(Colour::Red),
+        b'0' => Some(Side::First),
+        b'1' => Some(Side::Second),
         _ => None,
     }
 }
@@ -204,8 +204,8 @@ impl std::error::Error for ReadError {}
 /// The digit of a cell.
 fn cell_digit(cell: Cell) -> u8 {
     match cell {
-        Cell::Disc(Colour::White) => b'0',
-        Cell::Disc(Colour::Red) => b'1',
+        Cell::Disc(Side::First) => b'0',
+        Cell::Disc(Side::Second) => b'1',
         Cell::Empty => b'2',
         Cell::Blocked => b'3',
     }
@@ -214,8 +214,8 @@ fn cell_digit(cell: Cell) -> u8 {
 /// The cell of a digit.
 fn digit_cell(byte: u8) -> Option<Cell> {
     match byte {
-        b'0' => Some(Cell::Disc(Colour::White)),
-        b'1' => Some(Cell::Disc(Colour::Red)),
+        b'0' => Some(Cell::Disc(Side::First)),
+        b'1' => Some(Cell::Disc(Side::Second)),
         b'2' => Some(Cell::Empty),
         b'3' => Some(Cell::Blocked),
         _ => None,
@@ -530,8 +530,8 @@ mod tests {
     fn example_cells() -> Vec<Cell> {
         let mut cells = vec![Cell::Empty; 100];
         cells[0] = Cell::Blocked;
-        cells[2] = Cell::Disc(Colour::White);
-        cells[3] = Cell::Disc(Colour::Red);
+        cells[2] = Cell::Disc(Side::First);
+        cells[3] = Cell::Disc(Side::Second);
         cells[9] = Cell::Blocked;
         cells[90] = Cell::Blocked;
         cells[99] = Cell::Blocked;
@@ -667,9 +667,9 @@ mod tests {
 
     #[test]
     fn hello_bytes() {
-        assert_eq!(hello_byte(Colour::White), b'0');
-        assert_eq!(hello_byte(Colour::Red), b'1');
-        assert_eq!(parse_hello(b'1'), Some(Colour::Red));
+        assert_eq!(hello_byte(Side::First), b'0');
+        assert_eq!(hello_byte(Side::Second), b'1');
+        assert_eq!(parse_hello(b'1'), Some(Side::Second));
         assert_eq!(parse_hello(b'2'), None);
     }
 }

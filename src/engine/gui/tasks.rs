@@ -161,7 +161,7 @@ impl GuiFrontEnd {
             Time::PerMove { ms } => SearchRequest::move_time(ms),
             Time::Clock { inc_ms, .. } => {
                 let left = self.time_left(side).unwrap_or(0).max(50) as u64;
-                SearchRequest::on_clock(side, left, inc_ms)
+                SearchRequest::on_clock(side.into(), left, inc_ms)
             }
         }
     }

@@ -429,7 +429,7 @@ impl PlayFrontEnd {
             TimeSetting::Game(base, inc) => {
                 let c = side as usize;
                 let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used[c]);
-                SearchRequest::on_clock(side, left.max(50), inc)
+                SearchRequest::on_clock(side.into(), left.max(50), inc)
             }
         }
     }

@@ -386,7 +386,7 @@ mod tests {
         let mut asymmetric = 0;
         let mut b = Board::START;
         for _ in 0..40 {
-            let Some(m) = crate::tools::players::random_move(b, &mut rng) else {
+            let Some(m) = crate::game::players::random_move(&b, &mut rng) else {
                 break;
             };
             b = b.play_move(m).unwrap_or(b);

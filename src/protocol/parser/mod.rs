@@ -99,18 +99,17 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// The engine's search request for these parameters: `exact` a full solve, `wld` and `mate`
-    /// a win/loss/draw solve; `ponder` stays with the front end.
+    /// The engine's search request for these parameters on the 8 x 8 board (`btime` is the first
+    /// player's clock): `exact` a full solve, `wld` and `mate` a win/loss/draw solve; `ponder`
+    /// stays with the front end.
     pub fn request(&self) -> crate::engine::request::SearchRequest {
         use crate::search::SolveKind;
         crate::engine::request::SearchRequest {
             depth: self.depth,
             nodes: self.nodes,
             movetime_ms: self.movetime,
-            black_ms: self.btime,
-            white_ms: self.wtime,
-            black_inc_ms: self.binc,
-            white_inc_ms: self.winc,
+            clock_ms: [self.btime, self.wtime],
+            inc_ms: [self.binc, self.winc],
             moves_to_go: self.movestogo,
             infinite: self.infinite,
             solve: if self.exact {
@@ -122,6 +121,15 @@ impl GoParams {
             },
             root_moves: self.searchmoves,
         }
+    }
+
+    /// The search request on a variant board, where white moves first (protocol.md, 3.1): as
+    /// [`GoParams::request`] with `wtime`/`winc` the first player's clock.
+    pub fn variant_request(&self) -> crate::engine::request::SearchRequest {
+        let mut r = self.request();
+        r.clock_ms.reverse();
+        r.inc_ms.reverse();
+        r
     }
 }
 

@@ -737,44 +737,16 @@ fn score_of(v: i32, to_the_end: bool) -> Score {
 /// Own moves at the end of a game that [`time_budget`] leaves out of its share (the solver's).
 const SOLVED_OWN_MOVES: u32 = 8;
 
-/// How long a move may take, from the clock: (soft, hard). Soft: do not start an iteration after
-/// half of it; hard: stop the search.
+/// How long a move may take on `clock` with `empties` empty squares: [`crate::game::clock::budget`]
+/// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
+/// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
+/// 18-24 empties; counting those too left about 40% of the clock unused at the end of games at
+/// 24 s + 0.24 s, 100 games of docs/search.md#time: 36.8 s a game of about 60 s).
 pub fn time_budget(
-    remaining: Duration,
-    increment: Duration,
-    moves_to_go: Option<u32>,
+    clock: crate::game::clock::Clock,
     overhead: Duration,
     empties: u32,
 ) -> (Duration, Duration) {
-    let available = remaining.saturating_sub(overhead);
-    // Own moves left to think about: half the empties, less the 8 own moves of the last 16 or so
-    // empties, which the exact solver plays in a fraction of the time (it takes over at 18-24
-    // empties). Counting those too left about 40% of the clock unused at the end of games at
-    // 24 s + 0.24 s (100 games of docs/search.md#time: 36.8 s a game of about 60 s).
-    let moves_left = moves_to_go
-        .unwrap_or(empties.div_ceil(2).saturating_sub(SOLVED_OWN_MOVES))
-        .max(2);
-    let soft = available / moves_left + increment.mul_f64(0.8);
-    let hard = (soft * 3).min(available.mul_f64(0.5));
-    (soft.min(hard), hard)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_clock_is_shared_over_the_moves_before_the_solver() {
-        let ms = Duration::from_millis;
-        // 52 empties: 26 own moves, 18 of them before the solver's part.
-        let (soft, hard) = time_budget(ms(18_000), ms(0), None, ms(0), 52);
-        assert_eq!(soft, ms(1000));
-        assert_eq!(hard, ms(3000));
-        // The increment adds 0.8 of itself; movestogo replaces the estimate.
-        let (soft, _) = time_budget(ms(18_000), ms(100), Some(9), ms(0), 52);
-        assert_eq!(soft, ms(2080));
-        // Near the end at least two shares are kept, and never more than half the time left.
-        let (soft, hard) = time_budget(ms(1000), ms(0), None, ms(0), 14);
-        assert_eq!((soft, hard), (ms(500), ms(500)));
-    }
+    let own_moves = empties.div_ceil(2).saturating_sub(SOLVED_OWN_MOVES);
+    crate::game::clock::budget(clock, overhead, own_moves)
 }

@@ -13,6 +13,7 @@
 //! Variant boards (any size, blocked squares) are played by [`variant`] on the same pairing loop
 //! ([`run_pairs`]), statistics and report.
 
+pub mod game;
 mod openings;
 pub mod player;
 mod recount;
@@ -36,16 +37,18 @@ pub const GAME_INFIX: &str = " game ";
 
 use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
 use crate::board::text::{read_lines, FileError, Game};
-use crate::board::{Color, Move};
+use crate::board::Position;
+use crate::game::Line;
 use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
-use player::{start, Clocks, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
+pub use game::{run_games, Finished, GameResult, MatchGame};
+use player::{start, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -182,161 +185,6 @@ impl fmt::Display for MatchError {
 
 impl std::error::Error for MatchError {}
 
-/// One finished game.
-#[derive(Clone, Debug)]
-pub struct GameResult {
-    /// Index of the opening (pair) in the match.
-    pub pair: usize,
-    /// Whether engine A had black.
-    pub a_black: bool,
-    /// The record.
-    pub record: GgfGame,
-    /// The result for A.
-    pub outcome: Outcome,
-    /// A's final disc difference (±64 for a forfeit).
-    pub a_discs: i32,
-    /// `(engine name, reason)` if the game ended by a failure.
-    pub failure: Option<(String, String)>,
-}
-
-/// How a game ended.
-struct Played {
-    moves: Vec<Move>,
-    black_score: i32,
-    forfeit: Option<(Color, String)>,
-}
-
-/// The seed of game number `game` of a match run with `--seed match_seed` (`2 * pair` for the
-/// pair's game with engine A as black, `2 * pair + 1` for the other): the same whichever process
-/// plays the game, and unrelated between games and between matches of other seeds.
-fn game_seed(match_seed: u64, game: usize) -> u64 {
-    crate::rng::Rng::new(match_seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .next_u64()
-}
-
-/// Plays one game from the end of `opening`; failures forfeit the game for the side at fault.
-fn play_game(
-    black: &mut dyn Player,
-    white: &mut dyn Player,
-    game_seed: u64,
-    opening: &Game,
-    tc: TimeControl,
-    move_timeout: Duration,
-) -> Played {
-    let mut moves = opening.moves.clone();
-    let mut pos = opening.position();
-    let (base, inc) = match tc {
-        TimeControl::Clock { base, increment } => (base, increment),
-        _ => (Duration::ZERO, Duration::ZERO),
-    };
-    let mut clocks = Clocks {
-        black: base,
-        white: base,
-        increment: inc,
-    };
-    if let Err((colour, reason)) = each_player(black, white, |p| p.new_game(game_seed)) {
-        return Played {
-            moves,
-            black_score: forfeit_score(colour),
-            forfeit: Some((colour, reason)),
-        };
-    }
-    while !pos.board.is_game_over() {
-        let side = pos.side;
-        let remaining = match side {
-            Color::Black => clocks.black,
-            Color::White => clocks.white,
-        };
-        let wait = match tc {
-            // Wait a little past the flag so a late answer is seen (and judged) rather than lost.
-            TimeControl::Clock { .. } => remaining + Duration::from_millis(200),
-            TimeControl::MoveTime(t) => t * 2 + Duration::from_secs(2),
-            TimeControl::Depth(_) | TimeControl::Nodes(_) => move_timeout,
-        };
-        let player: &mut dyn Player = match side {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
-        };
-        if let Err(Failure(reason)) = player.sync() {
-            return Played {
-                moves,
-                black_score: forfeit_score(side),
-                forfeit: Some((side, reason)),
-            };
-        }
-        let started = Instant::now();
-        let answer = player.choose(opening.start, &moves, pos, tc, clocks, started + wait);
-        let used = started.elapsed();
-        let fail = |reason: String| Played {
-            moves: moves.clone(),
-            black_score: forfeit_score(side),
-            forfeit: Some((side, reason)),
-        };
-        let mv = match answer {
-            Ok(m) => m,
-            Err(Failure(reason)) => return fail(reason),
-        };
-        if let TimeControl::Clock { .. } = tc {
-            if used > remaining {
-                return fail(format!(
-                    "lost on time ({} ms used, {} ms left)",
-                    used.as_millis(),
-                    remaining.as_millis()
-                ));
-            }
-            let left = remaining - used + inc;
-            match side {
-                Color::Black => clocks.black = left,
-                Color::White => clocks.white = left,
-            }
-        }
-        match pos.play(mv) {
-            Some(next) => {
-                moves.push(mv);
-                pos = next;
-            }
-            None => return fail(format!("illegal move {mv}")),
-        }
-    }
-    // What an engine said after its last move (a second `bestmove`) is judged in this game.
-    if let Err((colour, reason)) = each_player(black, white, |p| p.sync()) {
-        return Played {
-            moves,
-            black_score: forfeit_score(colour),
-            forfeit: Some((colour, reason)),
-        };
-    }
-    Played {
-        moves,
-        black_score: pos.black_final_score(),
-        forfeit: None,
-    }
-}
-
-/// Calls `step` for Black's player, then White's; the first failure comes back with its colour.
-fn each_player(
-    black: &mut dyn Player,
-    white: &mut dyn Player,
-    mut step: impl FnMut(&mut dyn Player) -> Result<(), Failure>,
-) -> Result<(), (Color, String)> {
-    step(black).map_err(|Failure(reason)| (Color::Black, reason))?;
-    step(white).map_err(|Failure(reason)| (Color::White, reason))
-}
-
-/// Black's score when `loser` forfeits.
-fn forfeit_score(loser: Color) -> i32 {
-    match loser {
-        Color::Black => -64,
-        Color::White => 64,
-    }
-}
-
-/// A worker's players, restarted after a failure (an empty seat is started before the next game).
-struct Seats {
-    a: Option<Box<dyn Player>>,
-    b: Option<Box<dyn Player>>,
-}
-
 /// What player `spec` of `config` is started with.
 fn launch(config: &MatchConfig, spec: &EngineSpec, seed: u64, stop: &Receiver<()>) -> Launch {
     Launch {
@@ -350,90 +198,72 @@ fn launch(config: &MatchConfig, spec: &EngineSpec, seed: u64, stop: &Receiver<()
     }
 }
 
-impl Seats {
-    /// Starts both players, naming the one that fails.
-    fn start(config: &MatchConfig, seed: u64, stop: &Receiver<()>) -> Result<Seats, MatchError> {
-        let one = |spec: &EngineSpec| {
-            start(spec, &launch(config, spec, seed, stop)).map_err(|Failure(reason)| {
-                MatchError::Start {
-                    engine: spec.name.clone(),
-                    reason,
-                }
-            })
-        };
-        Ok(Seats {
-            a: Some(one(&config.a)?),
-            b: Some(one(&config.b)?),
-        })
-    }
-}
-
 /// Whether the match has been stopped (its stop channel's sender dropped).
 fn stopped(stop: &Receiver<()>) -> bool {
     matches!(stop.try_recv(), Err(TryRecvError::Disconnected))
 }
 
-/// Refuses a configuration that cannot give a meaningful match.
-fn check(config: &MatchConfig) -> Result<(), MatchError> {
-    let bad = |text: String| Err(MatchError::Config(text));
-    if config.games == 0 {
-        return bad("no games to play (--games must be at least 1)".into());
-    }
-    if config.games > 2 * config.openings.len() {
-        return bad(format!(
-            "{} games need {} openings, {} given",
-            config.games,
-            config.games.div_ceil(2),
-            config.openings.len()
-        ));
-    }
-    if config.a.name == config.b.name {
-        return bad(format!(
-            "both engines are named '{}': give them different names (name=...) so that records \
-             and reports can tell them apart",
-            config.a.name
-        ));
-    }
-    for spec in [&config.a, &config.b] {
-        if let EngineKind::Process {
-            proto: Proto::Gtp, ..
-        } = spec.kind
-        {
-            if let Some(i) = config
-                .openings
-                .iter()
-                .position(|o| o.start != crate::board::Position::START)
-            {
-                return bad(format!(
-                    "engine '{}' speaks GTP, which starts from the standard position only, and \
-                     opening {} starts from a set-up board",
-                    spec.name,
-                    i + 1
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Plays the match, calling `on_game` for each counted game with the tally so far (in the calling
-/// thread, in completion order), and returns the final tally. Every engine is started before the
-/// first game; one that cannot start ends the match with an error. Stops early when the SPRT
-/// decides; a game that ends after that is not counted.
+/// Plays the 8 x 8 match of `config`, calling `on_game` for each counted game with the tally so
+/// far, and returns the final tally ([`run_games`] with the configuration's openings).
 pub fn run(
     config: &MatchConfig,
     on_game: impl FnMut(&GameResult, &Tally),
 ) -> Result<Tally, MatchError> {
-    check(config)?;
-    run_pairs(
-        config,
-        |seed, stop| Seats::start(config, seed, stop),
-        |seats, stop, pair, a_black, seed| {
-            let opening = &config.openings[pair];
-            play_one(config, seats, stop, opening, pair, a_black, seed)
-        },
-        on_game,
-    )
+    let openings: Vec<Line<Position>> = config
+        .openings
+        .iter()
+        .map(|g| Line {
+            start: g.start,
+            moves: g.moves.clone(),
+        })
+        .collect();
+    run_games(config, &openings, on_game)
+}
+
+/// The 8 x 8 game in a match: engines over wedge's protocol, NBoard or GTP, and GGF records.
+impl MatchGame for Position {
+    type Record = GgfGame;
+
+    fn start_player(
+        spec: &EngineSpec,
+        launch: &Launch,
+    ) -> Result<Box<dyn Player<Position>>, Failure> {
+        start(spec, launch)
+    }
+
+    /// GTP starts from the standard position only.
+    fn refuses(spec: &EngineSpec, opening: &Line<Position>) -> Option<String> {
+        let gtp = matches!(
+            spec.kind,
+            EngineKind::Process {
+                proto: Proto::Gtp,
+                ..
+            }
+        );
+        (gtp && opening.start != Position::START).then(|| {
+            format!(
+                "engine '{}' speaks GTP, which starts from the standard position only, and an \
+                 opening starts from a set-up board",
+                spec.name
+            )
+        })
+    }
+
+    fn record(game: Finished<Position>) -> GgfGame {
+        let [black, white] = game.names;
+        GgfGame {
+            place: "wedge match".into(),
+            unix_time: now_unix(),
+            black,
+            white,
+            time_control: game.time_control,
+            start: game.start,
+            moves: game.moves,
+            black_score: game.first_score,
+            forfeit: game.forfeit,
+            name: Some(game.name),
+        }
+    }
 }
 
 /// A counted game as the pairing loop sees it, whatever the board: which pair it belongs to and
@@ -445,18 +275,6 @@ pub(crate) trait Counted {
     fn outcome(&self) -> Outcome;
     /// A's final disc difference.
     fn a_discs(&self) -> i32;
-}
-
-impl Counted for GameResult {
-    fn pair(&self) -> usize {
-        self.pair
-    }
-    fn outcome(&self) -> Outcome {
-        self.outcome
-    }
-    fn a_discs(&self) -> i32 {
-        self.a_discs
-    }
 }
 
 /// The pairing loop shared by 8 x 8 and variant matches: `config.games` games over
@@ -555,110 +373,6 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
     match start_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
         None => Ok(tally),
-    }
-}
-
-/// Plays one game with fresh or kept players; a failed player is dropped so the next game restarts
-/// it.
-fn play_one(
-    config: &MatchConfig,
-    seats: &mut Seats,
-    stop: &Receiver<()>,
-    opening: &Game,
-    pair: usize,
-    a_black: bool,
-    seed: u64,
-) -> GameResult {
-    let mut failure: Option<(Color, String)> = None;
-    for (slot, spec, colour) in [
-        (
-            &mut seats.a,
-            &config.a,
-            if a_black { Color::Black } else { Color::White },
-        ),
-        (
-            &mut seats.b,
-            &config.b,
-            if a_black { Color::White } else { Color::Black },
-        ),
-    ] {
-        if slot.is_none() {
-            match start(spec, &launch(config, spec, seed, stop)) {
-                Ok(p) => *slot = Some(p),
-                Err(Failure(reason)) => {
-                    failure.get_or_insert((colour, reason));
-                }
-            }
-        }
-    }
-    let played = match (&mut seats.a, &mut seats.b, failure) {
-        (Some(a), Some(b), None) => {
-            let (black, white): (&mut dyn Player, &mut dyn Player) = if a_black {
-                (a.as_mut(), b.as_mut())
-            } else {
-                (b.as_mut(), a.as_mut())
-            };
-            let game_seed = game_seed(config.seed, 2 * pair + usize::from(!a_black));
-            play_game(
-                black,
-                white,
-                game_seed,
-                opening,
-                config.tc,
-                config.move_timeout,
-            )
-        }
-        (_, _, failure) => {
-            let (loser, reason) = failure.unwrap_or((Color::Black, "engine not started".into()));
-            Played {
-                moves: opening.moves.clone(),
-                black_score: forfeit_score(loser),
-                forfeit: Some((loser, reason)),
-            }
-        }
-    };
-    let a_colour = if a_black { Color::Black } else { Color::White };
-    let failure = played.forfeit.map(|(loser, reason)| {
-        // Restart whoever failed before the next game.
-        let (name, slot) = if loser == a_colour {
-            (config.a.name.clone(), &mut seats.a)
-        } else {
-            (config.b.name.clone(), &mut seats.b)
-        };
-        *slot = None;
-        (name, reason)
-    });
-    let a_discs = if a_black {
-        played.black_score
-    } else {
-        -played.black_score
-    };
-    let outcome = Outcome::from_discs(a_discs);
-    let (black, white) = if a_black {
-        (&config.a.name, &config.b.name)
-    } else {
-        (&config.b.name, &config.a.name)
-    };
-    GameResult {
-        pair,
-        a_black,
-        record: GgfGame {
-            place: "wedge match".into(),
-            unix_time: now_unix(),
-            black: black.clone(),
-            white: white.clone(),
-            time_control: config.tc.describe(),
-            start: opening.start,
-            moves: played.moves,
-            black_score: played.black_score,
-            forfeit: failure
-                .as_ref()
-                .map(|(name, reason)| format!("{name}: {reason}")),
-            name: Some(config.game_name(pair, a_black)),
-        },
-        outcome,
-        a_discs,
-        failure,
     }
 }
 

@@ -66,7 +66,7 @@ pub fn sample_openings(all: &[Game], pairs: usize, rounds: usize, seed: u64) -> 
         return Vec::new();
     }
     let mut order: Vec<usize> = (0..all.len()).collect();
-    let mut rng = crate::tools::players::Rng::new(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     rng.shuffle(&mut order);
     let picked: Vec<Game> = (0..pairs)
         .map(|i| all[order[i % order.len()]].clone())

@@ -515,7 +515,7 @@ mod tests {
     fn random_board(rng: &mut Rng, plies: u64) -> Board {
         let mut b = Board::START;
         for _ in 0..plies {
-            match crate::tools::players::random_move(b, rng) {
+            match crate::game::players::random_move(&b, rng) {
                 Some(m) => b = b.play_move(m).unwrap_or(b),
                 None => break,
             }
@@ -759,7 +759,7 @@ mod tests {
                 }
             ));
             for _ in 0..4 {
-                let Some(m) = crate::tools::players::random_move(b, &mut rng) else {
+                let Some(m) = crate::game::players::random_move(&b, &mut rng) else {
                     break;
                 };
                 b = b.play_move(m).unwrap_or(b);

@@ -33,14 +33,9 @@ pub struct Square {
     pub col: u8,
 }
 
-/// A player's colour. White moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Colour {
-    /// Wire colour 0; moves first.
-    White,
-    /// Wire colour 1.
-    Red,
-}
+/// Which player: [`Side::First`] is the course's white (wire colour 0, `W`), [`Side::Second`]
+/// its red (wire colour 1, `R`); [`SideNames`] gives those words.
+pub use crate::game::Side;
 
 /// What a square holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +45,7 @@ pub enum Cell {
     /// Never holds a disc.
     Blocked,
     /// A disc.
-    Disc(Colour),
+    Disc(Side),
 }
 
 /// A wrong board description (size, cell count, text).
@@ -77,7 +72,7 @@ pub struct Board {
     playable: Bits,
     rows: u8,
     cols: u8,
-    to_move: Colour,
+    to_move: Side,
 }
 
 /// The legal moves of the side with discs `p` against `o`, with `empty` the squares a disc may be
@@ -227,7 +222,7 @@ impl Board {
             playable,
             rows: r,
             cols: c,
-            to_move: Colour::White,
+            to_move: Side::First,
         })
     }
 
@@ -237,7 +232,7 @@ impl Board {
         rows: usize,
         cols: usize,
         cells: &[Cell],
-        to_move: Colour,
+        to_move: Side,
     ) -> Result<Board, VariantError> {
         let r = side("rows", rows, 1)?;
         let c = side("columns", cols, 1)?;
@@ -261,8 +256,8 @@ impl Board {
             match cell {
                 Cell::Blocked => continue,
                 Cell::Empty => {}
-                Cell::Disc(Colour::White) => board.white |= bit,
-                Cell::Disc(Colour::Red) => board.red |= bit,
+                Cell::Disc(Side::First) => board.white |= bit,
+                Cell::Disc(Side::Second) => board.red |= bit,
             }
             board.playable |= bit;
         }
@@ -286,9 +281,9 @@ impl Board {
         }
         let i = sq.index();
         if self.white.contains(i) {
-            Cell::Disc(Colour::White)
+            Cell::Disc(Side::First)
         } else if self.red.contains(i) {
-            Cell::Disc(Colour::Red)
+            Cell::Disc(Side::Second)
         } else if self.playable.contains(i) {
             Cell::Empty
         } else {
@@ -297,7 +292,7 @@ impl Board {
     }
 
     /// The side to move.
-    pub fn to_move(&self) -> Colour {
+    pub fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -352,7 +347,7 @@ impl Board {
     }
 
     /// Discs of `colour`.
-    pub fn count(&self, colour: Colour) -> u32 {
+    pub fn count(&self, colour: Side) -> u32 {
         self.discs(colour).count()
     }
 
@@ -423,10 +418,10 @@ impl Board {
 
     /// Discs of `colour` as a set.
     #[inline]
-    pub fn discs(&self, colour: Colour) -> Bits {
+    pub fn discs(&self, colour: Side) -> Bits {
         match colour {
-            Colour::White => self.white,
-            Colour::Red => self.red,
+            Side::First => self.white,
+            Side::Second => self.red,
         }
     }
 
@@ -482,8 +477,8 @@ impl Board {
     pub fn apply(&self, index: usize, flipped: Bits) -> Board {
         let placed = Bits::square(index) | flipped;
         let (white, red) = match self.to_move {
-            Colour::White => (self.white | placed, self.red ^ flipped),
-            Colour::Red => (self.white ^ flipped, self.red | placed),
+            Side::First => (self.white | placed, self.red ^ flipped),
+            Side::Second => (self.white ^ flipped, self.red | placed),
         };
         Board {
             white,
@@ -494,20 +489,20 @@ impl Board {
     }
 
     /// The board with `to_move` to move.
-    pub fn with_to_move(&self, to_move: Colour) -> Board {
+    pub fn with_to_move(&self, to_move: Side) -> Board {
         Board { to_move, ..*self }
     }
 
     /// Discs of `colour` minus discs of the other colour.
-    pub fn disc_difference(&self, colour: Colour) -> i32 {
+    pub fn disc_difference(&self, colour: Side) -> i32 {
         self.count(colour) as i32 - self.count(colour.other()) as i32
     }
 
     /// The colour with more discs (`None`: equal), which wins once the game is over.
-    pub fn winner(&self) -> Option<Colour> {
-        match self.disc_difference(Colour::White) {
-            d if d > 0 => Some(Colour::White),
-            d if d < 0 => Some(Colour::Red),
+    pub fn winner(&self) -> Option<Side> {
+        match self.disc_difference(Side::First) {
+            d if d > 0 => Some(Side::First),
+            d if d < 0 => Some(Side::Second),
             _ => None,
         }
     }
@@ -549,8 +544,8 @@ impl Board {
         const K_LAYOUT: u64 = 0x1656_67B1_9E37_79F9;
         const K_MIX: u64 = 0xD6E8_FEB8_6659_FD93;
         let mut h: u64 = match self.to_move {
-            Colour::White => 0x2545_F491_4F6C_DD1D,
-            Colour::Red => 0x5851_F42D_4C95_7F2D,
+            Side::First => 0x2545_F491_4F6C_DD1D,
+            Side::Second => 0x5851_F42D_4C95_7F2D,
         };
         for w in 0..4 {
             h ^= self.white.0[w].wrapping_mul(K_WHITE);
@@ -566,49 +561,45 @@ impl Board {
     }
 }
 
-impl Colour {
-    /// The other colour.
-    pub fn other(self) -> Colour {
-        match self {
-            Colour::White => Colour::Red,
-            Colour::Red => Colour::White,
-        }
-    }
-
+/// The variant's words for the sides: white moves first, red second.
+pub trait SideNames {
     /// The wire number: 0 white, 1 red.
-    pub fn wire(self) -> u8 {
-        match self {
-            Colour::White => 0,
-            Colour::Red => 1,
-        }
-    }
-
-    /// The colour of a wire number (0 white, 1 red).
-    pub fn from_wire(n: u8) -> Option<Colour> {
-        match n {
-            0 => Some(Colour::White),
-            1 => Some(Colour::Red),
-            _ => None,
-        }
-    }
-
+    fn wire(self) -> u8;
     /// The printed board's letter: `W` or `R`.
-    pub fn letter(self) -> char {
+    fn letter(self) -> char;
+    /// `white` or `red`.
+    fn name(self) -> &'static str;
+}
+
+impl SideNames for Side {
+    fn wire(self) -> u8 {
         match self {
-            Colour::White => 'W',
-            Colour::Red => 'R',
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            Side::First => 'W',
+            Side::Second => 'R',
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Side::First => "white",
+            Side::Second => "red",
         }
     }
 }
 
-impl fmt::Display for Colour {
-    /// `white` or `red`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // `pad`, not `write_str`: a width in the format (`{:<5}`) applies.
-        f.pad(match self {
-            Colour::White => "white",
-            Colour::Red => "red",
-        })
+/// The side of a wire number (0 white, 1 red).
+pub fn side_from_wire(n: u8) -> Option<Side> {
+    match n {
+        0 => Some(Side::First),
+        1 => Some(Side::Second),
+        _ => None,
     }
 }
 
@@ -629,15 +620,15 @@ mod tests {
     #[test]
     fn the_start_has_four_discs_and_four_moves() {
         let b = Board::start(10, 10, &corners(10)).unwrap();
-        assert_eq!(b.count(Colour::White), 2);
-        assert_eq!(b.count(Colour::Red), 2);
+        assert_eq!(b.count(Side::First), 2);
+        assert_eq!(b.count(Side::Second), 2);
         assert_eq!(b.empties(), 100 - 4 - 4);
-        assert_eq!(b.cell(Square::new(4, 4)), Cell::Disc(Colour::White));
-        assert_eq!(b.cell(Square::new(5, 5)), Cell::Disc(Colour::White));
-        assert_eq!(b.cell(Square::new(4, 5)), Cell::Disc(Colour::Red));
+        assert_eq!(b.cell(Square::new(4, 4)), Cell::Disc(Side::First));
+        assert_eq!(b.cell(Square::new(5, 5)), Cell::Disc(Side::First));
+        assert_eq!(b.cell(Square::new(4, 5)), Cell::Disc(Side::Second));
         assert_eq!(b.cell(Square::new(0, 0)), Cell::Blocked);
         assert_eq!(b.cell(Square::new(10, 3)), Cell::Blocked);
-        assert_eq!(b.to_move(), Colour::White);
+        assert_eq!(b.to_move(), Side::First);
         let moves = b.legal_moves();
         assert_eq!(
             moves,
@@ -650,9 +641,9 @@ mod tests {
         );
         assert_eq!(b.mobility(), 4);
         let after = b.play(Square::new(3, 5)).unwrap();
-        assert_eq!(after.count(Colour::White), 4);
-        assert_eq!(after.count(Colour::Red), 1);
-        assert_eq!(after.to_move(), Colour::Red);
+        assert_eq!(after.count(Side::First), 4);
+        assert_eq!(after.count(Side::Second), 1);
+        assert_eq!(after.to_move(), Side::Second);
         assert!(b.play(Square::new(0, 0)).is_none());
         assert!(b.play(Square::new(3, 3)).is_none());
         assert!(b.play(Square::new(12, 3)).is_none());
@@ -714,7 +705,7 @@ mod tests {
         assert!(Board::parse_printed("  0 1 2\n\n").is_err());
         let framed = "+---+\n|W R|\n|R W|\n+---+\nto move: R\n";
         let b = Board::parse_printed(framed).unwrap();
-        assert_eq!((b.rows(), b.cols(), b.to_move()), (2, 2, Colour::Red));
+        assert_eq!((b.rows(), b.cols(), b.to_move()), (2, 2, Side::Second));
     }
 
     #[test]
@@ -723,7 +714,7 @@ mod tests {
         assert!(Board::start(17, 10, &[]).is_err());
         assert!(Board::start(10, 10, &[Square::new(4, 4)]).is_err());
         assert!(Board::start(10, 10, &[Square::new(10, 0)]).is_err());
-        assert!(Board::from_cells(2, 2, &[Cell::Empty; 3], Colour::White).is_err());
+        assert!(Board::from_cells(2, 2, &[Cell::Empty; 3], Side::First).is_err());
         assert!(Board::random_layout(4, 4, 13, &mut Rng::new(1)).is_err());
         assert!(Board::random_layout(4, 4, 12, &mut Rng::new(1)).is_ok());
     }
@@ -746,14 +737,14 @@ mod tests {
         let b = Board::parse_printed("W R .\n. . .\nto move: W").unwrap();
         assert!(!b.must_pass());
         let r = b.pass();
-        assert_eq!(r.to_move(), Colour::Red);
+        assert_eq!(r.to_move(), Side::Second);
         assert!(r.must_pass());
         assert!(!r.is_over());
         let end = b.play(Square::new(0, 2)).unwrap();
-        assert_eq!(end.count(Colour::White), 3);
+        assert_eq!(end.count(Side::First), 3);
         assert!(end.is_over());
-        assert_eq!(end.winner(), Some(Colour::White));
-        assert_eq!(end.disc_difference(Colour::Red), -3);
+        assert_eq!(end.winner(), Some(Side::First));
+        assert_eq!(end.disc_difference(Side::Second), -3);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! variantfile`: a header of column numbers, one line a row (`.` empty, `W`, `R`, `#` blocked) and
 //! the side to move; and its parser, which names the line of an error.
 
-use super::{Board, Cell, Colour, Square, VariantError, MAX_SIDE};
+use super::{Board, Cell, Side, SideNames, Square, VariantError, MAX_SIDE};
 use std::fmt;
 use std::str::FromStr;
 
@@ -57,7 +57,7 @@ impl Board {
         let mut cells = Vec::new();
         let mut cols = None;
         let mut rows = 0;
-        let mut to_move = Colour::White;
+        let mut to_move = Side::First;
         for (n, line) in text.lines().enumerate() {
             let number = n + 1;
             let trimmed = line.trim();
@@ -67,8 +67,8 @@ impl Board {
                 .and_then(|_| trimmed.get(8..))
             {
                 to_move = match side.trim() {
-                    "W" | "w" => Colour::White,
-                    "R" | "r" => Colour::Red,
+                    "W" | "w" => Side::First,
+                    "R" | "r" => Side::Second,
                     other => {
                         return Err(VariantError(format!(
                             "line {number}: the side to move must be W or R, got '{other}'"
@@ -82,8 +82,8 @@ impl Board {
                 match ch {
                     '.' => row.push(Cell::Empty),
                     '#' => row.push(Cell::Blocked),
-                    'W' => row.push(Cell::Disc(Colour::White)),
-                    'R' => row.push(Cell::Disc(Colour::Red)),
+                    'W' => row.push(Cell::Disc(Side::First)),
+                    'R' => row.push(Cell::Disc(Side::Second)),
                     '|' | '+' | '-' | '=' => {}
                     c if c.is_ascii_digit() || c.is_whitespace() => {}
                     c => {

@@ -26,7 +26,7 @@ pub use record::{
     board_line, square_text, Ending, GameRecord, PlayedMove, SessionEnd, SessionReport, Totals,
 };
 
-use super::board::{Board, Colour, VariantError};
+use super::board::{Board, Side, SideNames, VariantError};
 use super::wire::{ServerMessage, Status};
 use crate::rng::Rng;
 use referee::{message, play_game};
@@ -117,7 +117,7 @@ impl SessionConfig {
 }
 
 /// The index of a colour in the `[white, red]` arrays (its wire number).
-fn idx(colour: Colour) -> usize {
+fn idx(colour: Side) -> usize {
     usize::from(colour.wire())
 }
 
@@ -127,7 +127,7 @@ pub enum Event<'a> {
     /// A client took a seat.
     Seated {
         /// Its colour.
-        colour: Colour,
+        colour: Side,
         /// Its address.
         peer: SocketAddr,
     },
@@ -244,11 +244,7 @@ pub fn run_session(
         if let Some(gone) = seats.iter().position(|s| !s.alive) {
             // A client that vanished while GAME ENDED was sent to it.
             report.end = SessionEnd::Disconnected {
-                colour: if gone == 0 {
-                    Colour::White
-                } else {
-                    Colour::Red
-                },
+                colour: if gone == 0 { Side::First } else { Side::Second },
                 game: number,
             };
             break;

@@ -2,7 +2,7 @@
 //! of docs/formats.md, "Variant game records") and the session's report with each colour's totals.
 
 use super::idx;
-use crate::variant::board::{Board, Colour, Square};
+use crate::variant::board::{Board, Side, SideNames, Square};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     /// Who played it.
-    pub colour: Colour,
+    pub colour: Side,
     /// The square, or `None` for a pass.
     pub square: Option<Square>,
     /// The time it took, from the server's message to the whole move read.
@@ -25,19 +25,19 @@ pub enum Ending {
     /// `loser`'s clock ran out.
     Time {
         /// Who ran out of time.
-        loser: Colour,
+        loser: Side,
     },
     /// `loser` sent an illegal move, a wrong pass or a malformed move.
     Illegal {
         /// Who lost.
-        loser: Colour,
+        loser: Side,
         /// What was wrong, with what was sent.
         what: String,
     },
     /// `loser`'s connection closed or failed.
     Disconnected {
         /// Who went away.
-        loser: Colour,
+        loser: Side,
     },
     /// The server was stopped (Ctrl-C) during the game: no result.
     Interrupted,
@@ -106,13 +106,13 @@ fn seconds(d: Duration) -> String {
 
 impl GameRecord {
     /// The winner (`None`: a draw, or an interrupted game).
-    pub fn winner(&self) -> Option<Colour> {
+    pub fn winner(&self) -> Option<Side> {
         match &self.ending {
             Ending::Finished => {
-                let (w, r) = (self.end.count(Colour::White), self.end.count(Colour::Red));
+                let (w, r) = (self.end.count(Side::First), self.end.count(Side::Second));
                 match w.cmp(&r) {
-                    std::cmp::Ordering::Greater => Some(Colour::White),
-                    std::cmp::Ordering::Less => Some(Colour::Red),
+                    std::cmp::Ordering::Greater => Some(Side::First),
+                    std::cmp::Ordering::Less => Some(Side::Second),
                     std::cmp::Ordering::Equal => None,
                 }
             }
@@ -125,8 +125,8 @@ impl GameRecord {
     /// The result as the record writes it: `W+12`, `R+4`, `draw` for a finished game; the winner's
     /// letter and the reason for a forfeit (`R:time`, `W:illegal`, `W:disconnect`); `?:interrupted`.
     pub fn result(&self) -> String {
-        let diff = self.end.count(Colour::White) as i64 - self.end.count(Colour::Red) as i64;
-        let winner = self.winner().map(Colour::letter).unwrap_or('?');
+        let diff = self.end.count(Side::First) as i64 - self.end.count(Side::Second) as i64;
+        let winner = self.winner().map(SideNames::letter).unwrap_or('?');
         match &self.ending {
             Ending::Finished if diff == 0 => "draw".to_string(),
             Ending::Finished => format!("{winner}+{}", diff.abs()),
@@ -139,24 +139,28 @@ impl GameRecord {
 
     /// A sentence for people: `white wins 56-40`, `red wins: white ran out of time`, ...
     pub fn describe(&self) -> String {
-        let (w, r) = (self.end.count(Colour::White), self.end.count(Colour::Red));
+        let (w, r) = (self.end.count(Side::First), self.end.count(Side::Second));
         match &self.ending {
             Ending::Finished => match self.winner() {
-                Some(c) => format!("{} wins {w}-{r} (white-red)", c),
+                Some(c) => format!("{} wins {w}-{r} (white-red)", c.name()),
                 None => format!("draw {w}-{r}"),
             },
             Ending::Time { loser } => format!(
                 "{} wins: {} ran out of time ({w}-{r} on the board)",
-                loser.other(),
-                loser
+                loser.other().name(),
+                loser.name()
             ),
             Ending::Illegal { loser, what } => format!(
                 "{} wins: technical loss of {}: {what}",
-                loser.other(),
-                loser
+                loser.other().name(),
+                loser.name()
             ),
             Ending::Disconnected { loser } => {
-                format!("{} wins: {} disconnected", loser.other(), loser)
+                format!(
+                    "{} wins: {} disconnected",
+                    loser.other().name(),
+                    loser.name()
+                )
             }
             Ending::Interrupted => "interrupted, no result".to_string(),
         }
@@ -188,8 +192,8 @@ impl GameRecord {
         out.push_str(&format!(
             "RE[{}]SC[{}-{}]TL[{} {}]",
             self.result(),
-            self.end.count(Colour::White),
-            self.end.count(Colour::Red),
+            self.end.count(Side::First),
+            self.end.count(Side::Second),
             seconds(self.time_left[0]),
             seconds(self.time_left[1])
         ));
@@ -209,7 +213,7 @@ pub enum SessionEnd {
     /// A client went away during game `game` (the session stops there).
     Disconnected {
         /// Who went away.
-        colour: Colour,
+        colour: Side,
         /// In which game (from 1).
         game: u32,
     },
@@ -251,7 +255,7 @@ pub struct Totals {
 
 impl SessionReport {
     /// The totals of `colour` (an interrupted game counts for nothing).
-    pub fn totals(&self, colour: Colour) -> Totals {
+    pub fn totals(&self, colour: Side) -> Totals {
         let mut t = Totals::default();
         for game in &self.games {
             if game.ending == Ending::Interrupted {
@@ -285,7 +289,7 @@ impl SessionReport {
         let why = match &self.end {
             SessionEnd::Complete => "all games played".to_string(),
             SessionEnd::Disconnected { colour, game } => {
-                format!("{} disconnected in game {game}", colour)
+                format!("{} disconnected in game {game}", colour.name())
             }
             SessionEnd::Interrupted => "interrupted".to_string(),
         };
@@ -293,14 +297,14 @@ impl SessionReport {
             "session: {decided} of {} games played ({why})\n",
             self.planned
         );
-        for colour in [Colour::White, Colour::Red] {
+        for colour in [Side::First, Side::Second] {
             let t = self.totals(colour);
             let peer = self.peers[idx(colour)]
                 .map(|p| p.to_string())
                 .unwrap_or_else(|| "-".into());
             out.push_str(&format!(
                 "{:<5} {peer}: {} wins, {} losses, {} draws, {} discs (lost on time {}, by illegal moves {}, by disconnecting {})\n",
-                colour,
+                colour.name(),
                 t.wins,
                 t.losses,
                 t.draws,

@@ -5,7 +5,7 @@
 use super::record::{Ending, GameRecord, PlayedMove};
 use super::seating::{read_exact_by, ReadFailure, Seat};
 use super::{idx, Event, SessionConfig};
-use crate::variant::board::{Board, Colour, Square};
+use crate::variant::board::{Board, Side, Square};
 use crate::variant::wire::{ServerMessage, Status, WireMove, MOVE_LEN};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -30,8 +30,8 @@ pub(super) fn message(
         status,
         time_left,
         last_move,
-        white: board.count(Colour::White),
-        red: board.count(Colour::Red),
+        white: board.count(Side::First),
+        red: board.count(Side::Second),
         cells,
     }
 }
@@ -148,7 +148,7 @@ pub(super) fn play_game(
         });
     };
     if ending != Ending::Interrupted {
-        for colour in [Colour::White, Colour::Red] {
+        for colour in [Side::First, Side::Second] {
             let me = idx(colour);
             let msg = message(
                 Status::GameEnded,

@@ -2,6 +2,7 @@
 //! look at the stop flag every [`POLL`].
 
 use super::{idx, Event, ServerError, SessionConfig, POLL};
+use crate::variant::board::SideNames;
 use crate::variant::wire::{self, ServerMessage};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -202,7 +203,7 @@ pub(super) fn seat_clients(
         };
         let seat = &mut seats[idx(colour)];
         if seat.is_some() {
-            refuse(format!("{} is already taken", colour));
+            refuse(format!("{} is already taken", colour.name()));
             continue;
         }
         *seat = Some(Seat {

@@ -58,12 +58,14 @@ fn records_name_the_result() {
         of: 2,
         start,
         moves: vec![PlayedMove {
-            colour: Colour::White,
+            colour: Side::First,
             square: Some(mv),
             used: Duration::from_millis(120),
         }],
         end,
-        ending: Ending::Time { loser: Colour::Red },
+        ending: Ending::Time {
+            loser: Side::Second,
+        },
         time: Duration::from_secs(120),
         time_left: [Duration::from_millis(119_880), Duration::ZERO],
         peers: [peer, peer],
@@ -81,14 +83,14 @@ fn records_name_the_result() {
     );
     record.ending = Ending::Finished;
     assert_eq!(record.result(), "W+3");
-    assert_eq!(record.winner(), Some(Colour::White));
+    assert_eq!(record.winner(), Some(Side::First));
     let report = SessionReport {
         planned: 2,
         games: vec![record],
         end: SessionEnd::Complete,
         peers: [Some(peer), None],
     };
-    assert_eq!(report.totals(Colour::White).wins, 1);
-    assert_eq!(report.totals(Colour::Red).discs, 1);
+    assert_eq!(report.totals(Side::First).wins, 1);
+    assert_eq!(report.totals(Side::Second).discs, 1);
     assert!(report.summary().contains("1 of 2 games played"));
 }

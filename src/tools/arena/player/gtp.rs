@@ -133,7 +133,7 @@ fn gtp_colour(c: crate::board::Color) -> &'static str {
     }
 }
 
-impl Player for GtpPlayer {
+impl Player<Position> for GtpPlayer {
     fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         self.known.clear();
         self.start_known = false;
@@ -156,14 +156,14 @@ impl Player for GtpPlayer {
 
     fn choose(
         &mut self,
-        start: Position,
+        start: &Position,
         moves: &[Move],
-        pos: Position,
+        pos: &Position,
         tc: TimeControl,
         clocks: Clocks,
         deadline: Instant,
     ) -> Result<Move, Failure> {
-        if start != Position::START {
+        if *start != Position::START {
             return Err(Failure(
                 "GTP engines can only start from the standard position".into(),
             ));
@@ -173,7 +173,7 @@ impl Player for GtpPlayer {
             self.known.clear();
             self.start_known = true;
         }
-        let mut p = start;
+        let mut p = *start;
         for m in &moves[..self.known.len()] {
             p = p.play(*m).unwrap_or(p);
         }
@@ -183,10 +183,7 @@ impl Player for GtpPlayer {
             self.known.push(m);
         }
         if let (TimeControl::Clock { .. }, true) = (tc, self.time_left_ok) {
-            let left = match pos.side {
-                crate::board::Color::Black => clocks.black,
-                crate::board::Color::White => clocks.white,
-            };
+            let left = clocks.left[crate::game::Side::from(pos.side) as usize];
             let command = format!(
                 "time_left {} {:.3} 0",
                 gtp_colour(pos.side),

@@ -7,7 +7,9 @@
 
 use crate::board::ggf::GgfGame;
 use crate::board::{Move, Position};
-use crate::tools::players::{greedy_move, random_move, Rng};
+use crate::game::players::Baseline;
+use crate::game::Rules;
+use crate::rng::Rng;
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::fmt;
@@ -25,7 +27,7 @@ mod wedge;
 pub use gtp::GtpPlayer;
 pub use nboard::NboardPlayer;
 pub use pipe::Pipe;
-pub use wedge::ProcessPlayer;
+pub use wedge::{go_without_clock, ProcessPlayer, WedgeText};
 
 /// How an engine is started: a built-in player or a command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,18 +211,17 @@ pub struct Launch {
 pub struct Failure(pub String);
 
 /// The clocks when a move is asked for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clocks {
-    /// Black's remaining time.
-    pub black: Duration,
-    /// White's remaining time.
-    pub white: Duration,
+    /// The time left: the first player's, then the second player's (index by
+    /// [`crate::game::Side`]).
+    pub left: [Duration; 2],
     /// Increment per move.
     pub increment: Duration,
 }
 
-/// Something that plays moves.
-pub trait Player: Send {
+/// Something that plays games of `G`.
+pub trait Player<G: Rules>: Send {
     /// Prepares for a new game whose seed is `game_seed` (drawn from the match's seed and the
     /// game's number: the same whichever process plays the game); also drains whatever the engine
     /// still had to say about the last one.
@@ -234,55 +235,60 @@ pub trait Player: Send {
     /// Chooses a move in `pos`, reached from `start` by `moves`; `deadline` is when to give up.
     fn choose(
         &mut self,
-        start: Position,
-        moves: &[Move],
-        pos: Position,
+        start: &G,
+        moves: &[G::Move],
+        pos: &G,
         tc: TimeControl,
         clocks: Clocks,
         deadline: Instant,
-    ) -> Result<Move, Failure>;
+    ) -> Result<G::Move, Failure>;
 }
 
-/// The random player.
-pub struct RandomPlayer(pub Rng);
+/// The built-in random and greedy players, for every game.
+pub struct BaselinePlayer {
+    kind: Baseline,
+    rng: Rng,
+}
 
-impl Player for RandomPlayer {
+impl BaselinePlayer {
+    /// A baseline of `kind` whose draws start from `seed` (each game reseeds it).
+    pub fn new(kind: Baseline, seed: u64) -> BaselinePlayer {
+        BaselinePlayer {
+            kind,
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl<G: Rules> Player<G> for BaselinePlayer {
     /// Each game draws its moves from its own seed, so a game replays at any concurrency.
     fn new_game(&mut self, game_seed: u64) -> Result<(), Failure> {
-        self.0 = Rng::new(game_seed);
+        self.rng = Rng::new(game_seed);
         Ok(())
     }
     fn choose(
         &mut self,
-        _: Position,
-        _: &[Move],
-        pos: Position,
+        _: &G,
+        _: &[G::Move],
+        pos: &G,
         _: TimeControl,
         _: Clocks,
         _: Instant,
-    ) -> Result<Move, Failure> {
-        random_move(pos.board, &mut self.0).ok_or_else(|| Failure("game is over".into()))
+    ) -> Result<G::Move, Failure> {
+        self.kind
+            .choose(pos, &mut self.rng)
+            .ok_or_else(|| Failure("game is over".into()))
     }
 }
 
-/// The greedy player.
-pub struct GreedyPlayer;
-
-impl Player for GreedyPlayer {
-    fn new_game(&mut self, _: u64) -> Result<(), Failure> {
-        Ok(())
-    }
-    fn choose(
-        &mut self,
-        _: Position,
-        _: &[Move],
-        pos: Position,
-        _: TimeControl,
-        _: Clocks,
-        _: Instant,
-    ) -> Result<Move, Failure> {
-        greedy_move(pos.board).ok_or_else(|| Failure("game is over".into()))
-    }
+/// The built-in player of `spec`, if it names one.
+pub fn baseline<G: Rules>(spec: &EngineSpec, launch: &Launch) -> Option<Box<dyn Player<G>>> {
+    let kind = match spec.kind {
+        EngineKind::Random => Baseline::Random,
+        EngineKind::Greedy => Baseline::Greedy,
+        EngineKind::Process { .. } => return None,
+    };
+    Some(Box::new(BaselinePlayer::new(kind, launch.seed)))
 }
 
 /// How long the handshake and `isready` may take.
@@ -303,29 +309,23 @@ fn handshake(Failure(reason): Failure) -> Failure {
     Failure(format!("handshake failed: {reason}"))
 }
 
-/// Starts a player from its spec.
-pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player>, Failure> {
-    Ok(match &spec.kind {
-        EngineKind::Random => Box::new(RandomPlayer(Rng::new(launch.seed))),
-        EngineKind::Greedy => Box::new(GreedyPlayer),
+/// Starts an 8 x 8 player from its spec: a baseline, or an engine over its protocol.
+pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player<Position>>, Failure> {
+    let (cmd, args, options, proto) = match &spec.kind {
         EngineKind::Process {
             cmd,
             args,
             options,
-            proto: Proto::Wedge,
-        } => Box::new(ProcessPlayer::start(cmd, args, options, launch)?),
-        EngineKind::Process {
-            cmd,
-            args,
-            options,
-            proto: Proto::Nboard,
-        } => Box::new(NboardPlayer::start(cmd, args, options, launch)?),
-        EngineKind::Process {
-            cmd,
-            args,
-            options,
-            proto: Proto::Gtp,
-        } => Box::new(GtpPlayer::start(cmd, args, options, launch)?),
+            proto,
+        } => (cmd, args, options, proto),
+        EngineKind::Random | EngineKind::Greedy => {
+            return baseline(spec, launch).ok_or_else(|| Failure("not a built-in player".into()))
+        }
+    };
+    Ok(match proto {
+        Proto::Wedge => Box::new(ProcessPlayer::start(cmd, args, options, launch)?),
+        Proto::Nboard => Box::new(NboardPlayer::start(cmd, args, options, launch)?),
+        Proto::Gtp => Box::new(GtpPlayer::start(cmd, args, options, launch)?),
     })
 }
 

@@ -74,16 +74,16 @@ impl NboardPlayer {
     }
 }
 
-impl Player for NboardPlayer {
+impl Player<Position> for NboardPlayer {
     fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         self.sync(Instant::now() + HANDSHAKE_TIMEOUT).map(|_| ())
     }
 
     fn choose(
         &mut self,
-        start: Position,
+        start: &Position,
         moves: &[Move],
-        _pos: Position,
+        _pos: &Position,
         tc: TimeControl,
         _clocks: Clocks,
         deadline: Instant,
@@ -99,7 +99,7 @@ impl Player for NboardPlayer {
             black: "black".into(),
             white: "white".into(),
             time_control: tc.describe(),
-            start,
+            start: *start,
             moves: moves.to_vec(),
             black_score: 0,
             forfeit: None,

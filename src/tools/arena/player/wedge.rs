@@ -2,6 +2,7 @@
 //! move, `position ... moves ...` and `go`, answered by `bestmove`.
 
 use super::*;
+use crate::game::Game;
 
 /// An engine process speaking wedge's protocol.
 pub struct ProcessPlayer {
@@ -97,7 +98,77 @@ fn advertises_seed(line: &str) -> bool {
     )
 }
 
-impl Player for ProcessPlayer {
+/// What the process player says and reads in wedge's protocol for a game: the `position` command,
+/// the `go` of a time control, and the move of a `bestmove` answer. Each game that engines play over
+/// wedge's protocol implements it (the 8 x 8 game here, variant boards in
+/// [`crate::tools::arena::variant`]).
+pub trait WedgeText: Game {
+    /// The `position` command for the position `moves` after `start`.
+    fn position_command(start: &Self, moves: &[Self::Move]) -> String;
+    /// The `go` command for a move with `clocks` under `tc`.
+    fn go_command(tc: TimeControl, clocks: Clocks) -> String;
+    /// The move a `bestmove` answer's word names (a pass included), if it names one.
+    fn parse_move(word: &str) -> Option<Self::Move>;
+    /// A move as the protocol writes it (a pass as `0000`).
+    fn move_text(mv: Self::Move) -> String;
+}
+
+impl WedgeText for Position {
+    /// `position startpos` or `position board <64 cells> <side>`, then the moves; passes are sent
+    /// explicitly as `0000` (UCI's null move, which every UGI engine reads): a pass at the end of
+    /// the list cannot be inferred by the engine.
+    fn position_command(start: &Position, moves: &[Move]) -> String {
+        let base = if *start == Position::START {
+            "position startpos".to_string()
+        } else {
+            format!("position board {}", start)
+        };
+        let list: Vec<String> = moves.iter().map(|&m| Self::move_text(m)).collect();
+        if list.is_empty() {
+            base
+        } else {
+            format!("{base} moves {}", list.join(" "))
+        }
+    }
+
+    /// Clocks as `btime` (black's, the first player's) and `wtime`.
+    fn go_command(tc: TimeControl, clocks: Clocks) -> String {
+        match tc {
+            TimeControl::Clock { .. } => format!(
+                "go btime {} wtime {} binc {} winc {}",
+                clocks.left[0].as_millis(),
+                clocks.left[1].as_millis(),
+                clocks.increment.as_millis(),
+                clocks.increment.as_millis()
+            ),
+            other => go_without_clock(other),
+        }
+    }
+
+    fn parse_move(word: &str) -> Option<Move> {
+        word.parse::<Move>().ok()
+    }
+
+    fn move_text(mv: Move) -> String {
+        if mv.is_pass() {
+            "0000".to_string()
+        } else {
+            mv.to_string()
+        }
+    }
+}
+
+/// The `go` of a time control that is not a game clock (the same for every game).
+pub fn go_without_clock(tc: TimeControl) -> String {
+    match tc {
+        TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+        TimeControl::Depth(d) => format!("go depth {d}"),
+        TimeControl::Nodes(n) => format!("go nodes {n}"),
+        TimeControl::Clock { .. } => "go".to_string(),
+    }
+}
+
+impl<G: WedgeText> Player<G> for ProcessPlayer {
     /// `ucinewgame`; an engine with a `Seed` option first gets a seed drawn from its own and the
     /// game's, so that the noise a game draws (`Randomness`, levels, `BookRandomness`) depends on
     /// the game alone, not on which of the match's processes plays it or what that process played
@@ -105,7 +176,7 @@ impl Player for ProcessPlayer {
     fn new_game(&mut self, game_seed: u64) -> Result<(), Failure> {
         let Some(base) = self.seed_base else {
             self.send("ucinewgame")?;
-            return self.sync();
+            return refusals_until_ready(&mut self.pipe).map(|_| ());
         };
         let seed = Rng::new(game_seed ^ base.rotate_left(32)).next_u64() % (SEED_MAX + 1);
         self.send(&format!("setoption name Seed value {seed}"))?;
@@ -122,51 +193,19 @@ impl Player for ProcessPlayer {
         refusals_until_ready(&mut self.pipe).map(|_| ())
     }
 
+    /// The game's `position` and `go`, and the `bestmove` answer read as its move; `none` is a
+    /// failure in a live game.
     fn choose(
         &mut self,
-        start: Position,
-        moves: &[Move],
-        _pos: Position,
+        start: &G,
+        moves: &[G::Move],
+        _pos: &G,
         tc: TimeControl,
         clocks: Clocks,
         deadline: Instant,
-    ) -> Result<Move, Failure> {
-        let base = if start == Position::START {
-            "position startpos".to_string()
-        } else {
-            format!("position board {}", start)
-        };
-        // Passes are sent explicitly as `0000` (UCI's null move, which every UGI engine reads): a
-        // pass at the end of the list cannot be inferred by the engine.
-        let list: Vec<String> = moves
-            .iter()
-            .map(|m| {
-                if m.is_pass() {
-                    "0000".to_string()
-                } else {
-                    m.to_string()
-                }
-            })
-            .collect();
-        let position = if list.is_empty() {
-            base
-        } else {
-            format!("{base} moves {}", list.join(" "))
-        };
-        self.send(&position)?;
-        let go = match tc {
-            TimeControl::Clock { .. } => format!(
-                "go btime {} wtime {} binc {} winc {}",
-                clocks.black.as_millis(),
-                clocks.white.as_millis(),
-                clocks.increment.as_millis(),
-                clocks.increment.as_millis()
-            ),
-            TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
-            TimeControl::Depth(d) => format!("go depth {d}"),
-            TimeControl::Nodes(n) => format!("go nodes {n}"),
-        };
-        self.send(&go)?;
+    ) -> Result<G::Move, Failure> {
+        self.send(&G::position_command(start, moves))?;
+        self.send(&G::go_command(tc, clocks))?;
         let line = self.wait_for(|l| l.starts_with("bestmove"), deadline)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
         if word.eq_ignore_ascii_case("none") {
@@ -174,7 +213,7 @@ impl Player for ProcessPlayer {
                 "answered 'bestmove none' in a live position".into(),
             ));
         }
-        word.parse::<Move>().map_err(|_| {
+        G::parse_move(word).ok_or_else(|| {
             Failure(format!(
                 "malformed answer '{}'",
                 crate::board::square::truncate(&line)

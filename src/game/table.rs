@@ -1,0 +1,108 @@
+//! Search tables of a size in MB, for every game: how many entries a size holds, how the memory
+//! is asked for (huge pages where the system has them), and the one policy when it is not there.
+//!
+//! **Policy.** An allocation the system refuses is a [`TableAllocError`], never an abort. A table
+//! being resized keeps the table in use and reports the error; a searcher that has no table yet
+//! takes the smallest one ([`alloc_or_smallest`]) so that the engine still plays, and reports the
+//! error. The 8 x 8 search, its endgame solver and the variant search all follow it.
+
+/// A table could not be allocated: the memory asked for is not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in bytes.
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} MB for a hash table (not enough memory)",
+            self.bytes.div_ceil(1 << 20)
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
+/// A vector of `len` values made by `make`, whose memory the kernel is asked to back with huge
+/// pages (2 MB) where it can. The solver's and the search's tables are probed at random, nearly
+/// every probe on a different 4 KB page: with small pages most probes also miss the TLB and walk
+/// the page tables; a 256 MB table in huge pages needs 128 TLB entries, which the second-level TLB
+/// holds. Only a hint: the values and the vector are the same either way. An allocation the system
+/// refuses is an error, not an abort (a `Hash` option or `--hash` larger than the memory).
+pub fn huge_page_vec<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, TableAllocError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| TableAllocError {
+        bytes: len.saturating_mul(std::mem::size_of::<T>()),
+    })?;
+    // Asked before the first write: a page is backed (small or huge) when it is first touched.
+    advise_huge_pages(v.as_mut_ptr() as usize, len * std::mem::size_of::<T>());
+    v.extend(std::iter::repeat_with(make).take(len));
+    Ok(v)
+}
+
+/// Asks Linux to back the whole 2 MB pages inside `start..start + bytes` with huge pages
+/// (transparent huge pages, `madvise` mode; with `always` they are used anyway, with `never` the
+/// call changes nothing). Elsewhere it does nothing.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: usize, bytes: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let begin = start.next_multiple_of(HUGE_PAGE);
+    let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end > begin {
+        // SAFETY: `madvise` with `MADV_HUGEPAGE` only changes how the kernel backs the pages of the
+        // range: it neither reads nor writes them, nor unmaps or moves them, so no Rust reference or
+        // value can be affected. The range lies inside one live allocation of ours (rounded
+        // inwards to page boundaries, as the call requires); an invalid range would only make the
+        // call fail with an error code, which is ignored since the advice is a hint.
+        let _ =
+            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
+    }
+}
+
+/// The entries of a power-of-two table of about `mb` MB of `T`s: the largest power of two that
+/// fits, and at least `min` (a power of two).
+pub fn entries<T>(mb: usize, min: usize) -> usize {
+    let bytes = mb.max(1).saturating_mul(1 << 20);
+    let want = (bytes / std::mem::size_of::<T>().max(1)).max(min.max(1));
+    if want.is_power_of_two() {
+        want
+    } else {
+        want.next_power_of_two() >> 1
+    }
+}
+
+/// A table of about `mb` MB ([`entries`]) of values made by `make`; when the memory is not there,
+/// the smallest table of `min` entries and the error, to report: a size from outside never
+/// leaves a searcher without a table.
+pub fn alloc_or_smallest<T>(
+    mb: usize,
+    min: usize,
+    mut make: impl FnMut() -> T,
+) -> (Vec<T>, Option<TableAllocError>) {
+    match huge_page_vec(entries::<T>(mb, min), &mut make) {
+        Ok(table) => (table, None),
+        Err(e) => {
+            let mut small = Vec::with_capacity(min);
+            small.extend(std::iter::repeat_with(make).take(min));
+            (small, Some(e))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_budget() {
+        assert_eq!(entries::<u64>(1, 16), 1 << 17);
+        assert_eq!(entries::<[u8; 24]>(1, 16), 1 << 15);
+        assert_eq!(entries::<[u8; 1 << 21]>(1, 16), 16);
+        // A size the address space cannot hold is an error, and the smallest table is kept.
+        let (table, error) = alloc_or_smallest::<u64>(usize::MAX >> 21, 8, || 0);
+        assert_eq!(table.len(), 8);
+        assert!(error.is_some());
+    }
+}

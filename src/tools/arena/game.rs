@@ -1,0 +1,357 @@
+//! One game of a match, for every game the runner plays ([`MatchGame`]: the 8 x 8 game and variant
+//! boards): the players take turns from the end of the opening under the time control, the clocks
+//! are kept, and every failure (no start, a crash, a hang, a refusal, an illegal move, a flag)
+//! forfeits the game for the side at fault, which is restarted before the next game. A game brings
+//! its rules, how its players start, which engines it refuses, and the form of its record; the
+//! loop, the clocks, the forfeits and the seating are written once, here.
+
+use super::player::{Clocks, EngineSpec, Failure, Launch, Player, TimeControl, WedgeText};
+use super::stats::{Outcome, Tally};
+use super::{launch, run_pairs, Counted, MatchConfig, MatchError};
+use crate::game::{Game, Line, Rules, Side};
+use crossbeam_channel::Receiver;
+use std::fmt::{Debug, Display};
+use std::time::{Duration, Instant};
+
+/// A game the match runner can play.
+pub trait MatchGame: WedgeText {
+    /// A finished game as `--out` writes it (one line).
+    type Record: Clone + Debug + Display + Send;
+
+    /// Starts a player of this game from its spec (a baseline or an engine process).
+    fn start_player(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player<Self>>, Failure>;
+
+    /// Why the engine of `spec` cannot play `opening` (`None`: it can), checked before the match.
+    fn refuses(spec: &EngineSpec, opening: &Line<Self>) -> Option<String>;
+
+    /// The record of a finished game.
+    fn record(game: Finished<Self>) -> Self::Record;
+}
+
+/// A finished game, in every game's terms, for [`MatchGame::record`].
+#[derive(Clone, Debug)]
+pub struct Finished<G: Rules> {
+    /// The players' names: the first player's, then the second's.
+    pub names: [String; 2],
+    /// The time control, as text.
+    pub time_control: String,
+    /// The start position (the opening's moves are in `moves`).
+    pub start: G,
+    /// Every move from the start, passes included.
+    pub moves: Vec<G::Move>,
+    /// The first player's final score (the winner gets every square on a forfeit).
+    pub first_score: i32,
+    /// `name: reason` of a forfeit.
+    pub forfeit: Option<String>,
+    /// The game's name in the match: its pair, its game, the run ([`MatchConfig::game_name`]).
+    pub name: String,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameResult<G: MatchGame = crate::board::Position> {
+    /// Index of the opening (pair) in the match.
+    pub pair: usize,
+    /// Whether engine A moved first (black on 8 x 8, white on a variant board).
+    pub a_first: bool,
+    /// The record.
+    pub record: G::Record,
+    /// The result for A.
+    pub outcome: Outcome,
+    /// A's final disc difference (every square for a forfeit).
+    pub a_discs: i32,
+    /// `(engine name, reason)` if the game ended by a failure.
+    pub failure: Option<(String, String)>,
+}
+
+impl<G: MatchGame> Counted for GameResult<G> {
+    fn pair(&self) -> usize {
+        self.pair
+    }
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    fn a_discs(&self) -> i32 {
+        self.a_discs
+    }
+}
+
+/// How a game ended.
+struct Played<G: Game> {
+    moves: Vec<G::Move>,
+    first_score: i32,
+    forfeit: Option<(Side, String)>,
+}
+
+impl<G: Game> Played<G> {
+    /// `loser` forfeits after `moves`: every square to the other side.
+    fn forfeit(start: &G, moves: &[G::Move], loser: Side, reason: String) -> Played<G> {
+        Played {
+            moves: moves.to_vec(),
+            first_score: loser.other().sign(start.squares()),
+            forfeit: Some((loser, reason)),
+        }
+    }
+}
+
+/// The seed of game number `game` of a match run with `--seed match_seed` (`2 * pair` for the
+/// pair's game with engine A first, `2 * pair + 1` for the other): the same whichever process
+/// plays the game, and unrelated between games and between matches of other seeds.
+fn game_seed(match_seed: u64, game: usize) -> u64 {
+    crate::rng::Rng::new(match_seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .next_u64()
+}
+
+/// Plays one game from the end of `opening` with `players` (the first player's, then the
+/// second's); failures forfeit the game for the side at fault.
+fn play_game<G: MatchGame>(
+    players: [&mut dyn Player<G>; 2],
+    game_seed: u64,
+    opening: &Line<G>,
+    tc: TimeControl,
+    move_timeout: Duration,
+) -> Played<G> {
+    let start = opening.start;
+    let mut moves = opening.moves.clone();
+    let Some(mut pos) = opening.position() else {
+        return Played::forfeit(&start, &moves, Side::First, "illegal opening".into());
+    };
+    let (base, inc) = match tc {
+        TimeControl::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut clocks = Clocks {
+        left: [base; 2],
+        increment: inc,
+    };
+    for side in [Side::First, Side::Second] {
+        if let Err(Failure(reason)) = players[side as usize].new_game(game_seed) {
+            return Played::forfeit(&start, &moves, side, reason);
+        }
+    }
+    while !pos.is_over() {
+        let side = pos.side();
+        let remaining = clocks.left[side as usize];
+        let wait = match tc {
+            // Wait a little past the flag so a late answer is seen (and judged) rather than lost.
+            TimeControl::Clock { .. } => remaining + Duration::from_millis(200),
+            TimeControl::MoveTime(t) => t * 2 + Duration::from_secs(2),
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => move_timeout,
+        };
+        let player = &mut *players[side as usize];
+        if let Err(Failure(reason)) = player.sync() {
+            return Played::forfeit(&start, &moves, side, reason);
+        }
+        let started = Instant::now();
+        let answer = player.choose(&start, &moves, &pos, tc, clocks, started + wait);
+        let used = started.elapsed();
+        let mv = match answer {
+            Ok(m) => m,
+            Err(Failure(reason)) => return Played::forfeit(&start, &moves, side, reason),
+        };
+        if let TimeControl::Clock { .. } = tc {
+            if used > remaining {
+                let reason = format!(
+                    "lost on time ({} ms used, {} ms left)",
+                    used.as_millis(),
+                    remaining.as_millis()
+                );
+                return Played::forfeit(&start, &moves, side, reason);
+            }
+            clocks.left[side as usize] = remaining - used + inc;
+        }
+        match pos.play(mv) {
+            Some(next) => {
+                moves.push(mv);
+                pos = next;
+            }
+            None => {
+                let reason = if mv == G::PASS {
+                    "a pass with a legal move".to_string()
+                } else {
+                    format!("illegal move {}", G::move_text(mv))
+                };
+                return Played::forfeit(&start, &moves, side, reason);
+            }
+        }
+    }
+    // What an engine said after its last move (a second `bestmove`) is judged in this game.
+    for side in [Side::First, Side::Second] {
+        if let Err(Failure(reason)) = players[side as usize].sync() {
+            return Played::forfeit(&start, &moves, side, reason);
+        }
+    }
+    Played {
+        moves,
+        first_score: pos.first_score(),
+        forfeit: None,
+    }
+}
+
+/// A worker's players, restarted after a failure (an empty seat is started before the next game).
+pub(super) struct Seats<G: MatchGame> {
+    a: Option<Box<dyn Player<G>>>,
+    b: Option<Box<dyn Player<G>>>,
+}
+
+impl<G: MatchGame> Seats<G> {
+    /// Starts both players, naming the one that fails.
+    pub(super) fn start(
+        config: &MatchConfig,
+        seed: u64,
+        stop: &Receiver<()>,
+    ) -> Result<Seats<G>, MatchError> {
+        let one = |spec: &EngineSpec| {
+            G::start_player(spec, &launch(config, spec, seed, stop)).map_err(|Failure(reason)| {
+                MatchError::Start {
+                    engine: spec.name.clone(),
+                    reason,
+                }
+            })
+        };
+        Ok(Seats {
+            a: Some(one(&config.a)?),
+            b: Some(one(&config.b)?),
+        })
+    }
+}
+
+/// Plays one game with fresh or kept players; a failed player is dropped so the next game restarts
+/// it.
+fn play_one<G: MatchGame>(
+    config: &MatchConfig,
+    seats: &mut Seats<G>,
+    stop: &Receiver<()>,
+    opening: &Line<G>,
+    pair: usize,
+    a_first: bool,
+    seed: u64,
+) -> GameResult<G> {
+    let a_side = if a_first { Side::First } else { Side::Second };
+    let mut failure: Option<(Side, String)> = None;
+    for (slot, spec, side) in [
+        (&mut seats.a, &config.a, a_side),
+        (&mut seats.b, &config.b, a_side.other()),
+    ] {
+        if slot.is_none() {
+            match G::start_player(spec, &launch(config, spec, seed, stop)) {
+                Ok(p) => *slot = Some(p),
+                Err(Failure(reason)) => {
+                    failure.get_or_insert((side, reason));
+                }
+            }
+        }
+    }
+    let played = match (&mut seats.a, &mut seats.b, failure) {
+        (Some(a), Some(b), None) => {
+            let players: [&mut dyn Player<G>; 2] = if a_first {
+                [a.as_mut(), b.as_mut()]
+            } else {
+                [b.as_mut(), a.as_mut()]
+            };
+            let game_seed = game_seed(config.seed, 2 * pair + usize::from(!a_first));
+            play_game(players, game_seed, opening, config.tc, config.move_timeout)
+        }
+        (_, _, failure) => {
+            let (loser, reason) = failure.unwrap_or((Side::First, "engine not started".into()));
+            Played::forfeit(&opening.start, &opening.moves, loser, reason)
+        }
+    };
+    let failure = played.forfeit.map(|(loser, reason)| {
+        // Restart whoever failed before the next game.
+        let (name, slot) = if loser == a_side {
+            (config.a.name.clone(), &mut seats.a)
+        } else {
+            (config.b.name.clone(), &mut seats.b)
+        };
+        *slot = None;
+        (name, reason)
+    });
+    let a_discs = a_side.sign(played.first_score);
+    let names = if a_first {
+        [config.a.name.clone(), config.b.name.clone()]
+    } else {
+        [config.b.name.clone(), config.a.name.clone()]
+    };
+    GameResult {
+        pair,
+        a_first,
+        record: G::record(Finished {
+            names,
+            time_control: config.tc.describe(),
+            start: opening.start,
+            moves: played.moves,
+            first_score: played.first_score,
+            forfeit: failure
+                .as_ref()
+                .map(|(name, reason)| format!("{name}: {reason}")),
+            name: config.game_name(pair, a_first),
+        }),
+        outcome: Outcome::from_discs(a_discs),
+        a_discs,
+        failure,
+    }
+}
+
+/// Refuses a match that cannot give a meaningful result: no games, too few openings, one name for
+/// both engines, an opening that is illegal or over, an engine the game refuses.
+pub(super) fn check<G: MatchGame>(
+    config: &MatchConfig,
+    openings: &[Line<G>],
+) -> Result<(), MatchError> {
+    let bad = |text: String| Err(MatchError::Config(text));
+    if config.games == 0 {
+        return bad("no games to play (--games must be at least 1)".into());
+    }
+    if config.games > 2 * openings.len() {
+        return bad(format!(
+            "{} games need {} openings, {} given",
+            config.games,
+            config.games.div_ceil(2),
+            openings.len()
+        ));
+    }
+    if config.a.name == config.b.name {
+        return bad(format!(
+            "both engines are named '{}': give them different names (name=...) so that records \
+             and reports can tell them apart",
+            config.a.name
+        ));
+    }
+    if let Some(i) = openings
+        .iter()
+        .position(|o| o.position().is_none_or(|p| p.is_over()))
+    {
+        return bad(format!(
+            "opening {} is illegal or leaves no move to play",
+            i + 1
+        ));
+    }
+    for spec in [&config.a, &config.b] {
+        if let Some(why) = openings.iter().find_map(|o| G::refuses(spec, o)) {
+            return bad(why);
+        }
+    }
+    Ok(())
+}
+
+/// Plays a match of `G` from `openings` (one pair each, in order), calling `on_game` for each
+/// counted game with the tally so far (in the calling thread, in completion order), and returns
+/// the final tally. Every engine is started before the first game; one that cannot start ends the
+/// match with an error. Stops early when the SPRT decides; a game that ends after that is not
+/// counted.
+pub fn run_games<G: MatchGame>(
+    config: &MatchConfig,
+    openings: &[Line<G>],
+    on_game: impl FnMut(&GameResult<G>, &Tally),
+) -> Result<Tally, MatchError> {
+    check(config, openings)?;
+    run_pairs(
+        config,
+        |seed, stop| Seats::<G>::start(config, seed, stop),
+        |seats, stop, pair, a_first, seed| {
+            play_one(config, seats, stop, &openings[pair], pair, a_first, seed)
+        },
+        on_game,
+    )
+}
