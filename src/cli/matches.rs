@@ -273,15 +273,15 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     let mut logged = 0;
     // Each counted game: its record line and its failure, whatever the board.
     let mut on_game = |record: String,
-                       failure: &Option<(String, String)>,
+                       failure: &Option<(String, arena::player::Failure)>,
                        tally: &wedge::tools::arena::stats::Tally| {
         if let Some(f) = out.as_mut() {
             if let Err(e) = writeln!(f, "{record}").and_then(|_| f.flush()) {
                 write_error.get_or_insert(e.to_string());
             }
         }
-        if let Some(failure) = failure {
-            failures.push(failure.clone());
+        if let Some((engine, reason)) = failure {
+            failures.push((engine.clone(), reason.to_string()));
         }
         bar.set_position(u64::from(tally.games()));
         bar.set_message(arena::progress_text(tally));

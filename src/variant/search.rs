@@ -589,24 +589,13 @@ impl Searcher {
     }
 }
 
-/// A table of the largest power of two of entries that fits in `hash_mb` MB (at least 1024); if
-/// the memory cannot be had, half as many, and so on: a size from outside never aborts the engine.
+/// A table of the largest power of two of entries that fits in `hash_mb` MB (at least 1024), by
+/// the one policy of every game's tables ([`crate::game::table`]): when the memory is not there,
+/// the smallest table, so that a size from outside never aborts the engine nor leaves it without
+/// a table. The engine has already reported the refused size: its `Hash` resizes the 8 x 8 table
+/// first.
 fn allocate_table(hash_mb: usize) -> Vec<Entry> {
-    let entries = hash_mb.saturating_mul(1 << 20) / std::mem::size_of::<Entry>();
-    let mut size = if entries.is_power_of_two() {
-        entries
-    } else {
-        entries.next_power_of_two() >> 1
-    }
-    .max(1024);
-    loop {
-        let mut table = Vec::new();
-        if table.try_reserve_exact(size).is_ok() || size <= 1024 {
-            table.resize(size, Entry::default());
-            return table;
-        }
-        size /= 2;
-    }
+    crate::game::table::alloc_or_smallest(hash_mb, 1024, Entry::default).0
 }
 
 /// The value of a finished game for the side to move.

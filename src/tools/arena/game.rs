@@ -60,8 +60,8 @@ pub struct GameResult<G: MatchGame = crate::board::Position> {
     pub outcome: Outcome,
     /// A's final disc difference (every square for a forfeit).
     pub a_discs: i32,
-    /// `(engine name, reason)` if the game ended by a failure.
-    pub failure: Option<(String, String)>,
+    /// `(engine name, failure)` if the game ended by a failure.
+    pub failure: Option<(String, Failure)>,
 }
 
 impl<G: MatchGame> Counted for GameResult<G> {
@@ -80,12 +80,12 @@ impl<G: MatchGame> Counted for GameResult<G> {
 struct Played<G: Game> {
     moves: Vec<G::Move>,
     first_score: i32,
-    forfeit: Option<(Side, String)>,
+    forfeit: Option<(Side, Failure)>,
 }
 
 impl<G: Game> Played<G> {
     /// `loser` forfeits after `moves`: every square to the other side.
-    fn forfeit(start: &G, moves: &[G::Move], loser: Side, reason: String) -> Played<G> {
+    fn forfeit(start: &G, moves: &[G::Move], loser: Side, reason: Failure) -> Played<G> {
         Played {
             moves: moves.to_vec(),
             first_score: loser.other().sign(start.squares()),
@@ -114,7 +114,12 @@ fn play_game<G: MatchGame>(
     let start = opening.start;
     let mut moves = opening.moves.clone();
     let Some(mut pos) = opening.position() else {
-        return Played::forfeit(&start, &moves, Side::First, "illegal opening".into());
+        return Played::forfeit(
+            &start,
+            &moves,
+            Side::First,
+            Failure::Illegal("in the opening".into()),
+        );
     };
     let (base, inc) = match tc {
         TimeControl::Clock { base, increment } => (base, increment),
@@ -125,7 +130,7 @@ fn play_game<G: MatchGame>(
         increment: inc,
     };
     for side in [Side::First, Side::Second] {
-        if let Err(Failure(reason)) = players[side as usize].new_game(game_seed) {
+        if let Err(reason) = players[side as usize].new_game(game_seed) {
             return Played::forfeit(&start, &moves, side, reason);
         }
     }
@@ -139,7 +144,7 @@ fn play_game<G: MatchGame>(
             TimeControl::Depth(_) | TimeControl::Nodes(_) => move_timeout,
         };
         let player = &mut *players[side as usize];
-        if let Err(Failure(reason)) = player.sync() {
+        if let Err(reason) = player.sync() {
             return Played::forfeit(&start, &moves, side, reason);
         }
         let started = Instant::now();
@@ -147,15 +152,14 @@ fn play_game<G: MatchGame>(
         let used = started.elapsed();
         let mv = match answer {
             Ok(m) => m,
-            Err(Failure(reason)) => return Played::forfeit(&start, &moves, side, reason),
+            Err(reason) => return Played::forfeit(&start, &moves, side, reason),
         };
         if let TimeControl::Clock { .. } = tc {
             if used > remaining {
-                let reason = format!(
-                    "lost on time ({} ms used, {} ms left)",
-                    used.as_millis(),
-                    remaining.as_millis()
-                );
+                let reason = Failure::Flag {
+                    used,
+                    left: remaining,
+                };
                 return Played::forfeit(&start, &moves, side, reason);
             }
             clocks.left[side as usize] = remaining - used + inc;
@@ -167,9 +171,9 @@ fn play_game<G: MatchGame>(
             }
             None => {
                 let reason = if mv == G::PASS {
-                    "a pass with a legal move".to_string()
+                    Failure::IllegalPass
                 } else {
-                    format!("illegal move {}", G::move_text(mv))
+                    Failure::Illegal(G::move_text(mv))
                 };
                 return Played::forfeit(&start, &moves, side, reason);
             }
@@ -177,7 +181,7 @@ fn play_game<G: MatchGame>(
     }
     // What an engine said after its last move (a second `bestmove`) is judged in this game.
     for side in [Side::First, Side::Second] {
-        if let Err(Failure(reason)) = players[side as usize].sync() {
+        if let Err(reason) = players[side as usize].sync() {
             return Played::forfeit(&start, &moves, side, reason);
         }
     }
@@ -202,7 +206,7 @@ impl<G: MatchGame> Seats<G> {
         stop: &Receiver<()>,
     ) -> Result<Seats<G>, MatchError> {
         let one = |spec: &EngineSpec| {
-            G::start_player(spec, &launch(config, spec, seed, stop)).map_err(|Failure(reason)| {
+            G::start_player(spec, &launch(config, spec, seed, stop)).map_err(|reason| {
                 MatchError::Start {
                     engine: spec.name.clone(),
                     reason,
@@ -228,7 +232,7 @@ fn play_one<G: MatchGame>(
     seed: u64,
 ) -> GameResult<G> {
     let a_side = if a_first { Side::First } else { Side::Second };
-    let mut failure: Option<(Side, String)> = None;
+    let mut failure: Option<(Side, Failure)> = None;
     for (slot, spec, side) in [
         (&mut seats.a, &config.a, a_side),
         (&mut seats.b, &config.b, a_side.other()),
@@ -236,7 +240,7 @@ fn play_one<G: MatchGame>(
         if slot.is_none() {
             match G::start_player(spec, &launch(config, spec, seed, stop)) {
                 Ok(p) => *slot = Some(p),
-                Err(Failure(reason)) => {
+                Err(reason) => {
                     failure.get_or_insert((side, reason));
                 }
             }
@@ -253,7 +257,13 @@ fn play_one<G: MatchGame>(
             play_game(players, game_seed, opening, config.tc, config.move_timeout)
         }
         (_, _, failure) => {
-            let (loser, reason) = failure.unwrap_or((Side::First, "engine not started".into()));
+            let (loser, reason) = failure.unwrap_or((
+                Side::First,
+                Failure::Start {
+                    what: "engine".into(),
+                    error: "not started".into(),
+                },
+            ));
             Played::forfeit(&opening.start, &opening.moves, loser, reason)
         }
     };

@@ -168,7 +168,7 @@ pub enum MatchError {
         /// The engine's name.
         engine: String,
         /// What went wrong.
-        reason: String,
+        reason: Failure,
     },
 }
 

@@ -9,7 +9,7 @@
 use super::game::{run_games, Finished, GameResult, MatchGame};
 use super::player::{
     baseline, go_without_clock, Clocks, EngineKind, EngineSpec, Failure, Launch, Player,
-    ProcessPlayer, Proto, TimeControl, WedgeText,
+    ProcessPlayer, Proto, TimeControl, Unsupported, WedgeText,
 };
 use super::{MatchConfig, MatchError};
 use crate::board::ggf::now_unix;
@@ -225,10 +225,12 @@ impl MatchGame for Board {
                 options,
                 proto: Proto::Wedge,
             } => Ok(Box::new(ProcessPlayer::start(cmd, args, options, launch)?)),
-            EngineKind::Process { proto, .. } => Err(Failure(format!(
-                "{proto:?} engines cannot play variant boards (only wedge's protocol has them)"
-            ))),
-            EngineKind::Random | EngineKind::Greedy => Err(Failure("not a built-in player".into())),
+            EngineKind::Process { proto, .. } => {
+                Err(Failure::Unsupported(Unsupported::Variant(*proto)))
+            }
+            EngineKind::Random | EngineKind::Greedy => {
+                Err(Failure::Unsupported(Unsupported::NotBuiltIn))
+            }
         }
     }
 

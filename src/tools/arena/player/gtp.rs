@@ -52,26 +52,18 @@ impl GtpPlayer {
                 &format!("set_option {name} {value}"),
                 Instant::now() + HANDSHAKE_TIMEOUT,
             )
-            .map_err(|Failure(e)| options_refused(&[(name.clone(), value.clone())], &[e]))?;
+            .map_err(|e| options_refused(&[(name.clone(), value.clone())], &[e.to_string()]))?;
         }
         let setup = Instant::now() + HANDSHAKE_TIMEOUT;
         match launch.tc {
             TimeControl::Depth(d) => {
                 if p.ask("known_command set_depth", setup)? != "true" {
-                    return Err(Failure(
-                        "this GTP engine cannot play a fixed depth: it does not know 'set_depth' \
-                         (use --movetime or --tc)"
-                            .into(),
-                    ));
+                    return Err(Failure::Unsupported(Unsupported::GtpDepth));
                 }
                 p.ask(&format!("set_depth {d}"), setup)?;
             }
             TimeControl::Nodes(_) => {
-                return Err(Failure(
-                    "GTP has no node limit: use --depth (with an engine that knows 'set_depth'), \
-                     --movetime or --tc"
-                        .into(),
-                ))
+                return Err(Failure::Unsupported(Unsupported::NodeLimit(Proto::Gtp)))
             }
             TimeControl::Clock { .. } | TimeControl::MoveTime(_) => {}
         }
@@ -80,12 +72,11 @@ impl GtpPlayer {
 
     /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
     fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
-        self.try_ask(command, deadline)?.map_err(|refusal| {
-            Failure(format!(
-                "'{command}' was refused: {}",
-                crate::board::square::truncate(&refusal)
-            ))
-        })
+        self.try_ask(command, deadline)?
+            .map_err(|reply| Failure::Refused {
+                command: command.to_string(),
+                reply,
+            })
     }
 
     /// Sends a command; its answer's text, `Ok` for `=` and `Err` for `?`.
@@ -164,9 +155,7 @@ impl Player<Position> for GtpPlayer {
         deadline: Instant,
     ) -> Result<Move, Failure> {
         if *start != Position::START {
-            return Err(Failure(
-                "GTP engines can only start from the standard position".into(),
-            ));
+            return Err(Failure::Unsupported(Unsupported::SetUpBoard));
         }
         if !self.start_known || !moves.starts_with(&self.known) {
             self.ask("clear_board", deadline)?;
@@ -192,12 +181,9 @@ impl Player<Position> for GtpPlayer {
             self.time_left_ok = self.try_ask(&command, deadline)?.is_ok();
         }
         let answer = self.ask(&format!("genmove {}", gtp_colour(pos.side)), deadline)?;
-        let mv = answer.parse::<Move>().map_err(|_| {
-            Failure(format!(
-                "malformed answer '{}'",
-                crate::board::square::truncate(&answer)
-            ))
-        })?;
+        let mv = answer
+            .parse::<Move>()
+            .map_err(|_| Failure::Malformed(answer.clone()))?;
         // The engine has played its move on its own board.
         self.known.push(mv);
         Ok(mv)

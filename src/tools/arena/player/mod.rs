@@ -206,9 +206,182 @@ pub struct Launch {
     pub stop: Receiver<()>,
 }
 
-/// Why a player failed to produce a legal move in time.
+/// Why a player failed to start or to produce a legal move in time: what the match runner
+/// records as the reason of a forfeit. Callers match on the kind; the text is for records and
+/// reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure(pub String);
+pub enum Failure {
+    /// The program could not be started, or its stderr log opened (`what`: the command or the
+    /// log, `error`: the system's words).
+    Start {
+        /// What could not be started or opened.
+        what: String,
+        /// Why.
+        error: String,
+    },
+    /// The program went away: what it did (`exited`, `closed its input`), its exit status when
+    /// known, and its last lines on stderr.
+    Exited {
+        /// What it did.
+        what: &'static str,
+        /// Its exit status, once known.
+        status: Option<String>,
+        /// Its last lines on stderr (empty: none).
+        stderr: String,
+    },
+    /// No answer before the deadline (hung?).
+    Timeout,
+    /// The match was stopped while waiting for an answer.
+    Stopped,
+    /// The start failed: the handshake, options and set-up before the first game.
+    Handshake(Box<Failure>),
+    /// The engine refused its options: the options sent (`name=value`) and its error replies.
+    OptionsRefused {
+        /// The options sent.
+        sent: Vec<String>,
+        /// The engine's error replies.
+        errors: Vec<String>,
+    },
+    /// The engine refused the game's seed with this reply.
+    SeedRefused {
+        /// The seed.
+        seed: u64,
+        /// Its reply.
+        reply: String,
+    },
+    /// A command the engine refused (GTP), with its reply.
+    Refused {
+        /// The command.
+        command: String,
+        /// Its reply.
+        reply: String,
+    },
+    /// A second `bestmove` for one `go` (the line).
+    SecondBestmove(String),
+    /// `bestmove none` in a live position.
+    NoMove,
+    /// An answer that names no move (the line).
+    Malformed(String),
+    /// A move that is not legal there (as the protocol writes it).
+    Illegal(String),
+    /// A pass where a move was legal.
+    IllegalPass,
+    /// The clock ran out: the time used and the time that was left.
+    Flag {
+        /// Time the move took.
+        used: Duration,
+        /// Time that was left.
+        left: Duration,
+    },
+    /// What the match asks cannot be done with this player.
+    Unsupported(Unsupported),
+    /// A baseline was asked for a move in a finished game.
+    GameOver,
+}
+
+/// What a player cannot do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsupported {
+    /// A node limit (NBoard, GTP).
+    NodeLimit(Proto),
+    /// A fixed depth, from a GTP engine that does not know `set_depth`.
+    GtpDepth,
+    /// A set-up start position (GTP).
+    SetUpBoard,
+    /// Variant boards (every protocol but wedge's).
+    Variant(Proto),
+    /// A built-in player was started as a process, or the other way round.
+    NotBuiltIn,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Start { what, error } => write!(f, "cannot start '{what}': {error}"),
+            Failure::Exited {
+                what,
+                status,
+                stderr,
+            } => {
+                match status {
+                    Some(s) => write!(f, "the engine {what} ({s})")?,
+                    None => write!(f, "the engine {what} (crashed?)")?,
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; its stderr ended: {stderr}")?;
+                }
+                Ok(())
+            }
+            Failure::Timeout => f.write_str("no answer in time (hung?)"),
+            Failure::Stopped => f.write_str("the match was stopped"),
+            Failure::Handshake(inner) => write!(f, "handshake failed: {inner}"),
+            Failure::OptionsRefused { sent, errors } => write!(
+                f,
+                "refused its options ({}): {}",
+                sent.join(" "),
+                errors.join("; ")
+            ),
+            Failure::SeedRefused { seed, reply } => {
+                write!(f, "refused the game's seed {seed}: {reply}")
+            }
+            Failure::Refused { command, reply } => write!(
+                f,
+                "'{command}' was refused: {}",
+                crate::board::square::truncate(reply)
+            ),
+            Failure::SecondBestmove(line) => write!(
+                f,
+                "protocol violation: a second bestmove ('{}') for one go",
+                crate::board::square::truncate(line)
+            ),
+            Failure::NoMove => f.write_str("answered 'bestmove none' in a live position"),
+            Failure::Malformed(line) => write!(
+                f,
+                "malformed answer '{}'",
+                crate::board::square::truncate(line)
+            ),
+            Failure::Illegal(mv) => write!(f, "illegal move {mv}"),
+            Failure::IllegalPass => f.write_str("a pass with a legal move"),
+            Failure::Flag { used, left } => write!(
+                f,
+                "lost on time ({} ms used, {} ms left)",
+                used.as_millis(),
+                left.as_millis()
+            ),
+            Failure::Unsupported(u) => write!(f, "{u}"),
+            Failure::GameOver => f.write_str("game is over"),
+        }
+    }
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unsupported::NodeLimit(Proto::Gtp) => f.write_str(
+                "GTP has no node limit: use --depth (with an engine that knows 'set_depth'), \
+                 --movetime or --tc",
+            ),
+            Unsupported::NodeLimit(proto) => write!(
+                f,
+                "{proto:?} has no node limit: use --depth, --movetime or --tc"
+            ),
+            Unsupported::GtpDepth => f.write_str(
+                "this GTP engine cannot play a fixed depth: it does not know 'set_depth' \
+                 (use --movetime or --tc)",
+            ),
+            Unsupported::SetUpBoard => {
+                f.write_str("GTP engines can only start from the standard position")
+            }
+            Unsupported::Variant(proto) => write!(
+                f,
+                "{proto:?} engines cannot play variant boards (only wedge's protocol has them)"
+            ),
+            Unsupported::NotBuiltIn => f.write_str("not a built-in player"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
 
 /// The clocks when a move is asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -277,7 +450,7 @@ impl<G: Rules> Player<G> for BaselinePlayer {
     ) -> Result<G::Move, Failure> {
         self.kind
             .choose(pos, &mut self.rng)
-            .ok_or_else(|| Failure("game is over".into()))
+            .ok_or(Failure::GameOver)
     }
 }
 
@@ -296,17 +469,15 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The failure for options the engine refused: its error replies, and the options sent.
 fn options_refused(options: &[(String, String)], errors: &[String]) -> Failure {
-    let sent: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    Failure(format!(
-        "refused its options ({}): {}",
-        sent.join(" "),
-        errors.join("; ")
-    ))
+    Failure::OptionsRefused {
+        sent: options.iter().map(|(n, v)| format!("{n}={v}")).collect(),
+        errors: errors.to_vec(),
+    }
 }
 
-/// Rewords a failure during the handshake as one.
-fn handshake(Failure(reason): Failure) -> Failure {
-    Failure(format!("handshake failed: {reason}"))
+/// Marks a failure as one of the handshake.
+fn handshake(failure: Failure) -> Failure {
+    Failure::Handshake(Box::new(failure))
 }
 
 /// Starts an 8 x 8 player from its spec: a baseline, or an engine over its protocol.
@@ -319,7 +490,7 @@ pub fn start(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player<Positi
             proto,
         } => (cmd, args, options, proto),
         EngineKind::Random | EngineKind::Greedy => {
-            return baseline(spec, launch).ok_or_else(|| Failure("not a built-in player".into()))
+            return baseline(spec, launch).ok_or(Failure::Unsupported(Unsupported::NotBuiltIn))
         }
     };
     Ok(match proto {

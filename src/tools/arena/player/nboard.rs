@@ -33,9 +33,7 @@ impl NboardPlayer {
         launch: &Launch,
     ) -> Result<Self, Failure> {
         if let TimeControl::Nodes(_) = launch.tc {
-            return Err(Failure(
-                "NBoard has no node limit: use --depth, --movetime or --tc".into(),
-            ));
+            return Err(Failure::Unsupported(Unsupported::NodeLimit(Proto::Nboard)));
         }
         let mut p = NboardPlayer {
             pipe: Pipe::spawn(cmd, args, launch.stderr_log.as_deref(), launch.stop.clone())?,
@@ -111,11 +109,7 @@ impl Player<Position> for NboardPlayer {
         let line = self.pipe.wait_for(|l| l.starts_with("==="), deadline)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
         let mv = word.split('/').next().unwrap_or("");
-        mv.parse::<Move>().map_err(|_| {
-            Failure(format!(
-                "malformed answer '{}'",
-                crate::board::square::truncate(&line)
-            ))
-        })
+        mv.parse::<Move>()
+            .map_err(|_| Failure::Malformed(line.clone()))
     }
 }

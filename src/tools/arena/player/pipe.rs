@@ -68,11 +68,9 @@ impl Pipe {
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| {
-                        Failure(format!(
-                            "cannot open the stderr log {}: {e}",
-                            path.display()
-                        ))
+                    .map_err(|e| Failure::Start {
+                        what: format!("the stderr log {}", path.display()),
+                        error: e.to_string(),
                     })?,
             ),
             None => None,
@@ -95,14 +93,22 @@ impl Pipe {
                     attempt += 1;
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                Err(e) => return Err(Failure(format!("cannot start '{cmd}': {e}"))),
+                Err(e) => {
+                    return Err(Failure::Start {
+                        what: cmd.to_string(),
+                        error: e.to_string(),
+                    })
+                }
             }
         };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
-            return Err(Failure("no pipes to the engine".into()));
+            return Err(Failure::Start {
+                what: cmd.to_string(),
+                error: "no pipes to the engine".into(),
+            });
         };
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let (closed_tx, stderr_closed) = crossbeam_channel::bounded::<()>(0);
@@ -199,14 +205,14 @@ impl Pipe {
                     }
                     Err(_) => return Err(self.exited("exited")),
                 },
-                recv(self.stop) -> _ => return Err(Failure("the match was stopped".into())),
-                recv(timeout) -> _ => return Err(Failure("no answer in time (hung?)".into())),
+                recv(self.stop) -> _ => return Err(Failure::Stopped),
+                recv(timeout) -> _ => return Err(Failure::Timeout),
             }
         }
     }
 
     /// The failure for a program that went away: `what` it did, and its exit status once known.
-    fn exited(&mut self, what: &str) -> Failure {
+    fn exited(&mut self, what: &'static str) -> Failure {
         // The output closes a moment before the process can be reaped; wait a little for its status.
         let mut status = None;
         for _ in 0..20 {
@@ -218,15 +224,10 @@ impl Pipe {
         }
         // Its last words on stderr, once the reader has seen them to the end.
         let _ = self.stderr_closed.recv_timeout(Duration::from_millis(200));
-        let tail = self.stderr_tail();
-        let said = if tail.is_empty() {
-            String::new()
-        } else {
-            format!("; its stderr ended: {tail}")
-        };
-        match status {
-            Some(s) => Failure(format!("the engine {what} ({s}){said}")),
-            None => Failure(format!("the engine {what} (crashed?){said}")),
+        Failure::Exited {
+            what,
+            status: status.map(|s| s.to_string()),
+            stderr: self.stderr_tail(),
         }
     }
 

@@ -81,10 +81,7 @@ fn refusals_until_ready(pipe: &mut Pipe) -> Result<Vec<String>, Failure> {
         l == "readyok"
     })?;
     match stray {
-        Some(line) => Err(Failure(format!(
-            "protocol violation: a second bestmove ('{}') for one go",
-            crate::board::square::truncate(&line)
-        ))),
+        Some(line) => Err(Failure::SecondBestmove(line)),
         None => Ok(errors),
     }
 }
@@ -182,7 +179,10 @@ impl<G: WedgeText> Player<G> for ProcessPlayer {
         self.send(&format!("setoption name Seed value {seed}"))?;
         self.send("ucinewgame")?;
         match refusals_until_ready(&mut self.pipe)?.first() {
-            Some(e) => Err(Failure(format!("refused the game's seed {seed}: {e}"))),
+            Some(e) => Err(Failure::SeedRefused {
+                seed,
+                reply: e.clone(),
+            }),
             None => Ok(()),
         }
     }
@@ -209,16 +209,9 @@ impl<G: WedgeText> Player<G> for ProcessPlayer {
         let line = self.wait_for(|l| l.starts_with("bestmove"), deadline)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
         if word.eq_ignore_ascii_case("none") {
-            return Err(Failure(
-                "answered 'bestmove none' in a live position".into(),
-            ));
+            return Err(Failure::NoMove);
         }
-        G::parse_move(word).ok_or_else(|| {
-            Failure(format!(
-                "malformed answer '{}'",
-                crate::board::square::truncate(&line)
-            ))
-        })
+        G::parse_move(word).ok_or(Failure::Malformed(line))
     }
 }
 
