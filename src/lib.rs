@@ -11,10 +11,14 @@
 //! - [`build_info`]: the version, commit and CPU features the binary was built with.
 //! - [`rng`]: a seeded random generator for reproducible noise and sampling.
 //! - [`files`]: reading files from outside (only regular files of a sane size).
+//! - [`game`]: the seam between the games (8 x 8 and [`variant`] boards) and the plumbing they
+//!   share: sides, rules, baseline players, the clock, search tables.
+//! - [`variant`]: boards of any size with blocked squares: rules, search, the course's game server
+//!   and client.
 //! - [`gui`]: the web server of the board in the browser (`wedge gui`); its game is the front end
 //!   [`engine::gui`], its API's types [`protocol::gui`].
 //! - [`tools`]: drivers the command line runs directly (perft, bench, solve, match, datagen/train,
-//!   the Multi-ProbCut fit).
+//!   the Multi-ProbCut fit); the match runner plays any [`game::Game`].
 //!
 //! The binary (`src/main.rs`, with one file per tool in `src/cli/`) parses the command line and
 //! calls this library; only it turns errors into text on stderr.

@@ -3,6 +3,7 @@
 //! search plan. Front ends own their game state and their text; the core owns everything else, so
 //! search, book and options are never duplicated.
 
+use super::game::{EngineGame, PerftTask, SearchTask};
 use super::options::{level_limits, Effect, OptionError, Options};
 use super::worker::{self, Job};
 use super::Event;
@@ -214,14 +215,14 @@ impl Core {
         self.send(Job::Ping);
     }
 
-    /// Starts a `perft` count on the worker; returns its stop flag.
-    pub fn start_perft(&self, board: crate::board::Board, depth: u32) -> Arc<AtomicBool> {
+    /// Starts a `perft` count of `position` (any game) on the worker; returns its stop flag.
+    pub fn start_perft<G: EngineGame>(&self, position: G, depth: u32) -> Arc<AtomicBool> {
         let stop = Arc::new(AtomicBool::new(false));
-        self.send(Job::Perft {
-            board,
+        self.send(Job::Game(Box::new(PerftTask {
+            position,
             depth,
             stop: stop.clone(),
-        });
+        })));
         stop
     }
 
@@ -233,40 +234,6 @@ impl Core {
             depth,
             hash_mb: self.options.hash_mb.min(256),
             selectivity: self.options.selectivity,
-            stop: stop.clone(),
-        });
-        stop
-    }
-
-    /// Starts a variant search on the worker (the variant player's options and the `Hash` size
-    /// in use); returns its stop flag.
-    pub fn start_variant_search(
-        &self,
-        board: crate::variant::board::Board,
-        plan: super::variant::VariantPlan,
-    ) -> Result<Arc<AtomicBool>, CoreError> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let job = Job::VariantSearch(super::variant::VariantJob {
-            board,
-            plan,
-            options: self.options.variant,
-            hash_mb: self.options.hash_mb,
-            stop: stop.clone(),
-        });
-        self.jobs.send(job).map_err(|_| CoreError::WorkerStopped)?;
-        Ok(stop)
-    }
-
-    /// Starts a `perft` count on a variant board on the worker; returns its stop flag.
-    pub fn start_variant_perft(
-        &self,
-        board: crate::variant::board::Board,
-        depth: u32,
-    ) -> Arc<AtomicBool> {
-        let stop = Arc::new(AtomicBool::new(false));
-        self.send(Job::VariantPerft {
-            board,
-            depth,
             stop: stop.clone(),
         });
         stop
@@ -457,19 +424,21 @@ impl Core {
         }
     }
 
-    /// Starts a search on the worker; returns its stop flag.
-    pub fn start_search(
+    /// Starts a search of `position` (any game) with `plan` on the worker, stopped by the timer
+    /// `hard` after its start at the latest; returns its stop flag.
+    pub fn start_search<G: EngineGame>(
         &self,
-        board: crate::board::Board,
-        plan: Plan,
+        position: G,
+        plan: G::Plan,
+        hard: Option<Duration>,
     ) -> Result<Arc<AtomicBool>, CoreError> {
         let stop = Arc::new(AtomicBool::new(false));
-        let job = Job::Search {
-            board,
-            limits: plan.limits,
+        let job = Job::Game(Box::new(SearchTask {
+            position,
+            plan,
             stop: stop.clone(),
-            deadline: plan.hard.map(|h| Instant::now() + h),
-        };
+            deadline: hard.map(|h| Instant::now() + h),
+        }));
         self.jobs.send(job).map_err(|_| CoreError::WorkerStopped)?;
         Ok(stop)
     }

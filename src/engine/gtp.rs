@@ -6,8 +6,8 @@
 //! text is read and written by [`crate::protocol::gtp`].
 
 use super::core::Plan;
+use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use super::worker::Report;
 use crate::board::ggf::parse_ggf;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -90,7 +90,7 @@ impl FrontEnd for GtpFrontEnd {
 
     fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         let go_on = match report {
-            Report::Done(result) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
                 if let Some(p) = self.pending.take() {
                     let mv = result.best_move.unwrap_or(Move::PASS);
                     if p.play {
@@ -108,13 +108,8 @@ impl FrontEnd for GtpFrontEnd {
                 }
                 true
             }
-            // This front end starts no variant search.
-            Report::Info(_)
-            | Report::Progress(..)
-            | Report::Tool(_)
-            | Report::Pong
-            | Report::VariantInfo(_)
-            | Report::VariantDone(_) => true,
+            // Iterations are not shown; this front end starts no other game's search nor tool.
+            Report::Game(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => true,
         };
         self.go_on(go_on)
     }
@@ -367,7 +362,7 @@ impl GtpFrontEnd {
         let plan = self.plan(s, pos, &params);
         let stop = s
             .core
-            .start_search(pos.board, plan)
+            .start_search(pos, plan.limits, plan.hard)
             .map_err(|e| Error::Refused(e.to_string()))?;
         if play {
             // The move itself is played when the search answers.

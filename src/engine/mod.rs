@@ -14,19 +14,24 @@
 //! - [`input`]: the reader thread.
 //! - [`core`]: what every front end shares: options, book, evaluation, search plans, the worker's
 //!   jobs. It takes a [`request::SearchRequest`], which each front end builds from its protocol.
-//! - [`worker`]: the search thread (searches, `perft`, `bench`); [`report`]: what it reports.
+//! - [`worker`]: the search thread (games' searches and `perft`, `bench`); [`report`]: what it
+//!   reports.
+//! - [`game`]: the games the engine searches, behind one trait ([`game::EngineGame`]): the search
+//!   and `perft` jobs of any game and their reports are written once there.
 //! - [`options`]: the options table.
 //! - [`variant`]: variant boards (any size, blocked squares; protocol.md 3.1) for the wedge front
-//!   end: their positions, limits, options, and their search and perft jobs on the worker.
+//!   end: their positions, search plans and options, and the worker's variant searcher.
 //! - One state machine per protocol, each over its text module in `src/protocol/`: [`wedge`]
 //!   (wedge's UCI-shaped protocol), [`nboard`], [`gtp`]; [`play`], the practice game in the
 //!   terminal (`wedge play`); and [`gui`], the board in the browser (`wedge gui`), whose requests
 //!   come from a web server instead of a reader.
 //!
 //! A new protocol is one text module in `src/protocol/`, one [`session::FrontEnd`] here and one arm
-//! in [`run`].
+//! in [`run`]. A new game is its board and search (its own folder, as `src/variant/`), an
+//! `impl` of [`crate::game::Game`] and of [`game::EngineGame`], and its text in `src/protocol/`.
 
 pub mod core;
+pub mod game;
 pub mod gtp;
 pub mod gui;
 pub mod input;

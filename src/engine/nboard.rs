@@ -7,8 +7,8 @@
 //! by [`crate::protocol::nboard`].
 
 use super::core::Plan;
+use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use super::worker::Report;
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -87,8 +87,8 @@ impl FrontEnd for NboardFrontEnd {
 
     fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         match report {
-            Report::Info(info) => self.info(s, &info),
-            Report::Done(result) => self.done(s, result),
+            Report::Game(GameEvent::Standard(SearchEvent::Info(info))) => self.info(s, &info),
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => self.done(s, result),
             Report::Resized(mb, result) => {
                 // The core keeps the table size in use; a failure is logged (NBoard has no line
                 // for it).
@@ -96,12 +96,8 @@ impl FrontEnd for NboardFrontEnd {
                     log::error!("{e}");
                 }
             }
-            // This front end starts no variant search.
-            Report::Progress(..)
-            | Report::Tool(_)
-            | Report::Pong
-            | Report::VariantInfo(_)
-            | Report::VariantDone(_) => {}
+            // This front end starts no other game's search nor tool.
+            Report::Game(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
         }
         true
     }
@@ -314,7 +310,7 @@ impl NboardFrontEnd {
         purpose: Purpose,
         started: Instant,
     ) {
-        match s.core.start_search(pos.board, plan) {
+        match s.core.start_search(pos, plan.limits, plan.hard) {
             Ok(stop) => {
                 self.running = Some(Running {
                     stop,

@@ -1,22 +1,16 @@
-//! What the search worker tells the front ends, in the order it happens: search progress and
-//! results (8 x 8 and variant boards), the long tools' counts, the answers to pings and hash
-//! resizes. Its own file so that the worker and the variant jobs it runs both speak it without
-//! importing each other.
+//! What the search worker tells the front ends, in the order it happens: the reports of a game's
+//! search or `perft` ([`GameEvent`]), search progress, the long tools' totals, the answers to
+//! pings and hash resizes. Its own file so that the worker and the game jobs it runs both speak it
+//! without importing each other.
 
-use crate::board::Move;
-use crate::search::{Info, ProgressSnapshot, SearchResult, TableAllocError};
+pub use super::game::{GameEvent, SearchEvent};
+use crate::search::{ProgressSnapshot, TableAllocError};
 use std::time::Duration;
 
 /// What the worker tells the front end, in the order it happens.
 pub enum Report {
-    /// Search progress: a finished iteration or a bound found on the way.
-    Info(Info),
-    /// The search finished.
-    Done(SearchResult),
-    /// A finished iteration of a variant search.
-    VariantInfo(crate::variant::search::Report),
-    /// A variant search finished (its best move is legal, or `None` for a pass).
-    VariantDone(crate::variant::search::Report),
+    /// A game's search or `perft` count reports: an iteration, the result, a root move's count.
+    Game(GameEvent),
     /// A running search's live figures, about once a second, with the time since it started.
     Progress(ProgressSnapshot, Duration),
     /// A long tool (`perft`, `bench`) reports.
@@ -28,13 +22,9 @@ pub enum Report {
     Resized(usize, Result<(), TableAllocError>),
 }
 
-/// What the long tools report.
+/// What the long tools report when they end.
 #[derive(Clone, Debug)]
 pub enum ToolReport {
-    /// One root move's perft count.
-    PerftMove(Move, u64),
-    /// One root move's perft count on a variant board (`None`: a pass).
-    VariantPerftMove(crate::variant::board::VariantMove, u64),
     /// The perft count is over (or was stopped).
     PerftDone {
         /// Plies.

@@ -1,26 +1,24 @@
 //! Variant boards in the engine (protocol.md, 3.1): what the wedge front end needs beyond the
 //! 8 x 8 game to play on a board of any size with blocked squares. It builds the position of a
-//! `position variant ...` command, turns a `go` into the variant search's limits, keeps the variant
-//! player's options, and runs the variant search and perft as jobs of the search worker, with the
-//! same stop flag as every search, so that `stop` and `quit` are answered at once.
+//! `position variant ...` command, turns a `go` into the variant search's plan with the variant
+//! player's options, and keeps the worker's variant searcher. Searches and `perft` counts run as
+//! the worker's game jobs ([`super::game`]), with the same stop flag as every search, so that
+//! `stop` and `quit` are answered at once.
 //!
-//! The 8 x 8 search never sees any of this: a variant search is its own job kind on the worker,
-//! with its own searcher ([`crate::variant::search::Searcher`]), made at the first variant search.
+//! The 8 x 8 search never sees any of this: the variant has its own searcher
+//! ([`crate::variant::search::Searcher`]), made at the first variant search.
 
 use super::options::{Options, VariantOptions};
-use super::report::{Report, ToolReport};
-use super::Event;
 use crate::engine::request::SearchRequest;
 use crate::game::clock::Clock;
 use crate::protocol::variant::VariantBase;
 use crate::variant::board::{Board, VariantError, VariantMove};
 use crate::variant::eval::{evaluate_position, Layout};
 use crate::variant::player::Limits;
-use crate::variant::search::Searcher;
-use crossbeam_channel::Sender;
+use crate::variant::search::{Report, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Why a variant `position` could not be set (the caller keeps its position); the front end
 /// says it in its protocol's words.
@@ -142,7 +140,16 @@ impl VariantPlan {
 /// first player's) less `MoveOverhead`, which the search budgets itself; `exact`, `wld` and `mate`
 /// search to the end of the game (as many plies as empty squares, which sees every game to its end
 /// since a pass costs no ply); `infinite` drops every limit.
-pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> VariantPlan {
+pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> VariantSearch {
+    VariantSearch {
+        plan: limits(board, params, options),
+        options: options.variant,
+        hash_mb: options.hash_mb,
+    }
+}
+
+/// The limits of [`plan`].
+fn limits(board: &Board, params: &SearchRequest, options: &Options) -> VariantPlan {
     let overhead = Duration::from_millis(options.move_overhead_ms);
     let after_overhead = |ms: u64| {
         Duration::from_millis(ms)
@@ -180,18 +187,22 @@ pub fn plan(board: &Board, params: &SearchRequest, options: &Options) -> Variant
     }
 }
 
-/// A variant search for the worker.
-pub struct VariantJob {
-    /// The position.
-    pub board: Board,
+/// What a variant search is given: its limits, the variant player's options, the table size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantSearch {
     /// Its limits.
     pub plan: VariantPlan,
     /// The variant player's options.
     pub options: VariantOptions,
     /// The table size, MB (the `Hash` option).
     pub hash_mb: usize,
-    /// This search's stop flag (set by `stop` or `quit`).
-    pub stop: Arc<AtomicBool>,
+}
+
+impl VariantSearch {
+    /// A one-line description for debug output.
+    pub fn describe(&self) -> String {
+        self.plan.describe()
+    }
 }
 
 /// The worker's variant searcher, made at the first variant search and kept (with its table)
@@ -206,8 +217,15 @@ pub struct VariantWorker {
 }
 
 impl VariantWorker {
-    /// Runs `job`: one [`Report::VariantInfo`] per finished iteration, then [`Report::VariantDone`].
-    pub fn search(&mut self, job: VariantJob, events: &Sender<Event>) {
+    /// Searches `board` with `job`: each finished iteration to `info`; the result (its best move
+    /// is legal, or `None` for a pass).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        job: &VariantSearch,
+        stop: &Arc<AtomicBool>,
+        info: &mut dyn FnMut(Report),
+    ) -> Report {
         let (searcher, hash_mb) = self
             .searcher
             .get_or_insert_with(|| (Searcher::new(job.hash_mb), job.hash_mb));
@@ -221,16 +239,14 @@ impl VariantWorker {
         self.last = Some(job.options);
         searcher.options = job.options.search_options();
         searcher.weights = job.options.weights;
-        let stop = job.stop.clone();
-        let result = searcher.search(&job.board, &job.plan.limits, &job.stop, |report| {
+        searcher.search(board, &job.plan.limits, stop, |report| {
             // The variant search counts nodes per search, and is stopped between iterations once
             // the node budget is spent.
             if job.plan.nodes.is_some_and(|n| report.nodes >= n) {
                 stop.store(true, Ordering::Relaxed);
             }
-            let _ = events.send(Event::Worker(Report::VariantInfo(report.clone())));
-        });
-        let _ = events.send(Event::Worker(Report::VariantDone(result)));
+            info(report.clone());
+        })
     }
 
     /// Forgets what was learnt (a new game, `Clear Hash`).
@@ -239,44 +255,6 @@ impl VariantWorker {
             s.clear();
         }
     }
-}
-
-/// `perft` on a variant board: the count below each legal move (a forced pass is one move), each
-/// reported as soon as it is known, then the total; `stop` ends it within milliseconds.
-pub fn perft(board: &Board, depth: u32, stop: &AtomicBool, events: &Sender<Event>) {
-    use crate::variant::perft::perft_stoppable;
-    let start = Instant::now();
-    let tool = |r: ToolReport| {
-        let _ = events.send(Event::Worker(Report::Tool(r)));
-    };
-    let depth = depth.max(1);
-    let children: Vec<(VariantMove, Board)> = if board.is_over() {
-        Vec::new()
-    } else if board.must_pass() {
-        vec![(None, board.pass())]
-    } else {
-        board
-            .legal_moves()
-            .into_iter()
-            .filter_map(|sq| board.play(sq).map(|b| (Some(sq), b)))
-            .collect()
-    };
-    let mut total = 0;
-    let mut stopped = false;
-    for (mv, child) in children {
-        let Some(n) = perft_stoppable(&child, depth - 1, stop) else {
-            stopped = true;
-            break;
-        };
-        total += n;
-        tool(ToolReport::VariantPerftMove(mv, n));
-    }
-    tool(ToolReport::PerftDone {
-        depth,
-        total,
-        time: start.elapsed(),
-        stopped,
-    });
 }
 
 /// The figures of `eval` on a variant board: the evaluation of the position for the side to move,

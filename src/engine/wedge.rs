@@ -8,9 +8,9 @@
 
 use super::core::CoreError;
 use super::options::declarations;
+use super::report::{GameEvent, Report, SearchEvent, ToolReport};
 use super::session::{FrontEnd, Session, Writer};
 use super::variant;
-use super::worker::{Report, ToolReport};
 use crate::board::{Move, Position};
 use crate::protocol::output::{
     bench_line, bestmove, bestmove_with_ponder, display_lines, error_line, eval_lines,
@@ -194,7 +194,7 @@ impl WedgeFrontEnd {
     /// Handles one report of the worker; returns false to end the session.
     fn worker_report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         match report {
-            Report::Info(info) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Info(info))) => {
                 let line = info_line(&info, self.mode, s.core.options.multipv > 1);
                 s.out.line(&line);
                 true
@@ -205,7 +205,7 @@ impl WedgeFrontEnd {
                 }
                 true
             }
-            Report::Done(result) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
                 let line = bestmove_with_ponder(
                     result.best_move,
                     &result.pv,
@@ -215,11 +215,19 @@ impl WedgeFrontEnd {
                 self.search_done(s, line);
                 !(self.eof && self.active.is_none())
             }
-            Report::VariantInfo(info) => {
+            Report::Game(GameEvent::Standard(SearchEvent::PerftMove(mv, n))) => {
+                s.out.line(&perft_move_line(mv, n, self.mode));
+                true
+            }
+            Report::Game(GameEvent::Variant(SearchEvent::Info(info))) => {
                 s.out.line(&variant_text::info_line(&info, self.mode));
                 true
             }
-            Report::VariantDone(result) => {
+            Report::Game(GameEvent::Variant(SearchEvent::PerftMove(mv, n))) => {
+                s.out.line(&format!("{} {n}", move_name(mv, self.mode)));
+                true
+            }
+            Report::Game(GameEvent::Variant(SearchEvent::Done(result))) => {
                 let line = variant_text::bestmove_line(&result, s.core.options.ponder, self.mode);
                 self.search_done(s, line);
                 !(self.eof && self.active.is_none())
@@ -472,7 +480,7 @@ impl WedgeFrontEnd {
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
-        let started = s.core.start_search(pos.board, plan);
+        let started = s.core.start_search(pos, plan.limits, plan.hard);
         self.started(s, started, params, ponder);
     }
 
@@ -557,7 +565,7 @@ impl WedgeFrontEnd {
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
-        let started = s.core.start_variant_search(board, plan);
+        let started = s.core.start_search(board, plan, None);
         self.started(s, started, params, ponder);
     }
 
@@ -653,12 +661,12 @@ impl WedgeFrontEnd {
 
     fn perft(&mut self, s: &mut Session<'_>, depth: u32) {
         if let Some(board) = self.variant {
-            let stop = s.core.start_variant_perft(board, depth);
+            let stop = s.core.start_perft(board, depth);
             self.start_tool(stop);
             return;
         }
         let pos = self.position.unwrap_or(Position::START);
-        let stop = s.core.start_perft(pos.board, depth);
+        let stop = s.core.start_perft(pos, depth);
         self.start_tool(stop);
     }
 
@@ -679,10 +687,6 @@ impl WedgeFrontEnd {
 
     fn tool_report(&mut self, s: &mut Session<'_>, report: ToolReport) {
         match report {
-            ToolReport::PerftMove(mv, n) => s.out.line(&perft_move_line(mv, n, self.mode)),
-            ToolReport::VariantPerftMove(mv, n) => {
-                s.out.line(&format!("{} {n}", move_name(mv, self.mode)));
-            }
             ToolReport::PerftDone {
                 depth,
                 total,

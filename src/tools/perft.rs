@@ -70,7 +70,7 @@ pub fn perft_divide_stoppable(
 }
 
 /// [`perft`] that gives up (`None`) once `stop` is set.
-fn perft_stoppable(board: Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_stoppable(board: Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth <= UNCHECKED_DEPTH {
         return (!stop.load(Ordering::Relaxed)).then(|| perft(board, depth));
     }

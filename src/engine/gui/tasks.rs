@@ -4,9 +4,9 @@
 
 use super::{GuiFrontEnd, TAB_TIMEOUT};
 use crate::board::{Color, Move, Position};
+use crate::engine::report::{GameEvent, Report, SearchEvent};
 use crate::engine::request::SearchRequest;
 use crate::engine::session::Session;
-use crate::engine::worker::Report;
 use crate::protocol::gui::{Hint, ScoreView, Side, Time};
 use crate::search::{Bound, Info, Score, SearchResult};
 use crate::tools::analyze::{Analysts, GameReport, NamedGame, Settings as AnalyzeSettings};
@@ -193,7 +193,7 @@ impl GuiFrontEnd {
                 plan
             }
         };
-        match s.core.start_search(pos.board, plan) {
+        match s.core.start_search(pos, plan.limits, plan.hard) {
             Ok(stop) => self.searches.push_back(Search {
                 kind,
                 stop,
@@ -224,7 +224,7 @@ impl GuiFrontEnd {
     /// What the worker reports belongs to the oldest search it was sent.
     pub(super) fn worker_report(&mut self, s: &mut Session<'_>, report: Report) {
         match report {
-            Report::Info(info) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Info(info))) => {
                 if let Some(search) = self.searches.front_mut() {
                     record_info(search, &info);
                     self.version += 1;
@@ -238,7 +238,7 @@ impl GuiFrontEnd {
                     }
                 }
             }
-            Report::Done(result) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
                 if let Some(search) = self.searches.pop_front() {
                     self.search_done(s, search, result);
                 }

@@ -14,8 +14,8 @@
 mod history;
 mod tasks;
 
+use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use super::worker::Report;
 use crate::board::ggf::{now_unix, parse_ggf};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -449,7 +449,7 @@ impl PlayFrontEnd {
             return;
         }
         let plan = s.core.plan(pos, &params);
-        match s.core.start_search(pos.board, plan) {
+        match s.core.start_search(pos, plan.limits, plan.hard) {
             Ok(stop) => {
                 self.task = Some(Task::Move {
                     stop,
@@ -662,7 +662,7 @@ impl FrontEnd for PlayFrontEnd {
 
     fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         match report {
-            Report::Done(result) => {
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
                 self.search_done(s, result);
                 // Lines that waited for the engine, until one starts it again.
                 self.drain_queue(s);
@@ -670,18 +670,14 @@ impl FrontEnd for PlayFrontEnd {
                     return false;
                 }
             }
-            Report::Info(info) => self.info(s, info),
+            Report::Game(GameEvent::Standard(SearchEvent::Info(info))) => self.info(s, info),
             Report::Resized(mb, result) => {
                 if let Err(e) = s.core.hash_resized(mb, result) {
                     s.out.line(&format!("error: {e}"));
                 }
             }
-            // This front end starts no variant search.
-            Report::Progress(..)
-            | Report::Tool(_)
-            | Report::Pong
-            | Report::VariantInfo(_)
-            | Report::VariantDone(_) => {}
+            // This front end starts no other game's search nor tool.
+            Report::Game(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
         }
         if self.input_ended && self.task.is_none() {
             self.autosave(s);

@@ -58,7 +58,7 @@ impl PlayFrontEnd {
             ..SearchRequest::default()
         };
         let plan = s.core.plan(pos, &params);
-        let started = s.core.start_search(pos.board, plan);
+        let started = s.core.start_search(pos, plan.limits, plan.hard);
         self.restore_engine(s);
         started
     }

@@ -10,8 +10,10 @@
 //! nothing about its strength. An engine that crashes, hangs, plays
 //! an illegal move or overruns its clock loses that game, with the reason recorded, and is restarted.
 //!
-//! Variant boards (any size, blocked squares) are played by [`variant`] on the same pairing loop
-//! ([`run_pairs`]), statistics and report.
+//! One game of any kind is played by [`game`] (the loop, clocks, forfeits, seating), over one
+//! [`player::Player`] trait; a game brings its rules, its players and its record
+//! ([`game::MatchGame`]): the 8 x 8 game here, variant boards in [`variant`]. A new engine
+//! protocol is one file in `player/` and one arm of [`player::start`].
 
 pub mod game;
 mod openings;
