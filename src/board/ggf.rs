@@ -242,11 +242,61 @@ mod tests {
 
 /// Why a GGF game could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GgfError(pub String);
+pub enum GgfError {
+    /// No `(;` opens a game.
+    NoGame,
+    /// A tag (its name) has no closing `]`.
+    Unclosed(String),
+    /// Text that is not a tag (the start of it).
+    Unexpected(String),
+    /// The board is not 8 x 8 (`BO` does not start with 8).
+    NotEightByEight,
+    /// The `BO` board is not a board.
+    Board(crate::board::text::ParseBoardError),
+    /// Move tag number `index` (from 1), `name[value]`, names no move.
+    BadMove {
+        /// The tag's number, from 1.
+        index: usize,
+        /// Its name (`B`, `W`).
+        name: String,
+        /// Its value.
+        value: String,
+        /// Why.
+        error: crate::board::square::ParseSquareError,
+    },
+    /// A move tag of the side not to move.
+    NotTheirTurn {
+        /// The tag's name and value.
+        tag: String,
+        /// The side whose tag it is.
+        colour: Color,
+    },
+    /// An illegal move (the tag, `name[value]`).
+    Illegal(String),
+}
 
 impl fmt::Display for GgfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GGF: {}", self.0)
+        f.write_str("GGF: ")?;
+        match self {
+            GgfError::NoGame => f.write_str("no '(;' opening the game"),
+            GgfError::Unclosed(name) => write!(f, "tag '{name}' has no closing ']'"),
+            GgfError::Unexpected(text) => write!(f, "unexpected '{text}'"),
+            GgfError::NotEightByEight => {
+                f.write_str("only 8x8 boards are supported (BO must start with 8)")
+            }
+            GgfError::Board(e) => write!(f, "BO: {e}"),
+            GgfError::BadMove {
+                index,
+                name,
+                value,
+                error,
+            } => write!(f, "tag {index} ({name}[{value}]): {error}"),
+            GgfError::NotTheirTurn { tag, colour } => {
+                write!(f, "{tag}: it is not {colour}'s turn")
+            }
+            GgfError::Illegal(tag) => write!(f, "{tag}: illegal move"),
+        }
     }
 }
 
@@ -401,11 +451,8 @@ pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
 /// each move took (the third part of `B[f5/eval/time]`).
 pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     use crate::board::text::Game;
-    let err = |m: String| GgfError(m);
     let body = text.trim();
-    let start = body
-        .find("(;")
-        .ok_or_else(|| err("no '(;' opening the game".into()))?;
+    let start = body.find("(;").ok_or(GgfError::NoGame)?;
     let body = &body[start + 2..];
     let end = body.find(";)").unwrap_or(body.len());
     let body = &body[..end];
@@ -413,19 +460,15 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     let mut rest = body;
     while let Some(open) = rest.find('[') {
         let name = rest[..open].trim();
-        let close = rest[open..].find(']').ok_or_else(|| {
-            err(format!(
-                "tag '{}' has no closing ']'",
-                crate::board::square::truncate(name)
-            ))
-        })?;
+        let close = rest[open..]
+            .find(']')
+            .ok_or_else(|| GgfError::Unclosed(crate::board::square::truncate(name)))?;
         tags.push((name, &rest[open + 1..open + close]));
         rest = &rest[open + close + 1..];
     }
     if !rest.trim().is_empty() {
-        return Err(err(format!(
-            "unexpected '{}'",
-            crate::board::square::truncate(rest.trim())
+        return Err(GgfError::Unexpected(crate::board::square::truncate(
+            rest.trim(),
         )));
     }
     let tag = |name: &str| tags.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
@@ -433,14 +476,10 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     if let Some(bo) = tag("BO") {
         let mut parts = bo.split_whitespace();
         if parts.next() != Some("8") {
-            return Err(err(
-                "only 8x8 boards are supported (BO must start with 8)".into()
-            ));
+            return Err(GgfError::NotEightByEight);
         }
         let squares: String = parts.collect::<Vec<_>>().join(" ");
-        position = squares
-            .parse::<Position>()
-            .map_err(|e| err(format!("BO: {e}")))?;
+        position = squares.parse::<Position>().map_err(GgfError::Board)?;
     }
     let clock = |name: &str| tag(name).and_then(GgfClock::parse);
     let both = clock("TI");
@@ -456,9 +495,12 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
         };
         let mut parts = value.split('/');
         let mv_text = parts.next().unwrap_or("").trim();
-        let mv: Move = mv_text
-            .parse()
-            .map_err(|e| err(format!("tag {} ({name}[{value}]): {e}", i + 1)))?;
+        let mv: Move = mv_text.parse().map_err(|error| GgfError::BadMove {
+            index: i + 1,
+            name: name.to_string(),
+            value: value.to_string(),
+            error,
+        })?;
         let time = parts
             .nth(1)
             .and_then(|t| t.trim().parse::<f64>().ok())
@@ -470,11 +512,14 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
             pos = pos.play(Move::PASS).unwrap_or(pos);
         }
         if colour != pos.side {
-            return Err(err(format!("{name}[{value}]: it is not {colour}'s turn")));
+            return Err(GgfError::NotTheirTurn {
+                tag: format!("{name}[{value}]"),
+                colour,
+            });
         }
         pos = pos
             .play(mv)
-            .ok_or_else(|| err(format!("{name}[{value}]: illegal move")))?;
+            .ok_or_else(|| GgfError::Illegal(format!("{name}[{value}]")))?;
         game.moves.push(mv);
         times.push(time);
     }

@@ -107,8 +107,12 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
     let start = Instant::now();
     let first = state.done;
     let result = tune::run(&config, &mut state, |state, it| {
-        tune::write_atomically(&args.state, &state.to_text(&config))
-            .map_err(|e| format!("{}: {e}", args.state.display()))?;
+        tune::write_atomically(&args.state, &state.to_text(&config)).map_err(|error| {
+            tune::TuneError::Save {
+                path: args.state.clone(),
+                error,
+            }
+        })?;
         if let Some((f, path)) = log.as_mut() {
             let mut line = format!(
                 "{},{},{},{}",
@@ -122,7 +126,10 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
             {
                 line.push_str(&format!(",{plus},{minus},{theta:.3}"));
             }
-            writeln!(f, "{line}").map_err(|e| format!("{}: {e}", path.display()))?;
+            writeln!(f, "{line}").map_err(|error| tune::TuneError::Save {
+                path: path.clone(),
+                error,
+            })?;
         }
         let per = start.elapsed().as_secs_f64() / (state.done - first) as f64;
         let eta = per * (config.iterations - state.done) as f64;

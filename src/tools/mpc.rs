@@ -203,23 +203,44 @@ pub fn format_scores(data: &[DepthScores]) -> String {
     out
 }
 
+/// Why a line of a scores file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreLineError {
+    /// Fewer than two words.
+    Shape,
+    /// The squares and side are not a position.
+    Position(crate::board::text::ParseBoardError),
+    /// A value that is not a whole number.
+    NotANumber(String),
+}
+
+impl std::fmt::Display for ScoreLineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreLineError::Shape => f.write_str("expected '<64 squares> <side> <values...>'"),
+            ScoreLineError::Position(e) => write!(f, "{e}"),
+            ScoreLineError::NotANumber(w) => write!(f, "'{w}' is not a whole number"),
+        }
+    }
+}
+
 /// Reads a file that [`format_scores`] wrote.
 pub fn read_scores(path: &Path) -> Result<Vec<DepthScores>, FileError> {
     read_lines_with_comments(
         path,
         |_| {},
-        |line| -> Result<DepthScores, String> {
+        |line| -> Result<DepthScores, ScoreLineError> {
             let mut words = line.split_whitespace();
             let (Some(squares), Some(side)) = (words.next(), words.next()) else {
-                return Err("expected '<64 squares> <side> <values...>'".into());
+                return Err(ScoreLineError::Shape);
             };
             let pos: Position = format!("{squares} {side}")
                 .parse()
-                .map_err(|e| format!("{e}"))?;
+                .map_err(ScoreLineError::Position)?;
             let scores = words
                 .map(|w| {
                     w.parse::<i32>()
-                        .map_err(|_| format!("'{w}' is not a whole number"))
+                        .map_err(|_| ScoreLineError::NotANumber(w.to_string()))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(DepthScores {

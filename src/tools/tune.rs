@@ -390,20 +390,46 @@ pub struct Iteration {
 }
 
 /// Why a tuning run stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum TuneError {
-    /// The configuration cannot be run.
-    Config(String),
+    /// No `--param` to tune.
+    NoParams,
+    /// `--iterations` or `--pairs` is 0.
+    NothingToPlay,
+    /// No openings.
+    NoOpenings,
+    /// The tuned engine is a built-in player, not a program.
+    NotAProgram,
+    /// A parameter is given twice.
+    Twice,
     /// An iteration's games could not be played (an engine that cannot start or refuses a value).
-    Match(String),
-    /// The caller's handler failed (e.g. writing the state file).
-    Save(String),
+    Match {
+        /// The iteration, from 1.
+        iteration: usize,
+        /// What went wrong.
+        error: super::arena::MatchError,
+    },
+    /// The caller's handler failed writing `path` (the state file, the log).
+    Save {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
 }
 
 impl fmt::Display for TuneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TuneError::Config(m) | TuneError::Match(m) | TuneError::Save(m) => f.write_str(m),
+            TuneError::NoParams => f.write_str("no --param to tune"),
+            TuneError::NothingToPlay => f.write_str("--iterations and --pairs must be at least 1"),
+            TuneError::NoOpenings => f.write_str("no openings"),
+            TuneError::NotAProgram => {
+                f.write_str("the tuned engine must be a program (cmd=...), not a built-in player")
+            }
+            TuneError::Twice => f.write_str("a parameter is given twice"),
+            TuneError::Match { iteration, error } => write!(f, "iteration {iteration}: {error}"),
+            TuneError::Save { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
 }
@@ -439,18 +465,17 @@ fn signs(config: &TuneConfig, k: usize) -> Vec<f64> {
 
 /// Refuses a configuration that cannot tune anything.
 fn check(config: &TuneConfig) -> Result<(), TuneError> {
-    let bad = |m: &str| Err(TuneError::Config(m.to_string()));
     if config.params.is_empty() {
-        return bad("no --param to tune");
+        return Err(TuneError::NoParams);
     }
     if config.iterations == 0 || config.pairs == 0 {
-        return bad("--iterations and --pairs must be at least 1");
+        return Err(TuneError::NothingToPlay);
     }
     if config.openings.is_empty() {
-        return bad("no openings");
+        return Err(TuneError::NoOpenings);
     }
     if !matches!(config.engine.kind, EngineKind::Process { .. }) {
-        return bad("the tuned engine must be a program (cmd=...), not a built-in player");
+        return Err(TuneError::NotAProgram);
     }
     let mut names: Vec<String> = config
         .params
@@ -459,7 +484,7 @@ fn check(config: &TuneConfig) -> Result<(), TuneError> {
         .collect();
     names.sort_unstable();
     if names.windows(2).any(|w| w[0] == w[1]) {
-        return bad("a parameter is given twice");
+        return Err(TuneError::Twice);
     }
     Ok(())
 }
@@ -482,7 +507,7 @@ fn with_values(config: &TuneConfig, name: &str, values: &[i64]) -> EngineSpec {
 pub fn run(
     config: &TuneConfig,
     state: &mut TuneState,
-    mut after: impl FnMut(&TuneState, &Iteration) -> Result<(), String>,
+    mut after: impl FnMut(&TuneState, &Iteration) -> Result<(), TuneError>,
 ) -> Result<(), TuneError> {
     check(config)?;
     while state.done < config.iterations {
@@ -517,8 +542,10 @@ pub fn run(
             done: Default::default(),
             run: None,
         };
-        let tally = arena::run(&games, |_, _| {})
-            .map_err(|e| TuneError::Match(format!("iteration {}: {e}", k + 1)))?;
+        let tally = arena::run(&games, |_, _| {}).map_err(|error| TuneError::Match {
+            iteration: k + 1,
+            error,
+        })?;
         let result = f64::from(tally.wins) - f64::from(tally.losses);
         for (((p, t), &d), c) in config
             .params
@@ -547,7 +574,7 @@ pub fn run(
             minus_values: minus,
             score,
         };
-        after(state, &iteration).map_err(TuneError::Save)?;
+        after(state, &iteration)?;
     }
     Ok(())
 }

@@ -9,7 +9,9 @@ use crate::engine::request::SearchRequest;
 use crate::engine::session::Session;
 use crate::protocol::gui::{Hint, ScoreView, Side, Time};
 use crate::search::{Bound, Info, Score, SearchResult};
-use crate::tools::analyze::{Analysts, GameReport, NamedGame, Settings as AnalyzeSettings};
+use crate::tools::analyze::{
+    Analysts, AnalyzeError, GameReport, NamedGame, Settings as AnalyzeSettings,
+};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -68,7 +70,7 @@ pub(super) struct Analysis {
     stop: Arc<AtomicBool>,
     pub(super) done: Arc<AtomicUsize>,
     pub(super) total: usize,
-    result: Arc<Mutex<Option<Result<GameReport, String>>>>,
+    result: Arc<Mutex<Option<Result<GameReport, AnalyzeError>>>>,
     /// The report, once read back.
     pub(super) report: Option<GameReport>,
     pub(super) error: Option<String>,
@@ -350,9 +352,8 @@ impl GuiFrontEnd {
             .name("analysis".into())
             .spawn(move || {
                 let progress = move |d: usize, _t: usize| thread_done.store(d, Ordering::Relaxed);
-                let report = analysts
-                    .analyze(&named, &AnalyzeSettings::default(), &thread_stop, &progress)
-                    .map_err(|e| e.to_string());
+                let report =
+                    analysts.analyze(&named, &AnalyzeSettings::default(), &thread_stop, &progress);
                 if let Ok(mut slot) = thread_result.lock() {
                     *slot = Some(report);
                 }
@@ -406,7 +407,7 @@ impl GuiFrontEnd {
                     analysis.report = Some(report);
                     self.message = Some("The analysis is done.".into());
                 }
-                Err(e) => analysis.error = Some(e),
+                Err(e) => analysis.error = Some(e.to_string()),
             }
             self.version += 1;
         }

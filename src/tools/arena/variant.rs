@@ -16,7 +16,7 @@ use crate::board::ggf::now_unix;
 use crate::game::{replay, Line};
 use crate::protocol::variant::{cells_text, side_text, square_name, VariantMove};
 use crate::rng::Rng;
-use crate::variant::board::{Board, Side, StartLayout};
+use crate::variant::board::{Board, Side, StartLayout, VariantError};
 use std::fmt;
 
 use super::stats::Tally;
@@ -24,6 +24,37 @@ use super::stats::Tally;
 /// One opening: a start position and the moves played from it before the engines take over
 /// (`None`: a pass).
 pub type VariantOpening = Line<Board>;
+
+/// Why the openings of a variant match could not be drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsError {
+    /// The layout does not fit the board.
+    Layout(VariantError),
+    /// The layout's start position has no move to play.
+    StartOver,
+    /// No draw in a hundred left a move to play after the random moves.
+    NoPlayable {
+        /// The random moves asked for.
+        random_moves: usize,
+    },
+}
+
+impl fmt::Display for OpeningsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningsError::Layout(e) => write!(f, "--layout: {e}"),
+            OpeningsError::StartOver => {
+                f.write_str("--layout: the start position has no move to play")
+            }
+            OpeningsError::NoPlayable { random_moves } => write!(
+                f,
+                "--layout, --random-moves {random_moves}: no playable opening in 100 draws"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsError {}
 
 /// `pairs` openings on a `rows` x `cols` board: the layout's start, then `random_moves` random
 /// moves (forced passes count as moves); reproducible from `seed`. A draw whose random moves end
@@ -35,7 +66,7 @@ pub fn make_openings(
     random_moves: usize,
     pairs: usize,
     seed: u64,
-) -> Result<Vec<VariantOpening>, String> {
+) -> Result<Vec<VariantOpening>, OpeningsError> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(pairs);
     for _ in 0..pairs {
@@ -43,13 +74,13 @@ pub fn make_openings(
         for _ in 0..100 {
             let start = layout
                 .start(rows, cols, &mut rng)
-                .map_err(|e| format!("--layout: {e}"))?;
+                .map_err(OpeningsError::Layout)?;
             if start.is_over() {
                 // A random layout may wall the centre in: draw again. A fixed one never changes.
                 if matches!(layout, StartLayout::Random(_)) {
                     continue;
                 }
-                return Err("--layout: the start position has no move to play".into());
+                return Err(OpeningsError::StartOver);
             }
             let mut board = start;
             let mut moves = Vec::with_capacity(random_moves);
@@ -72,9 +103,7 @@ pub fn make_openings(
                 break;
             }
         }
-        out.push(found.ok_or_else(|| {
-            format!("--layout, --random-moves {random_moves}: no playable opening in 100 draws")
-        })?);
+        out.push(found.ok_or(OpeningsError::NoPlayable { random_moves })?);
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@ use super::{Board, Square, VariantError, MAX_SIDE};
 use crate::rng::Rng;
 
 /// Fewest rows or columns of a named size: a start position needs the four central squares.
-const MIN_SIDE: usize = 2;
+pub(super) const MIN_SIDE: usize = 2;
 
 /// Where the blocked squares of a start position come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,11 +34,7 @@ impl StartLayout {
                         .parse()
                         .ok()
                         .filter(|&k: &usize| k <= 256)
-                        .ok_or_else(|| {
-                            VariantError(format!(
-                                "'random:{k}' needs a number of blocked squares (0 to 256)"
-                            ))
-                        })?,
+                        .ok_or_else(|| VariantError::RandomCount(k.to_string()))?,
                 ),
                 None => return Ok(None),
             },
@@ -59,16 +55,14 @@ impl StartLayout {
 
 /// `ROWSxCOLS` (or `RxC` with a capital X), each 2 to 16.
 pub fn parse_size(text: &str) -> Result<(usize, usize), VariantError> {
-    let bad = || VariantError(format!("'{text}' is not ROWSxCOLS (e.g. 10x10)"));
+    let bad = || VariantError::Size(text.to_string());
     let (r, c) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
     let side = |s: &str| -> Result<usize, VariantError> {
         let n: usize = s.trim().parse().map_err(|_| bad())?;
         if (MIN_SIDE..=MAX_SIDE).contains(&n) {
             Ok(n)
         } else {
-            Err(VariantError(format!(
-                "size '{text}': each side must be {MIN_SIDE} to {MAX_SIDE}, got {n}"
-            )))
+            Err(VariantError::SizeSide(text.to_string(), n))
         }
     };
     Ok((side(r)?, side(c)?))

@@ -50,11 +50,126 @@ pub enum Cell {
 
 /// A wrong board description (size, cell count, text).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantError(pub String);
+pub enum VariantError {
+    /// A side length out of range: what it is (`rows`, `columns`), the least allowed, the value.
+    Side {
+        /// What the length is of.
+        what: &'static str,
+        /// The least allowed (the most is [`MAX_SIDE`]).
+        min: usize,
+        /// The value given.
+        got: usize,
+    },
+    /// A size that is not `ROWSxCOLS` (the text).
+    Size(String),
+    /// A size whose side is out of range (the text, the side).
+    SizeSide(String, usize),
+    /// A blocked square off the board (the square, the rows and columns).
+    BlockedOff(Square, usize, usize),
+    /// A blocked square among the four central ones.
+    BlockedCentre(Square),
+    /// A cell list of the wrong length: rows, columns, cells given.
+    CellCount(usize, usize, usize),
+    /// `k` blocked squares do not fit (`symmetric`: in symmetric pairs), at most `most`.
+    TooManyBlocked {
+        /// Squares asked for.
+        k: usize,
+        /// In symmetric pairs.
+        symmetric: bool,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// The most that fit.
+        most: usize,
+    },
+    /// A `random:K` layout without a number of squares from 0 to 256 (the `K` given).
+    RandomCount(String),
+    /// A printed board's line: its number (from 1) and what is wrong on it.
+    Line(usize, LineFault),
+    /// A printed board with no board lines.
+    NoBoard,
+    /// A printed board with more columns than [`MAX_SIDE`].
+    TooWide(usize),
+}
+
+/// What is wrong on a line of a printed board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineFault {
+    /// The side to move is not `W` or `R` (what was given).
+    Side(String),
+    /// A character that is no cell.
+    Character(char),
+    /// This many cells where the first board line has `first`.
+    Width(usize, usize),
+    /// More than [`MAX_SIDE`] board lines.
+    TooMany,
+}
 
 impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            VariantError::Side { what, min, got } => {
+                write!(f, "{what} must be {min} to {MAX_SIDE}, got {got}")
+            }
+            VariantError::Size(text) => write!(f, "'{text}' is not ROWSxCOLS (e.g. 10x10)"),
+            VariantError::SizeSide(text, n) => write!(
+                f,
+                "size '{text}': each side must be {} to {MAX_SIDE}, got {n}",
+                layout::MIN_SIDE
+            ),
+            VariantError::BlockedOff(sq, rows, cols) => {
+                write!(f, "blocked square {sq} is off the {rows} x {cols} board")
+            }
+            VariantError::BlockedCentre(sq) => {
+                write!(f, "blocked square {sq} is one of the four central squares")
+            }
+            VariantError::CellCount(rows, cols, got) => write!(
+                f,
+                "a {rows} x {cols} board has {} cells, got {got}",
+                rows * cols
+            ),
+            VariantError::TooManyBlocked {
+                k,
+                symmetric,
+                rows,
+                cols,
+                most,
+            } => write!(
+                f,
+                "{k} blocked squares{} do not fit on a {rows} x {cols} board (at most {most})",
+                if *symmetric {
+                    " in symmetric pairs"
+                } else {
+                    ""
+                }
+            ),
+            VariantError::RandomCount(k) => {
+                write!(
+                    f,
+                    "'random:{k}' needs a number of blocked squares (0 to 256)"
+                )
+            }
+            VariantError::Line(number, fault) => {
+                write!(f, "line {number}: ")?;
+                match fault {
+                    LineFault::Side(other) => {
+                        write!(f, "the side to move must be W or R, got '{other}'")
+                    }
+                    LineFault::Character(c) => {
+                        write!(f, "unexpected character '{c}' (cells are . W R #)")
+                    }
+                    LineFault::Width(n, first) => {
+                        write!(f, "{n} cells, but the first board line has {first}")
+                    }
+                    LineFault::TooMany => write!(f, "more than {MAX_SIDE} board lines"),
+                }
+            }
+            VariantError::NoBoard => f.write_str("no board lines (cells . W R #)"),
+            VariantError::TooWide(cols) => {
+                write!(f, "{cols} cells a line: at most {MAX_SIDE} columns")
+            }
+        }
     }
 }
 
@@ -169,13 +284,11 @@ impl fmt::Display for Square {
 }
 
 /// A side length checked to be in `min..=16`.
-fn side(what: &str, n: usize, min: usize) -> Result<u8, VariantError> {
+fn side(what: &'static str, n: usize, min: usize) -> Result<u8, VariantError> {
     if (min..=MAX_SIDE).contains(&n) {
         Ok(n as u8)
     } else {
-        Err(VariantError(format!(
-            "{what} must be {min} to {MAX_SIDE}, got {n}"
-        )))
+        Err(VariantError::Side { what, min, got: n })
     }
 }
 
@@ -204,14 +317,10 @@ impl Board {
         let mut playable = Bits::rectangle(rows, cols);
         for &sq in blocked {
             if usize::from(sq.row) >= rows || usize::from(sq.col) >= cols {
-                return Err(VariantError(format!(
-                    "blocked square {sq} is off the {rows} x {cols} board"
-                )));
+                return Err(VariantError::BlockedOff(sq, rows, cols));
             }
             if centre.contains(&sq) {
-                return Err(VariantError(format!(
-                    "blocked square {sq} is one of the four central squares"
-                )));
+                return Err(VariantError::BlockedCentre(sq));
             }
             playable &= !Bits::square(sq.index());
         }
@@ -237,11 +346,7 @@ impl Board {
         let r = side("rows", rows, 1)?;
         let c = side("columns", cols, 1)?;
         if cells.len() != rows * cols {
-            return Err(VariantError(format!(
-                "a {rows} x {cols} board has {} cells, got {}",
-                rows * cols,
-                cells.len()
-            )));
+            return Err(VariantError::CellCount(rows, cols, cells.len()));
         }
         let mut board = Board {
             white: Bits::EMPTY,
@@ -382,10 +487,13 @@ impl Board {
                 .filter(|&sq| sq < mirror(sq) && free(&mirror(sq)))
                 .collect();
             if k / 2 > pairs.len() {
-                return Err(VariantError(format!(
-                    "{k} blocked squares in symmetric pairs do not fit on a {rows} x {cols} board (at most {})",
-                    2 * pairs.len()
-                )));
+                return Err(VariantError::TooManyBlocked {
+                    k,
+                    symmetric: true,
+                    rows,
+                    cols,
+                    most: 2 * pairs.len(),
+                });
             }
             rng.shuffle(&mut pairs);
             for &sq in &pairs[..k / 2] {
@@ -395,10 +503,13 @@ impl Board {
         } else {
             let mut all = candidates;
             if k > all.len() {
-                return Err(VariantError(format!(
-                    "{k} blocked squares do not fit on a {rows} x {cols} board (at most {})",
-                    all.len()
-                )));
+                return Err(VariantError::TooManyBlocked {
+                    k,
+                    symmetric: false,
+                    rows,
+                    cols,
+                    most: all.len(),
+                });
             }
             rng.shuffle(&mut all);
             blocked.extend_from_slice(&all[..k]);
@@ -697,11 +808,12 @@ mod tests {
     #[test]
     fn parse_errors_name_the_line() {
         let e = Board::parse_printed(". . .\n. . \n").unwrap_err();
-        assert!(e.0.contains("line 2"), "{e}");
+        assert_eq!(e, VariantError::Line(2, LineFault::Width(2, 3)), "{e}");
         let e = Board::parse_printed(". . .\n. X .\n").unwrap_err();
-        assert!(e.0.contains("line 2") && e.0.contains('X'), "{e}");
+        assert_eq!(e, VariantError::Line(2, LineFault::Character('X')), "{e}");
+        assert!(e.to_string().contains("line 2") && e.to_string().contains('X'));
         let e = Board::parse_printed(". .\n. .\nto move: Q\n").unwrap_err();
-        assert!(e.0.contains("line 3"), "{e}");
+        assert_eq!(e, VariantError::Line(3, LineFault::Side("Q".into())), "{e}");
         assert!(Board::parse_printed("  0 1 2\n\n").is_err());
         let framed = "+---+\n|W R|\n|R W|\n+---+\nto move: R\n";
         let b = Board::parse_printed(framed).unwrap();

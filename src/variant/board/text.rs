@@ -2,7 +2,7 @@
 //! variantfile`: a header of column numbers, one line a row (`.` empty, `W`, `R`, `#` blocked) and
 //! the side to move; and its parser, which names the line of an error.
 
-use super::{Board, Cell, Side, SideNames, Square, VariantError, MAX_SIDE};
+use super::{Board, Cell, LineFault, Side, SideNames, Square, VariantError, MAX_SIDE};
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,9 +70,10 @@ impl Board {
                     "W" | "w" => Side::First,
                     "R" | "r" => Side::Second,
                     other => {
-                        return Err(VariantError(format!(
-                            "line {number}: the side to move must be W or R, got '{other}'"
-                        )))
+                        return Err(VariantError::Line(
+                            number,
+                            LineFault::Side(other.to_string()),
+                        ))
                     }
                 };
                 continue;
@@ -86,11 +87,7 @@ impl Board {
                     'R' => row.push(Cell::Disc(Side::Second)),
                     '|' | '+' | '-' | '=' => {}
                     c if c.is_ascii_digit() || c.is_whitespace() => {}
-                    c => {
-                        return Err(VariantError(format!(
-                            "line {number}: unexpected character '{c}' (cells are . W R #)"
-                        )))
-                    }
+                    c => return Err(VariantError::Line(number, LineFault::Character(c))),
                 }
             }
             if row.is_empty() {
@@ -99,28 +96,21 @@ impl Board {
             match cols {
                 None => cols = Some(row.len()),
                 Some(c) if c != row.len() => {
-                    return Err(VariantError(format!(
-                        "line {number}: {} cells, but the first board line has {c}",
-                        row.len()
-                    )))
+                    return Err(VariantError::Line(number, LineFault::Width(row.len(), c)))
                 }
                 Some(_) => {}
             }
             rows += 1;
             if rows > MAX_SIDE {
-                return Err(VariantError(format!(
-                    "line {number}: more than {MAX_SIDE} board lines"
-                )));
+                return Err(VariantError::Line(number, LineFault::TooMany));
             }
             cells.extend(row);
         }
         let Some(cols) = cols else {
-            return Err(VariantError("no board lines (cells . W R #)".into()));
+            return Err(VariantError::NoBoard);
         };
         if cols > MAX_SIDE {
-            return Err(VariantError(format!(
-                "{cols} cells a line: at most {MAX_SIDE} columns"
-            )));
+            return Err(VariantError::TooWide(cols));
         }
         Board::from_cells(rows, cols, &cells, to_move)
     }

@@ -72,19 +72,17 @@ impl GtpPlayer {
 
     /// Sends a command and returns the text of its `=` answer (a `?` answer is a failure).
     fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failure> {
-        self.try_ask(command, deadline)?
-            .map_err(|reply| Failure::Refused {
+        match self.try_ask(command, deadline)? {
+            Answer::Accepted(text) => Ok(text),
+            Answer::Refused(reply) => Err(Failure::Refused {
                 command: command.to_string(),
                 reply,
-            })
+            }),
+        }
     }
 
-    /// Sends a command; its answer's text, `Ok` for `=` and `Err` for `?`.
-    fn try_ask(
-        &mut self,
-        command: &str,
-        deadline: Instant,
-    ) -> Result<Result<String, String>, Failure> {
+    /// Sends a command; its answer: accepted (`=`) with its text, or refused (`?`) with the line.
+    fn try_ask(&mut self, command: &str, deadline: Instant) -> Result<Answer, Failure> {
         let id = self.next_id;
         self.next_id += 1;
         self.pipe.send(&format!("{id} {command}"))?;
@@ -92,9 +90,24 @@ impl GtpPlayer {
             .pipe
             .wait_for(|l| gtp_answer(l, id).is_some(), deadline)?;
         Ok(match gtp_answer(&line, id) {
-            Some((true, text)) => Ok(text.to_string()),
-            _ => Err(line),
+            Some((true, text)) => Answer::Accepted(text.to_string()),
+            _ => Answer::Refused(line),
         })
+    }
+}
+
+/// A GTP engine's answer to a command.
+enum Answer {
+    /// `=`: the command was carried out; the answer's text.
+    Accepted(String),
+    /// `?`: the command was refused; the whole answer line.
+    Refused(String),
+}
+
+impl Answer {
+    /// Whether the command was carried out.
+    fn is_ok(&self) -> bool {
+        matches!(self, Answer::Accepted(_))
     }
 }
 
