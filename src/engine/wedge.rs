@@ -18,7 +18,7 @@ use crate::protocol::output::{
     response_line, Mode, HELP,
 };
 use crate::protocol::parser::{
-    parse_command, Command, GoParams, ParseError, PositionSpec, QueryKind,
+    parse_command, Command, Fault, GoParams, ParseError, PositionSpec, QueryKind,
 };
 use crate::protocol::variant::{self as variant_text, move_name, VariantBase, VariantMove};
 use crate::protocol::LineError;
@@ -98,7 +98,7 @@ impl FrontEnd for WedgeFrontEnd {
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
         let parsed = match line {
             Ok(text) => parse_command(&text),
-            Err(e) => Err(ParseError::new(e.to_string())),
+            Err(e) => Err(Fault::Input(e).into()),
         };
         let go_on = self.input(s, Input::Line(parsed));
         self.go_on(s, go_on)
@@ -161,7 +161,7 @@ impl WedgeFrontEnd {
             Input::Line(Ok(Some(cmd))) => self.command(s, cmd),
             Input::Line(Ok(None)) => true,
             Input::Line(Err(e)) => {
-                error(&mut s.out, &e.message);
+                error(&mut s.out, e.to_string());
                 if e.is_go && !self.search_running() {
                     // Every `go` ends with `bestmove`: one that cannot search answers "no move".
                     s.out.line(&bestmove(None, self.mode));

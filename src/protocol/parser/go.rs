@@ -49,7 +49,8 @@ impl GoWord {
     }
 }
 
-const GO_WORDS: &str = "depth, nodes, movetime, btime, wtime, binc, winc, movestogo, p1time, \
+pub(super) const GO_WORDS: &str =
+    "depth, nodes, movetime, btime, wtime, binc, winc, movestogo, p1time, \
                         p2time, p1inc, p2inc, infinite, exact, wld, ponder, searchmoves, mate";
 
 fn go_word(token: &str) -> Option<GoWord> {
@@ -77,14 +78,7 @@ fn go_word(token: &str) -> Option<GoWord> {
 }
 
 fn twice(w: GoWord) -> ParseError {
-    let alias = match w {
-        GoWord::BTime | GoWord::P1Time => " (btime and p1time are the same value)",
-        GoWord::WTime | GoWord::P2Time => " (wtime and p2time are the same value)",
-        GoWord::BInc | GoWord::P1Inc => " (binc and p1inc are the same value)",
-        GoWord::WInc | GoWord::P2Inc => " (winc and p2inc are the same value)",
-        _ => "",
-    };
-    ParseError::new(format!("go: '{}' given twice{alias}", w.name()))
+    Fault::Twice(w.name()).into()
 }
 
 fn set_once<T>(slot: &mut Option<T>, v: T, w: GoWord) -> Result<(), ParseError> {
@@ -108,10 +102,7 @@ pub(super) fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
     let mut tokens = args.iter().copied().peekable();
     while let Some(token) = tokens.next() {
         let Some(w) = go_word(token) else {
-            return Err(ParseError::new(format!(
-                "go: unknown parameter '{}' (expected {GO_WORDS})",
-                truncate(token)
-            )));
+            return Err(Fault::GoParameter(truncate(token)).into());
         };
         let name = w.name();
         let small = |t: Option<&str>| {
@@ -141,33 +132,25 @@ pub(super) fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
                         break;
                     }
                     tokens.next();
-                    let mv = Move::from_str(t)
-                        .map_err(|e| ParseError::new(format!("go: searchmoves: {e}")))?;
+                    let mv =
+                        Move::from_str(t).map_err(|e| ParseError::from(Fault::SearchMove(e)))?;
                     match mv.square() {
                         Some(sq) => set |= 1u64 << sq.index(),
-                        None => {
-                            return Err(ParseError::new(
-                                "go: searchmoves: a pass cannot be searched (list squares)",
-                            ))
-                        }
+                        None => return Err(Fault::SearchPass.into()),
                     }
                 }
                 if set == 0 {
-                    return Err(ParseError::new("go: searchmoves needs at least one move"));
+                    return Err(Fault::SearchNothing.into());
                 }
                 set_once(&mut go.searchmoves, set, w)?;
             }
         }
     }
     if go.mate.is_some() && go.exact {
-        return Err(ParseError::new(
-            "go: 'mate' (a win/loss/draw solve) and 'exact' exclude each other",
-        ));
+        return Err(Fault::MateAndExact.into());
     }
     if go.exact && go.wld {
-        return Err(ParseError::new(
-            "go: 'exact' and 'wld' exclude each other (give one of them)",
-        ));
+        return Err(Fault::ExactAndWld.into());
     }
     Ok(go)
 }

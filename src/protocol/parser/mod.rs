@@ -33,6 +33,8 @@ pub const MAX_LINE_BYTES: usize = 65536;
 /// The largest depth `perft` accepts.
 pub const MAX_PERFT_DEPTH: u32 = 20;
 
+mod error;
+pub use error::{Fault, NumberFault};
 mod go;
 mod position;
 
@@ -193,20 +195,20 @@ pub enum Command {
     PonderHit,
 }
 
-/// Why a line is not a valid command. The message is one line, meant to follow `error: `.
+/// Why a line is not a valid command: what is wrong ([`Fault`]), and whether the line was a `go`
+/// (the front end still owes it a `bestmove`). Its text is one line, meant to follow `error: `.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
-    /// What was wrong and what was expected.
-    pub message: String,
-    /// The line was a `go` command: the front end still owes it a `bestmove`.
+    /// What is wrong.
+    pub fault: Fault,
+    /// The line was a `go` command.
     pub is_go: bool,
 }
 
-impl ParseError {
-    /// An error with this message (not about a `go` line).
-    pub fn new(message: impl Into<String>) -> ParseError {
+impl From<Fault> for ParseError {
+    fn from(fault: Fault) -> ParseError {
         ParseError {
-            message: message.into(),
+            fault,
             is_go: false,
         }
     }
@@ -214,16 +216,11 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "{}", self.fault)
     }
 }
 
 impl std::error::Error for ParseError {}
-
-/// The command words, as written in messages.
-const KNOWN_COMMANDS: &str =
-    "uci, ugi, isready, ucinewgame, uginewgame, debug, position, go, stop, \
-                              ponderhit, quit, setoption, query, d, eval, perft, bench, help";
 
 /// Reads one line (without or with its line ending) into a command.
 ///
@@ -231,20 +228,14 @@ const KNOWN_COMMANDS: &str =
 /// command and `Err` for anything else, including lines over [`MAX_LINE_BYTES`].
 pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
     if line.len() > MAX_LINE_BYTES {
-        return Err(ParseError::new(format!(
-            "line too long: {} bytes (at most {MAX_LINE_BYTES})",
-            line.len()
-        )));
+        return Err(Fault::TooLong(line.len()).into());
     }
     let tokens = tokenize(line)?;
     let Some((&first, args)) = tokens.split_first() else {
         return Ok(None);
     };
     let Some(verb) = verb(first) else {
-        return Err(ParseError::new(format!(
-            "unknown command '{}' (known: {KNOWN_COMMANDS})",
-            truncate(first)
-        )));
+        return Err(Fault::UnknownCommand(truncate(first)).into());
     };
     let command = match verb {
         Verb::Uci => no_args(verb, args, Command::Uci)?,
@@ -283,7 +274,7 @@ fn tokenize(line: &str) -> Result<Vec<&str>, ParseError> {
     // error rather than a panic.
     result
         .map(|(_, tokens)| tokens)
-        .map_err(|_| ParseError::new("could not split the line into tokens"))
+        .map_err(|_| Fault::Tokens.into())
 }
 
 /// A parser matching exactly the whole token `w`, in any case.
@@ -370,11 +361,11 @@ fn verb(token: &str) -> Option<Verb> {
 fn no_args(verb: Verb, args: &[&str], command: Command) -> Result<Command, ParseError> {
     match args.first() {
         None => Ok(command),
-        Some(extra) => Err(ParseError::new(format!(
-            "'{}' takes no arguments, got '{}'",
-            verb.name(),
-            truncate(extra)
-        ))),
+        Some(extra) => Err(Fault::NoArguments {
+            command: verb.name(),
+            extra: truncate(extra),
+        }
+        .into()),
     }
 }
 
@@ -408,43 +399,50 @@ fn read_number(token: &str) -> Number {
 /// Reads the number after keyword `name` of command `cmd`, at most `max`. With `negative_is_zero`, a
 /// negative value (however large) reads as 0; otherwise it is an error.
 fn number_arg(
-    cmd: &str,
-    name: &str,
+    cmd: &'static str,
+    name: &'static str,
     token: Option<&str>,
     max: u64,
     negative_is_zero: bool,
 ) -> Result<u64, ParseError> {
+    let fault = |fault| {
+        ParseError::from(Fault::Number {
+            command: cmd,
+            name,
+            fault,
+        })
+    };
     let Some(token) = token else {
-        return Err(ParseError::new(format!(
-            "{cmd}: '{name}' needs a number, got nothing"
-        )));
+        return Err(fault(NumberFault::Missing));
     };
     match read_number(token) {
         Number::Value(v) if v <= max => Ok(v),
-        Number::Value(_) | Number::Overflow => Err(ParseError::new(format!(
-            "{cmd}: '{name}' is too large: '{}' (at most {max})",
-            truncate(token)
-        ))),
+        Number::Value(_) | Number::Overflow => {
+            Err(fault(NumberFault::TooLarge(truncate(token), max)))
+        }
         Number::Negative if negative_is_zero => Ok(0),
-        Number::Negative => Err(ParseError::new(format!(
-            "{cmd}: '{name}' must not be negative, got '{}'",
-            truncate(token)
-        ))),
-        Number::Invalid => Err(ParseError::new(format!(
-            "{cmd}: '{name}' needs a number, got '{}'",
-            truncate(token)
-        ))),
+        Number::Negative => Err(fault(NumberFault::Negative(truncate(token)))),
+        Number::Invalid => Err(fault(NumberFault::NotANumber(truncate(token)))),
     }
 }
 
 /// Reads a depth-like number in `min..=max` for `cmd`.
-fn ranged_u32(cmd: &str, token: Option<&str>, min: u32, max: u32) -> Result<u32, ParseError> {
+fn ranged_u32(
+    cmd: &'static str,
+    token: Option<&str>,
+    min: u32,
+    max: u32,
+) -> Result<u32, ParseError> {
     let v = number_arg(cmd, "depth", token, u64::from(u32::MAX), false)?;
     match u32::try_from(v) {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(ParseError::new(format!(
-            "{cmd}: the depth must be {min}..{max}, got {v}"
-        ))),
+        _ => Err(Fault::Depth {
+            command: cmd,
+            min,
+            max,
+            got: v,
+        }
+        .into()),
     }
 }
 
@@ -453,18 +451,10 @@ fn parse_debug(args: &[&str]) -> Result<Command, ParseError> {
     match args {
         [arg] => match parser.parse_complete(*arg) {
             Ok((_, on)) => Ok(Command::Debug(on)),
-            Err(_) => Err(ParseError::new(format!(
-                "debug: expected 'on' or 'off', got '{}'",
-                truncate(arg)
-            ))),
+            Err(_) => Err(Fault::Debug(Some(truncate(arg))).into()),
         },
-        [] => Err(ParseError::new(
-            "debug: expected 'on' or 'off', got nothing",
-        )),
-        [_, extra, ..] => Err(ParseError::new(format!(
-            "debug: expected only 'on' or 'off', got extra '{}'",
-            truncate(extra)
-        ))),
+        [] => Err(Fault::Debug(None).into()),
+        [_, extra, ..] => Err(Fault::DebugExtra(truncate(extra)).into()),
     }
 }
 
@@ -477,37 +467,23 @@ fn parse_query(args: &[&str]) -> Result<Command, ParseError> {
     match args {
         [arg] => match parser.parse_complete(*arg) {
             Ok((_, kind)) => Ok(Command::Query(kind)),
-            Err(_) => Err(ParseError::new(format!(
-                "query: expected 'gameover', 'p1turn' or 'result', got '{}'",
-                truncate(arg)
-            ))),
+            Err(_) => Err(Fault::Query(Some(truncate(arg))).into()),
         },
-        [] => Err(ParseError::new(
-            "query: expected 'gameover', 'p1turn' or 'result', got nothing",
-        )),
-        [_, extra, ..] => Err(ParseError::new(format!(
-            "query: expected one of 'gameover', 'p1turn', 'result', got extra '{}'",
-            truncate(extra)
-        ))),
+        [] => Err(Fault::Query(None).into()),
+        [_, extra, ..] => Err(Fault::QueryExtra(truncate(extra)).into()),
     }
 }
 
 fn parse_perft(args: &[&str]) -> Result<Command, ParseError> {
     if let Some(extra) = args.get(1) {
-        return Err(ParseError::new(format!(
-            "perft: expected only a depth, got extra '{}'",
-            truncate(extra)
-        )));
+        return Err(Fault::PerftExtra(truncate(extra)).into());
     }
     ranged_u32("perft", args.first().copied(), 1, MAX_PERFT_DEPTH).map(Command::Perft)
 }
 
 fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
     if let Some(extra) = args.get(1) {
-        return Err(ParseError::new(format!(
-            "bench: expected at most a depth, got extra '{}'",
-            truncate(extra)
-        )));
+        return Err(Fault::BenchExtra(truncate(extra)).into());
     }
     match args.first() {
         None => Ok(Command::Bench(None)),
@@ -517,19 +493,12 @@ fn parse_bench(args: &[&str]) -> Result<Command, ParseError> {
     }
 }
 
-const SETOPTION_USAGE: &str = "expected 'setoption name <name> [value <value>]'";
-
 fn parse_setoption(line: &str, args: &[&str]) -> Result<Command, ParseError> {
     let Some((&first, rest)) = args.split_first() else {
-        return Err(ParseError::new(format!(
-            "setoption: {SETOPTION_USAGE}, got nothing"
-        )));
+        return Err(Fault::SetOption(None).into());
     };
     if !is_word(first, "name") {
-        return Err(ParseError::new(format!(
-            "setoption: {SETOPTION_USAGE}, got '{}'",
-            truncate(first)
-        )));
+        return Err(Fault::SetOption(Some(truncate(first))).into());
     }
     let value_at = rest.iter().position(|t| is_word(t, "value"));
     let name_tokens = match value_at {
@@ -537,9 +506,7 @@ fn parse_setoption(line: &str, args: &[&str]) -> Result<Command, ParseError> {
         None => rest,
     };
     if name_tokens.is_empty() {
-        return Err(ParseError::new(format!(
-            "setoption: the option name is missing after 'name' ({SETOPTION_USAGE})"
-        )));
+        return Err(Fault::SetOptionName.into());
     }
     let name = name_tokens.join(" ");
     // Every token is a slice of `line`, so the value is the text after the `value` keyword.

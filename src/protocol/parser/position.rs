@@ -12,15 +12,9 @@ enum Base {
     VariantFile,
 }
 
-const POSITION_USAGE: &str =
-    "expected 'startpos', 'board <64 squares> <side>', 'fen <rows> <side>', 'variant <rows>x<cols> \
-     ...' or 'variantfile <path>', then optionally 'moves ...'";
-
 pub(super) fn parse_position(line: &str, args: &[&str]) -> Result<Command, ParseError> {
     let Some((&kind, rest)) = args.split_first() else {
-        return Err(ParseError::new(format!(
-            "position: {POSITION_USAGE}; got nothing"
-        )));
+        return Err(Fault::Position(None).into());
     };
     let mut base_parser = alt((
         value(Base::StartPos, word("startpos")),
@@ -31,12 +25,7 @@ pub(super) fn parse_position(line: &str, args: &[&str]) -> Result<Command, Parse
     ));
     let base = match base_parser.parse_complete(kind) {
         Ok((_, base)) => base,
-        Err(_) => {
-            return Err(ParseError::new(format!(
-                "position: {POSITION_USAGE}; got '{}'",
-                truncate(kind)
-            )))
-        }
+        Err(_) => return Err(Fault::Position(Some(truncate(kind))).into()),
     };
     let (base, rest) = match base {
         Base::Variant | Base::VariantFile => return parse_variant_position(line, base, rest),
@@ -45,19 +34,16 @@ pub(super) fn parse_position(line: &str, args: &[&str]) -> Result<Command, Parse
             let (squares, side, rest) = two_tokens("board", "the 64 squares", rest)?;
             let count = squares.chars().count();
             if count != 64 {
-                return Err(ParseError::new(format!(
-                    "position board: {}",
-                    ParseBoardError::WrongLength(count)
-                )));
+                return Err(Fault::Board("board", ParseBoardError::WrongLength(count)).into());
             }
             let pos = Position::from_str(&format!("{squares} {side}"))
-                .map_err(|e| ParseError::new(format!("position board: {e}")))?;
+                .map_err(|e| ParseError::from(Fault::Board("board", e)))?;
             (PositionSpec::Board(pos), rest)
         }
         Base::Fen => {
             let (rows, side, rest) = two_tokens("fen", "the FEN rows", rest)?;
             let pos = Position::from_fen(&format!("{rows} {side}"))
-                .map_err(|e| ParseError::new(format!("position fen: {e}")))?;
+                .map_err(|e| ParseError::from(Fault::Board("fen", e)))?;
             (PositionSpec::Fen(pos), rest)
         }
     };
@@ -65,10 +51,11 @@ pub(super) fn parse_position(line: &str, args: &[&str]) -> Result<Command, Parse
         None => Vec::new(),
         Some((&keyword, list)) if is_word(keyword, "moves") => parse_moves(list)?,
         Some((&other, _)) => {
-            return Err(ParseError::new(format!(
-            "position: unexpected '{}' after the position (expected 'moves' and a list of moves)",
-            truncate(other)
-        )))
+            return Err(Fault::AfterPosition {
+                text: truncate(other),
+                variant: false,
+            }
+            .into())
         }
     };
     Ok(Command::Position { base, moves })
@@ -80,18 +67,18 @@ fn parse_variant_position(line: &str, base: Base, rest: &[&str]) -> Result<Comma
         Base::VariantFile => variant::parse_variant_file(line, rest),
         _ => variant::parse_variant(rest),
     }
-    .map_err(|e| ParseError::new(e.to_string()))?;
+    .map_err(|e| ParseError::from(Fault::Variant(e)))?;
     let moves = match rest.split_first() {
         None => Vec::new(),
         Some((&keyword, list)) if is_word(keyword, "moves") => {
-            variant::parse_moves(list).map_err(|e| ParseError::new(e.to_string()))?
+            variant::parse_moves(list).map_err(|e| ParseError::from(Fault::Variant(e)))?
         }
         Some((&other, _)) => {
-            return Err(ParseError::new(format!(
-                "position: unexpected '{}' after the variant position (expected 'moves' and a \
-                 list of moves)",
-                truncate(other)
-            )))
+            return Err(Fault::AfterPosition {
+                text: truncate(other),
+                variant: true,
+            }
+            .into())
         }
     };
     Ok(Command::VariantPosition { base, moves })
@@ -99,31 +86,20 @@ fn parse_variant_position(line: &str, base: Base, rest: &[&str]) -> Result<Comma
 
 /// The two tokens of a `board` or `fen` base (what, then the side to move) and the tokens after them.
 fn two_tokens<'t, 'a>(
-    kind: &str,
-    what: &str,
+    kind: &'static str,
+    what: &'static str,
     rest: &'t [&'a str],
 ) -> Result<(&'a str, &'a str, &'t [&'a str]), ParseError> {
     let first = match rest.first() {
         Some(&t) if !is_word(t, "moves") => t,
-        _ => {
-            return Err(ParseError::new(format!(
-                "position {kind}: {what} are missing"
-            )))
-        }
+        _ => return Err(Fault::BoardMissing(kind, what).into()),
     };
     let side = match rest.get(1) {
         Some(&t) if !is_word(t, "moves") => t,
-        _ => {
-            return Err(ParseError::new(format!(
-                "position {kind}: the side to move is missing after {what} (expected X or O)"
-            )))
-        }
+        _ => return Err(Fault::SideMissing(kind, what).into()),
     };
     if side.chars().count() != 1 {
-        return Err(ParseError::new(format!(
-            "position {kind}: {}",
-            ParseBoardError::BadSide(truncate(side))
-        )));
+        return Err(Fault::Board(kind, ParseBoardError::BadSide(truncate(side))).into());
     }
     Ok((first, side, rest.get(2..).unwrap_or(&[])))
 }
@@ -132,8 +108,7 @@ fn parse_moves(list: &[&str]) -> Result<Vec<Move>, ParseError> {
     list.iter()
         .enumerate()
         .map(|(i, token)| {
-            Move::from_str(token)
-                .map_err(|e| ParseError::new(format!("position: move {}: {e}", i + 1)))
+            Move::from_str(token).map_err(|e| ParseError::from(Fault::Move(i + 1, e)))
         })
         .collect()
 }
