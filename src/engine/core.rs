@@ -486,9 +486,7 @@ impl Core {
         });
         let end = known.or_else(|| ends.first().copied()).unwrap_or(0);
         if end == 0 {
-            return Err(OptionError::BadValue(
-                "an option name is needed".to_string(),
-            ));
+            return Err(OptionError::NoName);
         }
         let name = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
         let value = text[end..].trim();

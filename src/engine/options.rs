@@ -68,9 +68,19 @@ pub enum Effect {
 pub enum OptionError {
     /// No option has this name (shortened if long).
     Unknown(String),
-    /// The value is missing, malformed or out of range: the message names the option and what it
-    /// takes.
-    BadValue(String),
+    /// The text names no option.
+    NoName,
+    /// The value is missing, malformed or out of range for the option.
+    BadValue {
+        /// The option.
+        option: &'static str,
+        /// What is wrong with the value.
+        fault: ValueFault,
+    },
+    /// The pattern evaluation refused a weight.
+    Weight(crate::eval::weights::WeightError),
+    /// The variant evaluation refused a weight.
+    VariantWeight(crate::variant::eval::WeightError),
     /// The file an option names cannot be used (the message names the file, and the line for text
     /// files).
     File {
@@ -85,13 +95,78 @@ impl std::fmt::Display for OptionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
-            OptionError::BadValue(message) => f.write_str(message),
+            OptionError::NoName => f.write_str("an option name is needed"),
+            OptionError::BadValue { option, fault } => {
+                write!(f, "setoption: '{option}' ")?;
+                match fault {
+                    ValueFault::Missing { min, max } => write!(f, "needs a value {min}..{max}"),
+                    ValueFault::NotAnInteger { min, max, got } => {
+                        write!(f, "needs an integer {min}..{max}, got '{got}'")
+                    }
+                    ValueFault::OutOfRange { min, max, got } => {
+                        write!(f, "must be {min}..{max}, got {got}")
+                    }
+                    ValueFault::NotTrueOrFalse(got) => {
+                        write!(f, "needs true or false, got '{got}'")
+                    }
+                    ValueFault::NotAChoice { values, got } => {
+                        write!(f, "takes {}, got '{got}'", values.join(" or "))
+                    }
+                    ValueFault::NotANumberOption => f.write_str("is not a number option"),
+                    ValueFault::NotAChoiceOption => f.write_str("is not a choice option"),
+                }
+            }
+            OptionError::Weight(e) => write!(f, "setoption: {e}"),
+            OptionError::VariantWeight(e) => write!(f, "setoption: {e}"),
             OptionError::File { option, message } => write!(f, "{option}: {message}"),
         }
     }
 }
 
 impl std::error::Error for OptionError {}
+
+/// What is wrong with an option's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueFault {
+    /// A number option without a value.
+    Missing {
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// A number option's value that is no integer (the value given).
+    NotAnInteger {
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+        /// The value given.
+        got: String,
+    },
+    /// A number out of the option's range.
+    OutOfRange {
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+        /// The value given.
+        got: i64,
+    },
+    /// A check option's value that is neither `true` nor `false`.
+    NotTrueOrFalse(String),
+    /// A choice option's value that is none of its words.
+    NotAChoice {
+        /// The words it takes.
+        values: &'static [&'static str],
+        /// The value given.
+        got: String,
+    },
+    /// A number was asked of an option that is not a number.
+    NotANumberOption,
+    /// A choice was asked of an option that is not a choice.
+    NotAChoiceOption,
+}
 
 const fn spin_kind(default: i64, min: i64, max: i64) -> Kind {
     Kind::Spin { default, min, max }
@@ -110,33 +185,32 @@ impl EngineOption {
     fn spin(&self, value: Option<&str>) -> Result<i64, OptionError> {
         match self.kind {
             Kind::Spin { min, max, .. } => spin(self.name, value, min, max),
-            _ => Err(OptionError::BadValue(format!(
-                "setoption: '{}' is not a number option",
-                self.name
-            ))),
+            _ => Err(OptionError::BadValue {
+                option: self.name,
+                fault: ValueFault::NotANumberOption,
+            }),
         }
     }
 
     /// The value as one of a combo option's words (its own spelling).
     fn combo(&self, value: Option<&str>) -> Result<&'static str, OptionError> {
         let Kind::Combo { values, .. } = self.kind else {
-            return Err(OptionError::BadValue(format!(
-                "setoption: '{}' is not a choice option",
-                self.name
-            )));
+            return Err(OptionError::BadValue {
+                option: self.name,
+                fault: ValueFault::NotAChoiceOption,
+            });
         };
         let v = value.unwrap_or("").trim();
         values
             .iter()
             .find(|w| w.eq_ignore_ascii_case(v))
             .copied()
-            .ok_or_else(|| {
-                OptionError::BadValue(format!(
-                    "setoption: '{}' takes {}, got '{}'",
-                    self.name,
-                    values.join(" or "),
-                    truncate(v)
-                ))
+            .ok_or_else(|| OptionError::BadValue {
+                option: self.name,
+                fault: ValueFault::NotAChoice {
+                    values,
+                    got: truncate(v),
+                },
             })
     }
 
@@ -442,33 +516,35 @@ pub fn declarations() -> Vec<Declaration> {
 }
 
 /// Reads a spin value and checks its range.
-fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
-    let bad = |m: String| OptionError::BadValue(m);
-    let v = value.ok_or_else(|| bad(format!("setoption: '{name}' needs a value {min}..{max}")))?;
+fn spin(name: &'static str, value: Option<&str>, min: i64, max: i64) -> Result<i64, OptionError> {
+    let bad = |fault| OptionError::BadValue {
+        option: name,
+        fault,
+    };
+    let v = value.ok_or_else(|| bad(ValueFault::Missing { min, max }))?;
     let n: i64 = v.trim().parse().map_err(|_| {
-        bad(format!(
-            "setoption: '{name}' needs an integer {min}..{max}, got '{}'",
-            truncate(v)
-        ))
+        bad(ValueFault::NotAnInteger {
+            min,
+            max,
+            got: truncate(v),
+        })
     })?;
     if n < min || n > max {
-        return Err(bad(format!(
-            "setoption: '{name}' must be {min}..{max}, got {n}"
-        )));
+        return Err(bad(ValueFault::OutOfRange { min, max, got: n }));
     }
     Ok(n)
 }
 
 /// Reads a check value: `true` or `false` (any case).
-fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
     let v = value.unwrap_or("").trim();
     match v.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(OptionError::BadValue(format!(
-            "setoption: '{name}' needs true or false, got '{}'",
-            truncate(v)
-        ))),
+        _ => Err(OptionError::BadValue {
+            option: name,
+            fault: ValueFault::NotTrueOrFalse(truncate(v)),
+        }),
     }
 }
 
@@ -500,7 +576,7 @@ impl Options {
                 self.variant
                     .weights
                     .set_weight(spec.name, v as i32)
-                    .map_err(|e| OptionError::BadValue(format!("setoption: {e}")))?;
+                    .map_err(OptionError::VariantWeight)?;
                 return Ok(Effect::None);
             }
             let Some(id) = Weights::find(name) else {
@@ -510,7 +586,7 @@ impl Options {
             let v = spin(spec.name, value, i64::from(spec.min), i64::from(spec.max))?;
             self.weights
                 .set_by_name(spec.name, &v.to_string())
-                .map_err(|e| OptionError::BadValue(format!("setoption: {e}")))?;
+                .map_err(OptionError::Weight)?;
             return Ok(Effect::Weights);
         };
         (option.set)(self, option, value)
@@ -575,7 +651,10 @@ mod tests {
         );
         assert!(matches!(
             o.set("Hash", Some("0")),
-            Err(OptionError::BadValue(_))
+            Err(OptionError::BadValue {
+                option: "Hash",
+                fault: ValueFault::OutOfRange { got: 0, .. }
+            })
         ));
         let err = o.set("EvalFile", Some("/nonexistent/w.txt")).unwrap_err();
         assert!(

@@ -5,7 +5,9 @@
 //! its rules, how its players start, which engines it refuses, and the form of its record; the
 //! loop, the clocks, the forfeits and the seating are written once, here.
 
-use super::player::{Clocks, EngineSpec, Failure, Launch, Player, TimeControl, WedgeText};
+use super::player::{
+    Clocks, EngineSpec, Failure, Launch, Player, TimeControl, Unsupported, WedgeText,
+};
 use super::stats::{Outcome, Tally};
 use super::{launch, run_pairs, Counted, MatchConfig, MatchError};
 use crate::game::{Game, Line, Rules, Side};
@@ -22,7 +24,7 @@ pub trait MatchGame: WedgeText {
     fn start_player(spec: &EngineSpec, launch: &Launch) -> Result<Box<dyn Player<Self>>, Failure>;
 
     /// Why the engine of `spec` cannot play `opening` (`None`: it can), checked before the match.
-    fn refuses(spec: &EngineSpec, opening: &Line<Self>) -> Option<String>;
+    fn refuses(spec: &EngineSpec, opening: &Line<Self>) -> Option<Unsupported>;
 
     /// The record of a finished game.
     fn record(game: Finished<Self>) -> Self::Record;
@@ -309,37 +311,30 @@ pub(super) fn check<G: MatchGame>(
     config: &MatchConfig,
     openings: &[Line<G>],
 ) -> Result<(), MatchError> {
-    let bad = |text: String| Err(MatchError::Config(text));
     if config.games == 0 {
-        return bad("no games to play (--games must be at least 1)".into());
+        return Err(MatchError::NoGames);
     }
     if config.games > 2 * openings.len() {
-        return bad(format!(
-            "{} games need {} openings, {} given",
-            config.games,
-            config.games.div_ceil(2),
-            openings.len()
-        ));
+        return Err(MatchError::TooFewOpenings {
+            games: config.games,
+            openings: openings.len(),
+        });
     }
     if config.a.name == config.b.name {
-        return bad(format!(
-            "both engines are named '{}': give them different names (name=...) so that records \
-             and reports can tell them apart",
-            config.a.name
-        ));
+        return Err(MatchError::SameName(config.a.name.clone()));
     }
     if let Some(i) = openings
         .iter()
         .position(|o| o.position().is_none_or(|p| p.is_over()))
     {
-        return bad(format!(
-            "opening {} is illegal or leaves no move to play",
-            i + 1
-        ));
+        return Err(MatchError::BadOpening(i + 1));
     }
     for spec in [&config.a, &config.b] {
-        if let Some(why) = openings.iter().find_map(|o| G::refuses(spec, o)) {
-            return bad(why);
+        if let Some(what) = openings.iter().find_map(|o| G::refuses(spec, o)) {
+            return Err(MatchError::Unsupported {
+                engine: spec.name.clone(),
+                what,
+            });
         }
     }
     Ok(())

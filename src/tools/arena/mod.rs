@@ -43,7 +43,9 @@ use crate::board::Position;
 use crate::game::Line;
 use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
 pub use game::{run_games, Finished, GameResult, MatchGame};
-use player::{start, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl};
+use player::{
+    start, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl, Unsupported,
+};
 use stats::{Outcome, Sprt, SprtState, Tally};
 use std::collections::HashMap;
 use std::fmt;
@@ -163,8 +165,26 @@ pub fn stderr_log_path(logs: &std::path::Path, name: &str) -> std::path::PathBuf
 /// Why a match could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchError {
-    /// The configuration cannot be played (no games, too few openings, two engines of one name, ...).
-    Config(String),
+    /// No games to play.
+    NoGames,
+    /// More games than two an opening.
+    TooFewOpenings {
+        /// Games asked for.
+        games: usize,
+        /// Openings given.
+        openings: usize,
+    },
+    /// Both engines have this name.
+    SameName(String),
+    /// Opening `n` (from 1) is illegal or leaves no move to play.
+    BadOpening(usize),
+    /// An engine cannot play the match's games or openings.
+    Unsupported {
+        /// The engine's name.
+        engine: String,
+        /// What it cannot do.
+        what: Unsupported,
+    },
     /// An engine could not be started or set up before the first game.
     Start {
         /// The engine's name.
@@ -177,7 +197,21 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::Config(text) => write!(f, "{text}"),
+            MatchError::NoGames => f.write_str("no games to play (--games must be at least 1)"),
+            MatchError::TooFewOpenings { games, openings } => write!(
+                f,
+                "{games} games need {} openings, {openings} given",
+                games.div_ceil(2)
+            ),
+            MatchError::SameName(name) => write!(
+                f,
+                "both engines are named '{name}': give them different names (name=...) so that \
+                 records and reports can tell them apart"
+            ),
+            MatchError::BadOpening(n) => {
+                write!(f, "opening {n} is illegal or leaves no move to play")
+            }
+            MatchError::Unsupported { engine, what } => write!(f, "engine '{engine}': {what}"),
             MatchError::Start { engine, reason } => {
                 write!(f, "engine '{engine}' could not be started: {reason}")
             }
@@ -234,7 +268,7 @@ impl MatchGame for Position {
     }
 
     /// GTP starts from the standard position only.
-    fn refuses(spec: &EngineSpec, opening: &Line<Position>) -> Option<String> {
+    fn refuses(spec: &EngineSpec, opening: &Line<Position>) -> Option<Unsupported> {
         let gtp = matches!(
             spec.kind,
             EngineKind::Process {
@@ -242,13 +276,7 @@ impl MatchGame for Position {
                 ..
             }
         );
-        (gtp && opening.start != Position::START).then(|| {
-            format!(
-                "engine '{}' speaks GTP, which starts from the standard position only, and an \
-                 opening starts from a set-up board",
-                spec.name
-            )
-        })
+        (gtp && opening.start != Position::START).then_some(Unsupported::SetUpBoard)
     }
 
     fn record(game: Finished<Position>) -> GgfGame {
@@ -414,6 +442,57 @@ mod tests {
             parse_opening("f5f5", None),
             Err(OpeningError::Transcript(_))
         ));
+    }
+
+    #[test]
+    fn matches_that_cannot_be_played_are_refused_by_kind() {
+        let openings: Vec<Game> = vec!["f5d6c3".parse().unwrap()];
+        let config = MatchConfig {
+            a: EngineSpec::parse("name=g cmd=/nonexistent proto=gtp").unwrap(),
+            b: EngineSpec::parse("random").unwrap(),
+            games: 2,
+            openings,
+            tc: TimeControl::Depth(1),
+            concurrency: 1,
+            sprt: None,
+            seed: 1,
+            move_timeout: Duration::from_secs(1),
+            stderr_logs: None,
+            shard: Shard::WHOLE,
+            done: Default::default(),
+            run: None,
+        };
+        let set_up = Position::START.play("f5".parse().unwrap()).unwrap();
+        let from_set_up = MatchConfig {
+            openings: vec![Game::new(set_up)],
+            ..config.clone()
+        };
+        assert_eq!(
+            run(&from_set_up, |_, _| {}).unwrap_err(),
+            MatchError::Unsupported {
+                engine: "g".into(),
+                what: Unsupported::SetUpBoard
+            }
+        );
+        let three = MatchConfig {
+            games: 3,
+            ..config.clone()
+        };
+        assert_eq!(
+            run(&three, |_, _| {}).unwrap_err(),
+            MatchError::TooFewOpenings {
+                games: 3,
+                openings: 1
+            }
+        );
+        let twins = MatchConfig {
+            b: config.a.clone(),
+            ..config
+        };
+        assert_eq!(
+            run(&twins, |_, _| {}).unwrap_err(),
+            MatchError::SameName("g".into())
+        );
     }
 
     #[test]

@@ -263,13 +263,11 @@ impl MatchGame for Board {
         }
     }
 
-    fn refuses(spec: &EngineSpec, _: &Line<Board>) -> Option<String> {
+    fn refuses(spec: &EngineSpec, _: &Line<Board>) -> Option<Unsupported> {
         match spec.kind {
-            EngineKind::Process { proto, .. } if proto != Proto::Wedge => Some(format!(
-                "engine '{}' speaks {proto:?}, which has no variant boards: variant matches \
-                 drive engines over wedge's protocol (proto=wedge)",
-                spec.name
-            )),
+            EngineKind::Process { proto, .. } if proto != Proto::Wedge => {
+                Some(Unsupported::Variant(proto))
+            }
             _ => None,
         }
     }
