@@ -2,9 +2,10 @@
 //! is asked for (huge pages where the system has them), and the one policy when it is not there.
 //!
 //! **Policy.** An allocation the system refuses is a [`TableAllocError`], never an abort. A table
-//! being resized keeps the table in use and reports the error; a searcher that has no table yet
-//! takes the smallest one ([`alloc_or_smallest`]) so that the engine still plays, and reports the
-//! error. The 8 x 8 search, its endgame solver and the variant search all follow it.
+//! being resized keeps the table in use and the error goes back to the caller (the engine reports
+//! a refused `Hash`); a searcher that must have a table takes a small one so that the engine still
+//! plays: the variant search the smallest ([`alloc_or_smallest`]), the 8 x 8 worker at its start a
+//! 1 MB one.
 
 /// A table could not be allocated: the memory asked for is not there.
 #[derive(Clone, Debug, PartialEq, Eq)]

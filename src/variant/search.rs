@@ -592,8 +592,8 @@ impl Searcher {
 /// A table of the largest power of two of entries that fits in `hash_mb` MB (at least 1024), by
 /// the one policy of every game's tables ([`crate::game::table`]): when the memory is not there,
 /// the smallest table, so that a size from outside never aborts the engine nor leaves it without
-/// a table. The engine has already reported the refused size: its `Hash` resizes the 8 x 8 table
-/// first.
+/// a table. The refusal is not reported from here: the engine reports a refused `Hash` when it
+/// resizes the 8 x 8 table, which it does first.
 fn allocate_table(hash_mb: usize) -> Vec<Entry> {
     crate::game::table::alloc_or_smallest(hash_mb, 1024, Entry::default).0
 }

@@ -330,9 +330,14 @@ pub(super) fn check<G: MatchGame>(
         return Err(MatchError::BadOpening(i + 1));
     }
     for spec in [&config.a, &config.b] {
-        if let Some(what) = openings.iter().find_map(|o| G::refuses(spec, o)) {
+        if let Some((i, what)) = openings
+            .iter()
+            .enumerate()
+            .find_map(|(i, o)| G::refuses(spec, o).map(|w| (i, w)))
+        {
             return Err(MatchError::Unsupported {
                 engine: spec.name.clone(),
+                opening: i + 1,
                 what,
             });
         }

@@ -72,7 +72,8 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Stop early when this test decides.
     pub sprt: Option<Sprt>,
-    /// Seeds the built-in random player.
+    /// Seeds each game's draws: the built-in players' and, through their `Seed` option, the
+    /// engines' noise.
     pub seed: u64,
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
@@ -178,10 +179,12 @@ pub enum MatchError {
     SameName(String),
     /// Opening `n` (from 1) is illegal or leaves no move to play.
     BadOpening(usize),
-    /// An engine cannot play the match's games or openings.
+    /// An engine cannot play an opening (from 1) of the match.
     Unsupported {
         /// The engine's name.
         engine: String,
+        /// The opening.
+        opening: usize,
         /// What it cannot do.
         what: Unsupported,
     },
@@ -211,7 +214,11 @@ impl fmt::Display for MatchError {
             MatchError::BadOpening(n) => {
                 write!(f, "opening {n} is illegal or leaves no move to play")
             }
-            MatchError::Unsupported { engine, what } => write!(f, "engine '{engine}': {what}"),
+            MatchError::Unsupported {
+                engine,
+                opening,
+                what,
+            } => write!(f, "engine '{engine}' cannot play opening {opening}: {what}"),
             MatchError::Start { engine, reason } => {
                 write!(f, "engine '{engine}' could not be started: {reason}")
             }
@@ -471,6 +478,7 @@ mod tests {
             run(&from_set_up, |_, _| {}).unwrap_err(),
             MatchError::Unsupported {
                 engine: "g".into(),
+                opening: 1,
                 what: Unsupported::SetUpBoard
             }
         );

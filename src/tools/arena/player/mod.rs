@@ -61,6 +61,17 @@ pub enum Proto {
     Gtp,
 }
 
+impl Proto {
+    /// The protocol's name as its users write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Wedge => "wedge's protocol",
+            Proto::Nboard => "NBoard",
+            Proto::Gtp => "GTP",
+        }
+    }
+}
+
 /// A named engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -211,12 +222,18 @@ pub struct Launch {
 /// reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The program could not be started, or its stderr log opened (`what`: the command or the
-    /// log, `error`: the system's words).
+    /// The program could not be started (`error`: the system's words).
     Start {
-        /// What could not be started or opened.
+        /// The command.
         what: String,
         /// Why.
+        error: String,
+    },
+    /// The engine's stderr log could not be opened.
+    Log {
+        /// The log file.
+        path: PathBuf,
+        /// The system's words.
         error: String,
     },
     /// The program went away: what it did (`exited`, `closed its input`), its exit status when
@@ -298,6 +315,9 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Start { what, error } => write!(f, "cannot start '{what}': {error}"),
+            Failure::Log { path, error } => {
+                write!(f, "cannot open the stderr log {}: {error}", path.display())
+            }
             Failure::Exited {
                 what,
                 status,
@@ -363,7 +383,8 @@ impl fmt::Display for Unsupported {
             ),
             Unsupported::NodeLimit(proto) => write!(
                 f,
-                "{proto:?} has no node limit: use --depth, --movetime or --tc"
+                "{} has no node limit: use --depth, --movetime or --tc",
+                proto.name()
             ),
             Unsupported::GtpDepth => f.write_str(
                 "this GTP engine cannot play a fixed depth: it does not know 'set_depth' \
@@ -374,7 +395,9 @@ impl fmt::Display for Unsupported {
             }
             Unsupported::Variant(proto) => write!(
                 f,
-                "{proto:?} engines cannot play variant boards (only wedge's protocol has them)"
+                "{} has no variant boards: variant matches drive engines over wedge's protocol \
+                 (proto=wedge)",
+                proto.name()
             ),
             Unsupported::NotBuiltIn => f.write_str("not a built-in player"),
         }

@@ -68,8 +68,8 @@ impl Pipe {
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| Failure::Start {
-                        what: format!("the stderr log {}", path.display()),
+                    .map_err(|e| Failure::Log {
+                        path: path.to_path_buf(),
                         error: e.to_string(),
                     })?,
             ),
