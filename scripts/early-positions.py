@@ -14,21 +14,7 @@ With --moves it writes, instead, one move list (e.g. `f5d6c3d3`, an opening for 
 """
 import sys
 
-DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-
-
-def flips(me, opp, r, c):
-    out = []
-    for dr, dc in DIRS:
-        line = []
-        rr, cc = r + dr, c + dc
-        while 0 <= rr < 8 and 0 <= cc < 8 and (rr, cc) in opp:
-            line.append((rr, cc))
-            rr += dr
-            cc += dc
-        if line and 0 <= rr < 8 and 0 <= cc < 8 and (rr, cc) in me:
-            out += line
-    return out
+from othello import flips
 
 
 def children(me, opp):
