@@ -112,6 +112,11 @@ pub(super) fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
         let large = |t: Option<&str>| number_arg("go", name, t, u64::MAX, false);
         let clock = |t: Option<&str>| number_arg("go", name, t, u64::MAX, true);
         match w {
+            GoWord::BTime | GoWord::WTime | GoWord::BInc | GoWord::WInc => go.by_colour = true,
+            GoWord::P1Time | GoWord::P2Time | GoWord::P1Inc | GoWord::P2Inc => go.by_player = true,
+            _ => {}
+        }
+        match w {
             GoWord::Depth => set_once(&mut go.depth, small(tokens.next())?, w)?,
             GoWord::MovesToGo => set_once(&mut go.movestogo, small(tokens.next())?, w)?,
             GoWord::Nodes => set_once(&mut go.nodes, large(tokens.next())?, w)?,

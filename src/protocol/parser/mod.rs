@@ -98,6 +98,11 @@ pub struct GoParams {
     pub searchmoves: Option<u64>,
     /// `mate <n>`: read as a win/loss/draw solve (`wld`); Othello has no mate, `n` is not used.
     pub mate: Option<u32>,
+    /// The clocks were named by colour (`btime`, `wtime`, `binc`, `winc`).
+    pub by_colour: bool,
+    /// The clocks were named by player (UGI's `p1time`, `p2time`, `p1inc`, `p2inc`; player 1 moves
+    /// first): they are kept in the `btime`... fields, which are the first player's on 8 x 8.
+    pub by_player: bool,
 }
 
 impl GoParams {
@@ -126,11 +131,14 @@ impl GoParams {
     }
 
     /// The search request on a variant board, where white moves first (protocol.md, 3.1): as
-    /// [`GoParams::request`] with `wtime`/`winc` the first player's clock.
+    /// [`GoParams::request`] with `wtime`/`winc` the first player's clock, or `p1time`/`p1inc`
+    /// when the clocks are named by player only.
     pub fn variant_request(&self) -> crate::engine::request::SearchRequest {
         let mut r = self.request();
-        r.clock_ms.reverse();
-        r.inc_ms.reverse();
+        if self.by_colour || !self.by_player {
+            r.clock_ms.reverse();
+            r.inc_ms.reverse();
+        }
         r
     }
 }

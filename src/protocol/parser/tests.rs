@@ -172,6 +172,23 @@ fn go_parameters_parse_in_any_order() {
         (g.btime, g.wtime, g.binc, g.winc),
         (Some(60000), Some(59000), Some(1000), Some(900))
     );
+    // Player 1 moves first on every board; on a variant board white does, so `wtime` is its clock.
+    use crate::game::Side;
+    let first = |g: &GoParams| g.variant_request().clock(Side::First).map(|c| c.remaining);
+    let ms = std::time::Duration::from_millis;
+    assert_eq!(first(&g), Some(ms(60000)));
+    assert_eq!(
+        g.request().clock(Side::First).map(|c| c.remaining),
+        Some(ms(60000))
+    );
+    assert_eq!(first(&go("go wtime 5 btime 7")), Some(ms(5)));
+    assert_eq!(
+        go("go wtime 5 btime 7")
+            .request()
+            .clock(Side::First)
+            .map(|c| c.remaining),
+        Some(ms(7))
+    );
     assert!(go("go exact").exact);
     assert!(go("go wld movetime 100").wld);
     assert_eq!(go("go nodes 18446744073709551615").nodes, Some(u64::MAX));
