@@ -8,8 +8,8 @@
 
 use super::game::{run_games, Finished, GameResult, MatchGame};
 use super::player::{
-    baseline, go_without_clock, Clocks, EngineKind, EngineSpec, Failure, Launch, Player,
-    ProcessPlayer, Proto, TimeControl, Unsupported, WedgeText,
+    baseline, EngineKind, EngineSpec, Failure, Launch, Player, ProcessPlayer, Proto, Unsupported,
+    WedgeText,
 };
 use super::{MatchConfig, MatchError};
 use crate::board::ggf::now_unix;
@@ -215,19 +215,8 @@ impl WedgeText for Board {
         line
     }
 
-    /// Clocks as `wtime` (white's, the first player's) and `btime` (red's).
-    fn go_command(tc: TimeControl, clocks: Clocks) -> String {
-        match tc {
-            TimeControl::Clock { .. } => format!(
-                "go wtime {} btime {} winc {} binc {}",
-                clocks.left[0].as_millis(),
-                clocks.left[1].as_millis(),
-                clocks.increment.as_millis(),
-                clocks.increment.as_millis()
-            ),
-            other => go_without_clock(other),
-        }
-    }
+    /// White's clock (`wtime`) is the first player's, red's `btime`.
+    const CLOCK_LETTERS: [char; 2] = ['w', 'b'];
 
     fn parse_move(word: &str) -> Option<VariantMove> {
         crate::protocol::variant::parse_move(word).ok()
@@ -306,6 +295,7 @@ pub fn run_variant(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::arena::player::{Clocks, TimeControl};
     use crate::variant::board::Square;
     use std::time::Duration;
 

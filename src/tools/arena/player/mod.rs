@@ -27,7 +27,7 @@ mod wedge;
 pub use gtp::GtpPlayer;
 pub use nboard::NboardPlayer;
 pub use pipe::Pipe;
-pub use wedge::{go_without_clock, ProcessPlayer, WedgeText};
+pub use wedge::{ProcessPlayer, WedgeText};
 
 /// How an engine is started: a built-in player or a command line.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -102,8 +102,26 @@ fn advertises_seed(line: &str) -> bool {
 pub trait WedgeText: Game {
     /// The `position` command for the position `moves` after `start`.
     fn position_command(start: &Self, moves: &[Self::Move]) -> String;
-    /// The `go` command for a move with `clocks` under `tc`.
-    fn go_command(tc: TimeControl, clocks: Clocks) -> String;
+    /// The letters of the first and the second player's clocks in `go` (`b` for `btime`/`binc`,
+    /// `w` for `wtime`/`winc`).
+    const CLOCK_LETTERS: [char; 2];
+    /// The `go` command for a move with `clocks` under `tc`: a game clock as the first player's
+    /// time, the second's, then their increments.
+    fn go_command(tc: TimeControl, clocks: Clocks) -> String {
+        let [first, second] = Self::CLOCK_LETTERS;
+        match tc {
+            TimeControl::Clock { .. } => format!(
+                "go {first}time {} {second}time {} {first}inc {} {second}inc {}",
+                clocks.left[0].as_millis(),
+                clocks.left[1].as_millis(),
+                clocks.increment.as_millis(),
+                clocks.increment.as_millis()
+            ),
+            TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+            TimeControl::Depth(d) => format!("go depth {d}"),
+            TimeControl::Nodes(n) => format!("go nodes {n}"),
+        }
+    }
     /// The move a `bestmove` answer's word names (a pass included), if it names one.
     fn parse_move(word: &str) -> Option<Self::Move>;
     /// A move as the protocol writes it (a pass as `0000`).
@@ -128,19 +146,8 @@ impl WedgeText for Position {
         }
     }
 
-    /// Clocks as `btime` (black's, the first player's) and `wtime`.
-    fn go_command(tc: TimeControl, clocks: Clocks) -> String {
-        match tc {
-            TimeControl::Clock { .. } => format!(
-                "go btime {} wtime {} binc {} winc {}",
-                clocks.left[0].as_millis(),
-                clocks.left[1].as_millis(),
-                clocks.increment.as_millis(),
-                clocks.increment.as_millis()
-            ),
-            other => go_without_clock(other),
-        }
-    }
+    /// Black's clock (`btime`) is the first player's.
+    const CLOCK_LETTERS: [char; 2] = ['b', 'w'];
 
     fn parse_move(word: &str) -> Option<Move> {
         word.parse::<Move>().ok()
@@ -152,16 +159,6 @@ impl WedgeText for Position {
         } else {
             mv.to_string()
         }
-    }
-}
-
-/// The `go` of a time control that is not a game clock (the same for every game).
-pub fn go_without_clock(tc: TimeControl) -> String {
-    match tc {
-        TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
-        TimeControl::Depth(d) => format!("go depth {d}"),
-        TimeControl::Nodes(n) => format!("go nodes {n}"),
-        TimeControl::Clock { .. } => "go".to_string(),
     }
 }
 
