@@ -130,6 +130,20 @@ pub struct TrainArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Fit a pattern network (docs/training.md) instead of tables, starting from the `--init`
+    /// tables or the built-in ones.
+    #[arg(long)]
+    pub net: bool,
+    /// The network's step size for the configuration vectors (Adagrad, per value).
+    #[arg(long, default_value_t = 0.05, value_parser = positive, requires = "net")]
+    pub net_lr: f32,
+    /// The network's step size for its heads (Adagrad).
+    #[arg(long, default_value_t = 0.01, value_parser = positive, requires = "net")]
+    pub head_lr: f32,
+    /// Test sets to report the network's errors on, before the fit, after every pass and at the
+    /// end (repeatable).
+    #[arg(long, requires = "net")]
+    pub test: Vec<PathBuf>,
 }
 
 /// Plays the games the data file lacks and appends them.
@@ -177,6 +191,9 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
 
 /// Fits the pattern evaluation and writes it; prints the errors by phase.
 pub fn train(args: TrainArgs) -> Result<(), String> {
+    if args.net {
+        return run_net(&args);
+    }
     run_train(
         &args.data,
         &args.out,
@@ -196,6 +213,118 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
         },
         args.tempo.then_some(f64::from(args.tempo_scale)),
     )
+}
+
+/// Fits a pattern network from tables (`--init`, else the built-in ones) and writes it; reports
+/// the errors on the test sets (and the held-out games) before, after every pass and at the end.
+fn run_net(args: &TrainArgs) -> Result<(), String> {
+    use wedge::eval::pattern::net::{HEAD_SCALE, HIDDEN};
+    use wedge::eval::pattern::{PatternWeights, Phasing};
+    use wedge::tools::train::{parity_offsets, split, tempo_terms, train_net, NetOptions, Sample};
+    super::check_output(&args.out)?;
+    let init = match &args.init {
+        Some(path) => PatternWeights::load(path).map_err(|e| e.to_string())?,
+        None => wedge::eval::built_in_patterns()
+            .ok_or("--net: the built-in pattern weights did not load; give --init")?
+            .as_ref()
+            .clone(),
+    };
+    if !matches!(init.phasing, Phasing::Linear { .. }) || init.phases.len() > HIDDEN {
+        return Err(format!(
+            "--net starts from tables of linear anchors (at most {HIDDEN}); these have {} phases \
+             of {:?}",
+            init.phases.len(),
+            init.phasing
+        ));
+    }
+    let (training, held_out) = split(read_all_samples(&args.data)?, args.held_out);
+    println!(
+        "{} training positions, {} held out",
+        training.len(),
+        held_out.len()
+    );
+    let mut tests: Vec<(String, Vec<Sample>)> = Vec::new();
+    for path in &args.test {
+        tests.push((
+            path.display().to_string(),
+            read_all_samples(std::slice::from_ref(path))?,
+        ));
+    }
+    if !held_out.is_empty() {
+        tests.push(("held out".to_string(), held_out));
+    }
+    let report = |what: &str, f: &dyn Fn(wedge::board::Board) -> f64| {
+        for (name, set) in &tests {
+            println!("  {what} on {name}: {}", score_buckets(set, f));
+        }
+    };
+    println!("mean absolute error (discs), overall [|score| 0-5 6-11 12-19 20-29 30-64]:");
+    report("tables", &|b| f64::from(init.evaluate(b)) / 100.0);
+    let options = NetOptions {
+        hidden: HIDDEN,
+        epochs: args.epochs.max(1),
+        learning_rate: args.net_lr,
+        head_rate: args.head_lr,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let start = Instant::now();
+    let net = train_net(&training, &init, &options, |epoch, train_mae, net| {
+        println!(
+            "epoch {epoch} ({:.0} s): training MAE {train_mae:.3} discs",
+            start.elapsed().as_secs_f64()
+        );
+        report("network", &|b| f64::from(net.evaluate(b)));
+    });
+    let (mut weights, cut) = net
+        .quantize()
+        .ok_or("--net: the network does not have the file's channel count")?;
+    if cut > 0 {
+        eprintln!("warning: {cut} values cut to the 16-bit range");
+    }
+    if args.tempo {
+        let step = (training.len() / 200_000).max(1);
+        let sample: Vec<Sample> = training.iter().step_by(step).copied().collect();
+        let offsets = parity_offsets(|b| weights.evaluate(b), &sample);
+        let scale = f64::from(args.tempo_scale);
+        let terms = tempo_terms(weights.phasing, weights.heads.len(), &offsets, scale);
+        for (head, t) in weights.heads.iter_mut().zip(&terms) {
+            head.bias += (t * f64::from(HEAD_SCALE)).round() as i32;
+        }
+        let terms: Vec<String> = terms.iter().map(|t| format!("{t:.2}")).collect();
+        println!("side-to-move term by anchor (discs): {}", terms.join(" "));
+    }
+    report("written", &|b| f64::from(weights.evaluate(b)) / 100.0);
+    std::fs::write(&args.out, weights.to_bytes())
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// The mean absolute error of `f` on `set`, overall and by the size of the label.
+fn score_buckets(
+    set: &[wedge::tools::train::Sample],
+    f: &dyn Fn(wedge::board::Board) -> f64,
+) -> String {
+    let mae = |part: &mut dyn Iterator<Item = &wedge::tools::train::Sample>| {
+        let (sum, n) = part.fold((0f64, 0usize), |(s, n), x| {
+            (s + (f(x.board) - f64::from(x.label)).abs(), n + 1)
+        });
+        if n == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.2}", sum / n as f64)
+        }
+    };
+    let by: Vec<String> = [(0, 5), (6, 11), (12, 19), (20, 29), (30, 64)]
+        .iter()
+        .map(|&(lo, hi)| {
+            mae(&mut set
+                .iter()
+                .filter(|x| (lo..=hi).contains(&(x.label.abs().round() as i32))))
+        })
+        .collect();
+    format!("{} [{}]", mae(&mut set.iter()), by.join(" "))
 }
 
 /// Parses `--tempo-scale`: a number from 0 to 3.
@@ -496,9 +625,9 @@ fn run_train(
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let before = parity_offsets(&weights, &sample);
+        let before = parity_offsets(|b| weights.evaluate(b), &sample);
         let terms = add_tempo(&mut weights, &before, scale);
-        let after = parity_offsets(&weights, &sample);
+        let after = parity_offsets(|b| weights.evaluate(b), &sample);
         println!("parity offset (1-ply minus static, discs) by tens of empties 0-9 .. 50-59:");
         println!("  before {}", by_decade(&before));
         println!("  after  {}", by_decade(&after));

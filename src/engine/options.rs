@@ -434,7 +434,7 @@ pub struct Options {
     pub evaluation: EvalKind,
     /// The trained pattern weights (the built-in ones by default, or an `EvalFile` of that kind);
     /// `None` only if the built-in ones failed to load, and then the hand evaluation is used.
-    pub pattern: Option<std::sync::Arc<crate::eval::pattern::PatternWeights>>,
+    pub pattern: Option<crate::eval::Trained>,
     /// Book moves within this many discs of the best are chosen at random (0: always the best).
     pub book_randomness: i32,
     /// Playing level, 1..=MAX_LEVEL.
@@ -462,7 +462,7 @@ impl Default for Options {
             move_overhead_ms: 30,
             weights: Weights::default(),
             evaluation: EvalKind::Trained,
-            pattern: crate::eval::built_in_patterns(),
+            pattern: crate::eval::built_in_patterns().map(crate::eval::Trained::Tables),
             book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
@@ -557,7 +557,9 @@ fn is_pattern_file(path: &Path) -> bool {
         && std::fs::File::open(path)
             .and_then(|mut f| f.read_exact(&mut head))
             .is_ok()
-        && (&head == crate::eval::pattern::MAGIC || &head == crate::eval::pattern::MAGIC_PHASED)
+        && (&head == crate::eval::pattern::MAGIC
+            || &head == crate::eval::pattern::MAGIC_PHASED
+            || &head == crate::eval::pattern::net::MAGIC_NET)
 }
 
 impl Options {
@@ -598,7 +600,7 @@ impl Options {
             EvalKind::Trained => self.pattern.clone(),
             EvalKind::Hand => None,
         };
-        crate::eval::Evaluator::with_pattern(self.weights.clone(), pattern)
+        crate::eval::Evaluator::with_trained(self.weights.clone(), pattern)
     }
 
     /// Loads `EvalFile`: trained pattern weights, or a text file of named weights (which keeps the
@@ -611,13 +613,12 @@ impl Options {
         };
         if path.is_empty() {
             self.weights = Weights::default();
-            self.pattern = crate::eval::built_in_patterns();
+            self.pattern = crate::eval::built_in_patterns().map(crate::eval::Trained::Tables);
             self.eval_file.clear();
             self.pattern_file.clear();
         } else if is_pattern_file(Path::new(path)) {
-            let p = crate::eval::pattern::PatternWeights::load(Path::new(path))
-                .map_err(|e| file(e.to_string()))?;
-            self.pattern = Some(std::sync::Arc::new(p));
+            let p = crate::eval::Trained::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
+            self.pattern = Some(p);
             self.eval_file = path.to_string();
             self.pattern_file = path.to_string();
         } else {

@@ -18,6 +18,7 @@ pub mod weights;
 use crate::board::movegen::{legal_moves, neighbours};
 use crate::board::Board;
 use edge::EdgeTable;
+use pattern::net::{NetTable, NetWeights};
 pub use pattern::PatternIndices;
 use pattern::{PatternTable, PatternWeights};
 use std::sync::Arc;
@@ -67,7 +68,7 @@ pub struct Evaluator {
     /// defaults (with patterns).
     terms: HandTerms,
     /// The trained weights in use, laid out for the searches' reads (shared: 32 MB).
-    pattern: Option<Arc<PatternTable>>,
+    pattern: Option<Arc<TrainedTable>>,
     /// With patterns: whether any named weight differs from its default.
     adjusted: bool,
 }
@@ -220,12 +221,81 @@ pub fn built_in_patterns() -> Option<Arc<PatternWeights>> {
 }
 
 /// The table of the built-in weights, built once and shared by every evaluator that uses them.
-static BUILT_IN_TABLE: once_cell::sync::Lazy<Option<Arc<PatternTable>>> =
+static BUILT_IN_TABLE: once_cell::sync::Lazy<Option<Arc<TrainedTable>>> =
     once_cell::sync::Lazy::new(|| {
         BUILT_IN_PATTERNS
             .as_deref()
-            .map(|w| Arc::new(PatternTable::new(w)))
+            .map(|w| Arc::new(TrainedTable::Tables(PatternTable::new(w))))
     });
+
+/// Trained weights: additive pattern tables or a pattern network over the same configurations.
+#[derive(Clone, Debug)]
+pub enum Trained {
+    /// Additive tables ([`PatternWeights`]).
+    Tables(Arc<PatternWeights>),
+    /// A pattern network ([`NetWeights`]).
+    Net(Arc<NetWeights>),
+}
+
+impl Trained {
+    /// The file image.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Trained::Tables(w) => w.to_bytes(),
+            Trained::Net(w) => w.to_bytes(),
+        }
+    }
+
+    /// Reads a trained weights file of either kind (told apart by its magic).
+    pub fn load(path: &std::path::Path) -> Result<Trained, pattern::PatternFileError> {
+        let bytes = pattern::read_file(path)?;
+        if NetWeights::is_net(&bytes) {
+            NetWeights::from_bytes(&bytes, path).map(|w| Trained::Net(Arc::new(w)))
+        } else {
+            PatternWeights::from_bytes(&bytes, path).map(|w| Trained::Tables(Arc::new(w)))
+        }
+    }
+
+    /// The value in centidiscs for the side to move, read from scratch.
+    pub fn evaluate(&self, board: Board) -> i32 {
+        match self {
+            Trained::Tables(w) => w.evaluate(board),
+            Trained::Net(w) => w.evaluate(board),
+        }
+    }
+}
+
+/// [`Trained`] weights laid out for the searches (held in an [`Arc`], so the variants' sizes do
+/// not matter).
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+enum TrainedTable {
+    Tables(PatternTable),
+    Net(NetTable),
+}
+
+impl TrainedTable {
+    fn new(trained: &Trained) -> TrainedTable {
+        match trained {
+            Trained::Tables(w) => TrainedTable::Tables(PatternTable::new(w)),
+            Trained::Net(w) => TrainedTable::Net(NetTable::new(w)),
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, board: Board) -> i32 {
+        let (p, o) = (board.player(), board.opponent());
+        self.evaluate_indexed(p, o, &PatternIndices::new(p, o), legal_moves(p, o))
+    }
+
+    #[inline]
+    fn evaluate_indexed(&self, p: u64, o: u64, indices: &PatternIndices, moves: u64) -> i32 {
+        match self {
+            TrainedTable::Tables(t) => t.evaluate_indexed(p, o, indices, moves),
+            TrainedTable::Net(t) => t.evaluate_indexed(p, o, indices, moves),
+        }
+    }
+}
 
 impl Default for Evaluator {
     /// The built-in evaluation: the trained patterns (the hand evaluation if they failed to load).
@@ -253,9 +323,16 @@ impl Evaluator {
     /// defaults, when given (else the hand evaluation with `weights`). The built-in weights' table
     /// is shared; other weights get a table of their own (built here).
     pub fn with_pattern(weights: Weights, pattern: Option<Arc<PatternWeights>>) -> Evaluator {
-        let pattern = pattern.map(|w| match (&*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
-            (Some(built_in), Some(table)) if Arc::ptr_eq(&w, built_in) => Arc::clone(table),
-            _ => Arc::new(PatternTable::new(&w)),
+        Evaluator::with_trained(weights, pattern.map(Trained::Tables))
+    }
+
+    /// [`Evaluator::with_pattern`] for trained weights of either kind.
+    pub fn with_trained(weights: Weights, trained: Option<Trained>) -> Evaluator {
+        let pattern = trained.map(|t| match (&t, &*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
+            (Trained::Tables(w), Some(built_in), Some(table)) if Arc::ptr_eq(w, built_in) => {
+                Arc::clone(table)
+            }
+            _ => Arc::new(TrainedTable::new(&t)),
         });
         let (terms, adjusted) = match pattern {
             Some(_) => {

@@ -19,11 +19,13 @@ use crate::board::movegen::{legal_moves, pext};
 use crate::board::{Board, Square, Symmetry};
 pub use crate::eval::phasing::Phasing;
 
+pub mod net;
 mod table;
 mod weights;
 
 use once_cell::sync::Lazy;
 pub use table::PatternTable;
+pub(crate) use weights::read_file;
 pub use weights::{
     PatternFileError, PatternFileProblem, PatternWeights, FIRST_PHASING, MAGIC, MAGIC_PHASED,
 };

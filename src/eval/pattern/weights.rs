@@ -145,15 +145,16 @@ impl PatternWeights {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<PatternWeights, PatternFileError> {
-        let bytes =
-            crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| {
-                PatternFileError {
-                    path: path.to_path_buf(),
-                    problem: PatternFileProblem::Read(e),
-                }
-            })?;
-        PatternWeights::from_bytes(&bytes, path)
+        PatternWeights::from_bytes(&read_file(path)?, path)
     }
+}
+
+/// A weights file's bytes.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, PatternFileError> {
+    crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| PatternFileError {
+        path: path.to_path_buf(),
+        problem: PatternFileProblem::Read(e),
+    })
 }
 
 /// What is wrong with a pattern weights file.
@@ -172,6 +173,15 @@ pub enum PatternFileProblem {
     },
     /// Its phasing kind is not one this wedge knows.
     Phasing(usize),
+    /// A network file made for another layout.
+    NetShape {
+        /// Hidden channels in the file.
+        hidden: usize,
+        /// Configuration rows in the file.
+        rows: usize,
+        /// Heads in the file.
+        anchors: usize,
+    },
     /// It ends before its weights do.
     Truncated,
     /// Its weights do not match its checksum.
@@ -192,6 +202,17 @@ impl fmt::Display for PatternFileProblem {
                 per_phase()
             ),
             PatternFileProblem::Phasing(kind) => write!(f, "unknown phasing kind {kind}"),
+            PatternFileProblem::NetShape {
+                hidden,
+                rows,
+                anchors,
+            } => write!(
+                f,
+                "a network of {hidden} channels, {rows} rows and {anchors} heads; this wedge \
+                 reads {} channels, {} rows and the heads its anchors need",
+                super::net::HIDDEN,
+                SHAPE_WEIGHTS
+            ),
             PatternFileProblem::Truncated => f.write_str("truncated"),
             PatternFileProblem::Checksum => f.write_str("checksum mismatch (the file is corrupt)"),
         }

@@ -17,12 +17,14 @@ mod datafile;
 mod datagen;
 mod label;
 mod merge;
+mod net;
 mod samples;
 
 pub use datafile::*;
 pub use datagen::*;
 pub use label::*;
 pub use merge::*;
+pub use net::*;
 pub use samples::*;
 
 use crate::board::Board;
@@ -431,7 +433,7 @@ pub fn train(
 /// 1-ply search value minus the static value (discs, side to move), and the positions measured.
 /// Positive: a search whose last ply the side to move chooses scores higher than one whose last
 /// ply the opponent chooses, the odd/even swing of iterative deepening.
-pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64, usize)> {
+pub fn parity_offsets(evaluate: impl Fn(Board) -> i32, samples: &[Sample]) -> Vec<(f64, usize)> {
     let mut sum = vec![(0f64, 0usize); 61];
     for s in samples {
         let b = s.board;
@@ -444,11 +446,11 @@ pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64,
             let sq = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             if let Some(child) = crate::board::Square::new(sq).and_then(|q| b.play(q)) {
-                best = best.max(-weights.evaluate(child));
+                best = best.max(-evaluate(child));
             }
         }
         let e = (b.empty_count() as usize).min(60);
-        sum[e].0 += f64::from(best - weights.evaluate(b)) / 100.0;
+        sum[e].0 += f64::from(best - evaluate(b)) / 100.0;
         sum[e].1 += 1;
     }
     sum.into_iter()
@@ -466,10 +468,27 @@ pub fn parity_offsets(weights: &PatternWeights, samples: &[Sample]) -> Vec<(f64,
 /// (each side's choice is a maximum over noisy values), which a `scale` somewhat above 1 takes out
 /// too. Returns the term of each phase (discs).
 pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)], scale: f64) -> Vec<f64> {
-    let sets = weights.phases.len();
+    let terms = tempo_terms(weights.phasing, weights.phases.len(), offsets, scale);
+    for (ph, tempo) in weights.phases.iter_mut().zip(&terms) {
+        if let Some(bias) = ph.last_mut() {
+            *bias = (f64::from(*bias) + tempo * f64::from(SCALE))
+                .round()
+                .clamp(-32000.0, 32000.0) as i16;
+        }
+    }
+    terms
+}
+
+/// The side-to-move term of each of `sets` weight sets of `phasing` ([`add_tempo`]), in discs.
+pub fn tempo_terms(
+    phasing: Phasing,
+    sets: usize,
+    offsets: &[(f64, usize)],
+    scale: f64,
+) -> Vec<f64> {
     let mut acc = vec![(0f64, 0f64); sets];
     for (e, &(off, n)) in offsets.iter().enumerate() {
-        let b = weights.blend(e as u32);
+        let b = phasing.blend(e as u32, sets);
         let t = b.num as f64 / b.den as f64;
         for (k, share) in [(b.lo, 1.0 - t), (b.hi, t)] {
             if share > 0.0 && k < sets {
@@ -481,20 +500,14 @@ pub fn add_tempo(weights: &mut PatternWeights, offsets: &[(f64, usize)], scale: 
     // A phase without measured positions (the ends of the game the data does not reach) takes
     // the term of the nearest phase that has them.
     let measured: Vec<usize> = (0..sets).filter(|&k| acc[k].1 > 0.0).collect();
-    let mut terms = Vec::with_capacity(sets);
-    for (k, ph) in weights.phases.iter_mut().enumerate() {
-        let tempo = measured
-            .iter()
-            .min_by_key(|&&m| m.abs_diff(k))
-            .map_or(0.0, |&m| acc[m].0 / acc[m].1);
-        if let Some(bias) = ph.last_mut() {
-            *bias = (f64::from(*bias) + tempo * f64::from(SCALE))
-                .round()
-                .clamp(-32000.0, 32000.0) as i16;
-        }
-        terms.push(tempo);
-    }
-    terms
+    (0..sets)
+        .map(|k| {
+            measured
+                .iter()
+                .min_by_key(|&&m| m.abs_diff(k))
+                .map_or(0.0, |&m| acc[m].0 / acc[m].1)
+        })
+        .collect()
 }
 
 /// The empties count that set `k` of `phasing` stands for: an anchor's own count, a step's middle.
@@ -722,10 +735,10 @@ mod tests {
         };
         let mut w = (*init).clone();
         let mut twice = (*init).clone();
-        let offsets = parity_offsets(&w, &samples);
+        let offsets = parity_offsets(|b| w.evaluate(b), &samples);
         let before = mean(&offsets);
         let terms = add_tempo(&mut w, &offsets, 1.0);
-        let after = mean(&parity_offsets(&w, &samples));
+        let after = mean(&parity_offsets(|b| w.evaluate(b), &samples));
         assert!(before > 1.0, "offset {before:.2}");
         assert!(after.abs() < before / 4.0, "{before:.2} -> {after:.2}");
         assert_eq!(terms.len(), w.phases.len());
@@ -736,7 +749,7 @@ mod tests {
         for (d, t) in doubled.iter().zip(&terms) {
             assert!((d - 2.0 * t).abs() < 1e-9, "{d} vs 2 x {t}");
         }
-        let overshot = mean(&parity_offsets(&twice, &samples));
+        let overshot = mean(&parity_offsets(|b| twice.evaluate(b), &samples));
         let expected = before + 2.0 * (after - before);
         assert!(
             (overshot - expected).abs() < 0.1,
