@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// Also write the figures as JSON to this file (docs/formats.md, "JSON reports").
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
+    /// Search with this evaluation file (as `EvalFile` loads it) instead of the built-in one:
+    /// its node count and speed.
+    #[arg(long)]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 /// Searches every bench position, printing a line each, then the totals.
@@ -33,10 +37,14 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     if let Some(path) = &args.json {
         super::check_output(path)?;
     }
+    let evaluator = match &args.eval_file {
+        Some(path) => super::load_evaluator(path)?,
+        None => wedge::eval::Evaluator::default(),
+    };
     let mut i = 0;
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
-        &wedge::eval::Evaluator::default(),
+        &evaluator,
         depth,
         wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,
