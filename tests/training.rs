@@ -590,3 +590,56 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     assert!(!out_file.exists(), "nothing is written from an empty list");
     let _ = std::fs::remove_file(list);
 }
+
+#[test]
+fn a_fitted_network_is_written_loaded_by_eval_file_and_a_damaged_one_refused() {
+    // A network fitted (one pass) on datagen positions from the built-in tables, written as its
+    // file: `EvalFile` loads it and evaluates exactly as the file's reference reading; a file
+    // with one byte changed is refused and the network in use stays.
+    use wedge::engine::options::Options;
+    use wedge::eval::pattern::net::NetWeights;
+    use wedge::tools::train::{train_net, NetOptions};
+    let (data, samples) = generate("net-data.txt", &small_labelled(3, 31));
+    let init = wedge::eval::built_in_patterns().expect("built-in tables");
+    let options = NetOptions {
+        hidden: wedge::eval::pattern::net::HIDDEN,
+        epochs: 1,
+        learning_rate: 0.05,
+        head_rate: 0.01,
+        seed: 2,
+        threads: 1,
+    };
+    let net = train_net(&samples, &init, &options, |_, _, _| {});
+    let (weights, cut) = net.quantize().expect("16 channels");
+    assert_eq!(cut, 0);
+    let (good, bad) = (temp_path("net.bin"), temp_path("bad.bin"));
+    let mut bytes = weights.to_bytes();
+    std::fs::write(&good, &bytes).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&bad, &bytes).unwrap();
+    let mut o = Options::default();
+    let built_in = o.evaluator();
+    o.set("EvalFile", Some(&good.to_string_lossy()))
+        .expect("loads");
+    let loaded = NetWeights::load(&good).expect("reads back");
+    assert_eq!(loaded, weights);
+    let mut differ = 0;
+    for s in &samples {
+        assert_eq!(o.evaluator().evaluate(s.board), loaded.evaluate(s.board));
+        differ += usize::from(built_in.evaluate(s.board) != loaded.evaluate(s.board));
+    }
+    assert!(
+        differ > samples.len() / 2,
+        "the fit moved too little to tell"
+    );
+    let err = o.set("EvalFile", Some(&bad.to_string_lossy())).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+    assert_eq!(
+        o.evaluator().evaluate(samples[0].board),
+        loaded.evaluate(samples[0].board)
+    );
+    for path in [data, good, bad] {
+        let _ = std::fs::remove_file(path);
+    }
+}

@@ -684,50 +684,6 @@ mod tests {
     }
 
     #[test]
-    fn eval_file_loads_a_pattern_network_and_a_damaged_one_changes_nothing() {
-        use crate::eval::pattern::net::{Head, NetWeights, HIDDEN};
-        let phasing = crate::eval::pattern::Phasing::Linear { spacing: 8 };
-        let mut rng = crate::rng::Rng::new(9);
-        let rows = (0..crate::eval::pattern::per_phase() - 2)
-            .map(|_| std::array::from_fn(|_| rng.below(801) as i16 - 400))
-            .collect();
-        let head = Head {
-            linear: std::array::from_fn(|j| 300 * j as i32 - 2000),
-            clipped: [700; HIDDEN],
-            mobility: 90,
-            bias: -40,
-        };
-        let net = NetWeights {
-            phasing,
-            rows,
-            heads: vec![head; phasing.sets()],
-        };
-        let dir = std::env::temp_dir().join(format!("wedge-net-option-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (good, bad) = (dir.join("net.bin"), dir.join("bad.bin"));
-        let mut bytes = net.to_bytes();
-        std::fs::write(&good, &bytes).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 1;
-        std::fs::write(&bad, &bytes).unwrap();
-        let mut o = Options::default();
-        let board = crate::board::Board::START;
-        let built_in = o.evaluator().evaluate(board);
-        assert_eq!(
-            o.set("EvalFile", Some(&good.to_string_lossy())),
-            Ok(Effect::Weights)
-        );
-        assert_eq!(o.evaluator().evaluate(board), net.evaluate(board));
-        assert_ne!(net.evaluate(board), built_in, "the test would not notice");
-        let err = o.set("EvalFile", Some(&bad.to_string_lossy())).unwrap_err();
-        assert!(err.to_string().contains("checksum"), "{err}");
-        assert_eq!(o.evaluator().evaluate(board), net.evaluate(board));
-        o.set("EvalFile", Some("")).unwrap();
-        assert_eq!(o.evaluator().evaluate(board), built_in);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
     fn every_option_takes_its_own_default() {
         for option in ENGINE_OPTIONS {
             let default = match option.kind {
