@@ -29,11 +29,19 @@ pub const ACC_SCALE: i32 = 1024;
 /// Head weight units per disc and channel unit.
 pub const HEAD_SCALE: i32 = 1024;
 
+/// The largest value (in magnitude, centidiscs) the network returns; the sums of extreme weights
+/// are cut to it (the searches cut values far below this).
+pub const VALUE_LIMIT: i32 = 1 << 24;
+
 /// The first bytes of a pattern network file.
 pub const MAGIC_NET: &[u8; 8] = b"WEDGENN1";
 
 /// Bytes of a file's header: magic, hidden, rows, anchors, spacing, checksum.
 const HEADER: usize = 32;
+
+/// The largest head weight a file may hold (in magnitude): 16,384 discs per channel unit, far
+/// beyond any fit, and small enough that blending two anchors stays inside an i32.
+pub const HEAD_LIMIT: i32 = 1 << 24;
 
 /// One head: the weights that read the accumulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,14 +87,15 @@ impl Head {
         for ((&a, &l), &c) in acc.iter().zip(&self.linear).zip(&self.clipped) {
             y += i64::from(l) * i64::from(a) + i64::from(c) * i64::from(a.clamp(0, ACC_SCALE));
         }
-        (y * 100).div_euclid(i64::from(ACC_SCALE) * i64::from(HEAD_SCALE)) as i32
+        let centidiscs = (y * 100).div_euclid(i64::from(ACC_SCALE) * i64::from(HEAD_SCALE));
+        centidiscs.clamp(-i64::from(VALUE_LIMIT), i64::from(VALUE_LIMIT)) as i32
     }
 }
 
 /// A pattern network's weights as its file holds them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetWeights {
-    /// How the heads cover the empties counts (linear anchors).
+    /// How the heads cover the empties counts: linear anchors (the file holds their spacing).
     pub phasing: Phasing,
     /// One vector per configuration of every shape (the shape tables' order).
     pub rows: Vec<[i16; HIDDEN]>,
@@ -194,6 +203,9 @@ impl NetWeights {
             .chunks_exact(4)
             .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
+        if let Some(&w) = words.iter().find(|w| w.unsigned_abs() > HEAD_LIMIT as u32) {
+            return Err(err(PatternFileProblem::NetHeadRange(w)));
+        }
         let heads = words
             .chunks_exact(Head::WORDS)
             .map(Head::from_words)
@@ -394,5 +406,31 @@ mod tests {
             PatternFileProblem::BadMagic
         ));
         assert!(NetWeights::is_net(&bytes) && !NetWeights::is_net(b"WEDGEPT2"));
+        // A head weight beyond the limit (the blend would overflow) is refused, checksum or not.
+        let mut wild = w.clone();
+        wild.heads[1].clipped[3] = HEAD_LIMIT + 1;
+        assert!(matches!(
+            problem(&wild.to_bytes()),
+            PatternFileProblem::NetHeadRange(v) if v == HEAD_LIMIT + 1
+        ));
+        // Extreme weights within the limits give a value cut to VALUE_LIMIT, not a wrapped one.
+        let mut extreme = w.clone();
+        extreme.heads.iter_mut().for_each(|h| {
+            h.linear = [HEAD_LIMIT; HIDDEN];
+            h.bias = -HEAD_LIMIT;
+        });
+        extreme
+            .rows
+            .iter_mut()
+            .for_each(|r| *r = [i16::MAX; HIDDEN]);
+        let loaded = NetWeights::from_bytes(&extreme.to_bytes(), name).expect("within the limits");
+        assert_eq!(loaded.evaluate(Board::START), VALUE_LIMIT);
+        let table = NetTable::new(&loaded);
+        let (p, o) = (Board::START.player(), Board::START.opponent());
+        let idx = PatternIndices::new(p, o);
+        assert_eq!(
+            table.evaluate_indexed(p, o, &idx, legal_moves(p, o)),
+            VALUE_LIMIT
+        );
     }
 }

@@ -173,6 +173,8 @@ pub enum PatternFileProblem {
     },
     /// Its phasing kind is not one this wedge knows.
     Phasing(usize),
+    /// A network file's head weight beyond [`super::net::HEAD_LIMIT`].
+    NetHeadRange(i32),
     /// A network file made for another layout.
     NetShape {
         /// Hidden channels in the file.
@@ -202,6 +204,11 @@ impl fmt::Display for PatternFileProblem {
                 per_phase()
             ),
             PatternFileProblem::Phasing(kind) => write!(f, "unknown phasing kind {kind}"),
+            PatternFileProblem::NetHeadRange(w) => write!(
+                f,
+                "a head weight of {w}, beyond the +-{} a network may hold",
+                super::net::HEAD_LIMIT
+            ),
             PatternFileProblem::NetShape {
                 hidden,
                 rows,

@@ -85,7 +85,8 @@ impl Net {
 
 impl Net {
     /// The network in integers, as its file holds it; `None` unless it has
-    /// [`net::HIDDEN`] channels. Values beyond an i16 row are cut (the count is returned).
+    /// [`net::HIDDEN`] channels. Values beyond an i16 row or [`net::HEAD_LIMIT`] are cut (the
+    /// count is returned).
     pub fn quantize(&self) -> Option<(NetWeights, usize)> {
         let h = self.hidden;
         if h != net::HIDDEN {
@@ -106,7 +107,15 @@ impl Net {
                 row
             })
             .collect();
-        let q = |x: f32| (x * net::HEAD_SCALE as f32).round() as i32;
+        let limit = net::HEAD_LIMIT as f32;
+        let mut cut_heads = 0;
+        let mut q = |x: f32| {
+            let v = (x * net::HEAD_SCALE as f32).round();
+            if v.abs() > limit {
+                cut_heads += 1;
+            }
+            v.clamp(-limit, limit) as i32
+        };
         let heads = self
             .head
             .chunks_exact(self.stride())
@@ -130,7 +139,7 @@ impl Net {
                 rows,
                 heads,
             },
-            cut,
+            cut + cut_heads,
         ))
     }
 }
