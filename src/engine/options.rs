@@ -462,7 +462,7 @@ impl Default for Options {
             move_overhead_ms: 30,
             weights: Weights::default(),
             evaluation: EvalKind::Trained,
-            pattern: crate::eval::built_in_patterns().map(crate::eval::Trained::Tables),
+            pattern: crate::eval::built_in_trained(),
             book_randomness: 0,
             level: MAX_LEVEL,
             randomness: 0,
@@ -613,7 +613,7 @@ impl Options {
         };
         if path.is_empty() {
             self.weights = Weights::default();
-            self.pattern = crate::eval::built_in_patterns().map(crate::eval::Trained::Tables);
+            self.pattern = crate::eval::built_in_trained();
             self.eval_file.clear();
             self.pattern_file.clear();
         } else if is_pattern_file(Path::new(path)) {

@@ -220,6 +220,11 @@ pub fn built_in_patterns() -> Option<Arc<PatternWeights>> {
     BUILT_IN_PATTERNS.clone()
 }
 
+/// The default trained evaluation: the built-in tables, if they load.
+pub fn built_in_trained() -> Option<Trained> {
+    built_in_patterns().map(Trained::Tables)
+}
+
 /// The table of the built-in weights, built once and shared by every evaluator that uses them.
 static BUILT_IN_TABLE: once_cell::sync::Lazy<Option<Arc<TrainedTable>>> =
     once_cell::sync::Lazy::new(|| {
@@ -253,14 +258,6 @@ impl Trained {
             NetWeights::from_bytes(&bytes, path).map(|w| Trained::Net(Arc::new(w)))
         } else {
             PatternWeights::from_bytes(&bytes, path).map(|w| Trained::Tables(Arc::new(w)))
-        }
-    }
-
-    /// The value in centidiscs for the side to move, read from scratch.
-    pub fn evaluate(&self, board: Board) -> i32 {
-        match self {
-            Trained::Tables(w) => w.evaluate(board),
-            Trained::Net(w) => w.evaluate(board),
         }
     }
 }
@@ -300,7 +297,7 @@ impl TrainedTable {
 impl Default for Evaluator {
     /// The built-in evaluation: the trained patterns (the hand evaluation if they failed to load).
     fn default() -> Evaluator {
-        Evaluator::with_pattern(Weights::default(), built_in_patterns())
+        Evaluator::with_trained(Weights::default(), built_in_trained())
     }
 }
 
