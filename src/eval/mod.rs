@@ -1,6 +1,6 @@
 //! The static evaluation, in centidiscs (1/100 disc) from the side to move's point of view: the
-//! trained pattern evaluation ([`pattern`], the default), or the hand evaluation, a phase-blended
-//! linear sum of named features.
+//! trained pattern evaluation ([`pattern`]: the built-in network, the default, or tables), or the
+//! hand evaluation, a phase-blended linear sum of named features.
 //!
 //! Hand terms: the four edges (looked up in the 3^8 edge table: corners, C-, A-, B-squares,
 //! edge-stable discs), X-squares beside empty corners, mobility, potential mobility, disc difference
@@ -200,11 +200,15 @@ const EDGE_WEIGHTS: [usize; 9] = [
     id::EDGE_STABLE_END,
 ];
 
-/// The trained pattern weights compiled into the binary (docs/training.md has the recipe).
+/// The trained pattern tables compiled into the binary (docs/training.md has the recipe): the
+/// network's starting point and the evaluation if the network fails to load.
 static EMBEDDED_PATTERNS: &[u8] = include_bytes!("patterns.bin");
 
-/// The embedded pattern weights, read once; `None` if they do not load (then the hand evaluation is
-/// the default).
+/// The trained pattern network compiled into the binary, the default evaluation
+/// (docs/training.md has the recipe).
+static EMBEDDED_NET: &[u8] = include_bytes!("net.bin");
+
+/// The embedded pattern tables, read once; `None` if they do not load.
 static BUILT_IN_PATTERNS: once_cell::sync::Lazy<Option<Arc<PatternWeights>>> =
     once_cell::sync::Lazy::new(|| {
         PatternWeights::from_bytes(
@@ -215,22 +219,47 @@ static BUILT_IN_PATTERNS: once_cell::sync::Lazy<Option<Arc<PatternWeights>>> =
         .map(Arc::new)
     });
 
-/// The built-in trained pattern weights, if they load.
+/// The embedded pattern network, read once; `None` if it does not load.
+static BUILT_IN_NET: once_cell::sync::Lazy<Option<Arc<NetWeights>>> =
+    once_cell::sync::Lazy::new(|| {
+        NetWeights::from_bytes(EMBEDDED_NET, std::path::Path::new("<embedded network>"))
+            .ok()
+            .map(Arc::new)
+    });
+
+/// The built-in trained pattern tables, if they load.
 pub fn built_in_patterns() -> Option<Arc<PatternWeights>> {
     BUILT_IN_PATTERNS.clone()
 }
 
-/// The default trained evaluation: the built-in tables, if they load.
-pub fn built_in_trained() -> Option<Trained> {
-    built_in_patterns().map(Trained::Tables)
+/// The built-in pattern network, if it loads.
+pub fn built_in_net() -> Option<Arc<NetWeights>> {
+    BUILT_IN_NET.clone()
 }
 
-/// The table of the built-in weights, built once and shared by every evaluator that uses them.
+/// The default trained evaluation: the built-in network, else the built-in tables, if either
+/// loads (else the hand evaluation is the default).
+pub fn built_in_trained() -> Option<Trained> {
+    built_in_net()
+        .map(Trained::Net)
+        .or_else(|| built_in_patterns().map(Trained::Tables))
+}
+
+/// The searches' layout of the built-in tables, built once and shared by every evaluator that
+/// uses them.
 static BUILT_IN_TABLE: once_cell::sync::Lazy<Option<Arc<TrainedTable>>> =
     once_cell::sync::Lazy::new(|| {
         BUILT_IN_PATTERNS
             .as_deref()
             .map(|w| Arc::new(TrainedTable::Tables(PatternTable::new(w))))
+    });
+
+/// The searches' layout of the built-in network, built once and shared likewise.
+static BUILT_IN_NET_TABLE: once_cell::sync::Lazy<Option<Arc<TrainedTable>>> =
+    once_cell::sync::Lazy::new(|| {
+        BUILT_IN_NET
+            .as_deref()
+            .map(|w| Arc::new(TrainedTable::Net(NetTable::new(w))))
     });
 
 /// Trained weights: additive pattern tables or a pattern network over the same configurations.
@@ -325,12 +354,18 @@ impl Evaluator {
 
     /// [`Evaluator::with_pattern`] for trained weights of either kind.
     pub fn with_trained(weights: Weights, trained: Option<Trained>) -> Evaluator {
-        let pattern = trained.map(|t| match (&t, &*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
-            (Trained::Tables(w), Some(built_in), Some(table)) if Arc::ptr_eq(w, built_in) => {
-                Arc::clone(table)
-            }
-            _ => Arc::new(TrainedTable::new(&t)),
-        });
+        let shared = |t: &Trained| match t {
+            Trained::Tables(w) => match (&*BUILT_IN_PATTERNS, &*BUILT_IN_TABLE) {
+                (Some(b), Some(table)) if Arc::ptr_eq(w, b) => Some(Arc::clone(table)),
+                _ => None,
+            },
+            Trained::Net(w) => match (&*BUILT_IN_NET, &*BUILT_IN_NET_TABLE) {
+                (Some(b), Some(table)) if Arc::ptr_eq(w, b) => Some(Arc::clone(table)),
+                _ => None,
+            },
+        };
+        let pattern =
+            trained.map(|t| shared(&t).unwrap_or_else(|| Arc::new(TrainedTable::new(&t))));
         let (terms, adjusted) = match pattern {
             Some(_) => {
                 let delta = weights.minus_defaults();
@@ -344,6 +379,24 @@ impl Evaluator {
             terms,
             pattern,
             adjusted,
+        }
+    }
+
+    /// The evaluation the endgame solver orders its moves with: the built-in tables (with the
+    /// same named weights) where this is the built-in network, else this one. Ordering needs
+    /// fast estimates more than close ones: the tables solve the FFO positions in less time than
+    /// the network, for a few more nodes (measured in docs/dev/evaluation.md, version 9).
+    pub fn for_ordering(&self) -> Evaluator {
+        let built_in_net = match (&self.pattern, &*BUILT_IN_NET_TABLE) {
+            (Some(p), Some(net)) => Arc::ptr_eq(p, net),
+            _ => false,
+        };
+        match &*BUILT_IN_TABLE {
+            Some(tables) if built_in_net => Evaluator {
+                pattern: Some(Arc::clone(tables)),
+                ..self.clone()
+            },
+            _ => self.clone(),
         }
     }
 
@@ -460,7 +513,7 @@ mod tests {
         let default_mob = w.get(id::MOBILITY_MID);
         w.set_by_name("MobilityMid", &(default_mob + 100).to_string())
             .unwrap();
-        let tuned = Evaluator::with_pattern(w.clone(), built_in_patterns());
+        let tuned = Evaluator::with_trained(w.clone(), built_in_trained());
         let mobility = legal_moves(b.player(), b.opponent()).count_ones() as i32
             - legal_moves(b.opponent(), b.player()).count_ones() as i32;
         let expected = Evaluator::blend(100 * mobility, 0, b.empty_count() as i32);
@@ -473,7 +526,7 @@ mod tests {
         // Back at the default: exactly the trained evaluation.
         w.set_by_name("MobilityMid", &default_mob.to_string())
             .unwrap();
-        let back = Evaluator::with_pattern(w, built_in_patterns());
+        let back = Evaluator::with_trained(w, built_in_trained());
         assert_eq!(back.evaluate(b), base.evaluate(b));
         assert_eq!(back.breakdown(b).len(), 1);
     }
@@ -504,7 +557,7 @@ mod tests {
             w.set_by_name(spec.name, &(spec.default + 300).to_string())
                 .unwrap();
             let (t, h) = (
-                Evaluator::with_pattern(w.clone(), built_in_patterns()),
+                Evaluator::with_trained(w.clone(), built_in_trained()),
                 Evaluator::new(w),
             );
             assert!(
@@ -537,7 +590,8 @@ mod tests {
             .unwrap();
         let evaluators = [
             Evaluator::default(),
-            Evaluator::with_pattern(tuned, built_in_patterns()),
+            Evaluator::with_pattern(tuned.clone(), built_in_patterns()),
+            Evaluator::with_trained(tuned, built_in_trained()),
             Evaluator::new(Weights::default()),
         ];
         let mut b = Board::START;
@@ -587,10 +641,38 @@ mod tests {
     }
 
     #[test]
-    fn built_in_patterns_load_and_are_the_default() {
+    fn the_built_in_network_and_tables_load_and_the_network_is_the_default() {
         assert!(built_in_patterns().is_some());
+        assert!(matches!(built_in_trained(), Some(Trained::Net(_))));
         assert!(Evaluator::default().is_pattern());
         assert!(!Evaluator::new(Weights::default()).is_pattern());
+        // The default evaluator is the network's, and shares the one built-in layout.
+        let net = built_in_net().unwrap();
+        let b = crate::board::text::board_after("f5d6c3d3c4f4f6").unwrap();
+        assert_eq!(Evaluator::default().evaluate(b), net.evaluate(b));
+        // The solver's ordering reads the built-in tables instead, with the same named weights;
+        // other evaluations order with themselves.
+        let tables = Evaluator::with_pattern(Weights::default(), built_in_patterns());
+        assert_eq!(
+            Evaluator::default().for_ordering().evaluate(b),
+            tables.evaluate(b)
+        );
+        assert_ne!(tables.evaluate(b), net.evaluate(b));
+        let mut w = Weights::default();
+        w.set_by_name("MobilityMid", "500").unwrap();
+        let adjusted = Evaluator::with_trained(w.clone(), built_in_trained());
+        let adjusted_tables = Evaluator::with_pattern(w, built_in_patterns());
+        assert_eq!(
+            adjusted.for_ordering().evaluate(b),
+            adjusted_tables.evaluate(b)
+        );
+        let hand = Evaluator::new(Weights::default());
+        assert_eq!(hand.for_ordering().evaluate(b), hand.evaluate(b));
+        let (a, c) = (Evaluator::default(), Evaluator::default());
+        assert!(Arc::ptr_eq(
+            a.pattern.as_ref().unwrap(),
+            c.pattern.as_ref().unwrap()
+        ));
     }
 
     #[test]

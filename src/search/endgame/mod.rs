@@ -241,7 +241,7 @@ impl Solver {
     pub fn try_new(table_mb: usize) -> Result<Solver, super::TableAllocError> {
         Ok(Solver::sharing(
             Arc::new(EndTable::try_new(table_mb)?),
-            Evaluator::default(),
+            Evaluator::default().for_ordering(),
             None,
         ))
     }
@@ -308,9 +308,10 @@ impl Solver {
         1 + self.pool.as_ref().map_or(0, Pool::helpers)
     }
 
-    /// Uses `eval` for move ordering at high empties.
+    /// Orders moves at high empties with `eval` ([`Evaluator::for_ordering`]: the built-in
+    /// network's tables where `eval` is the built-in network).
     pub fn set_evaluator(&mut self, eval: Evaluator) {
-        self.eval = eval;
+        self.eval = eval.for_ordering();
         if self.pool.is_some() {
             // The helpers hold their own copy: restart them with the new one.
             let threads = self.threads();
