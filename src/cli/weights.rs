@@ -24,6 +24,10 @@ pub enum WeightsAction {
         /// Also write the trained pattern weights in use to this file (the file `EvalFile` loads).
         #[arg(long)]
         patterns: Option<PathBuf>,
+        /// Also write the built-in pattern tables to this file: the starting point of `wedge train
+        /// --net`, and the weights a table fit continues from with `--init`.
+        #[arg(long)]
+        tables: Option<PathBuf>,
     },
 }
 
@@ -34,6 +38,7 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         set,
         evaluation,
         patterns,
+        tables,
     } = action;
     let mut options = Options::default();
     for path in &from {
@@ -58,7 +63,7 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
             .map_err(|e| format!("--evaluation: {e}"))?;
     }
     let source = if options.pattern_file.is_empty() {
-        "the built-in patterns".to_string()
+        "the built-in network".to_string()
     } else {
         format!("patterns from {}", options.pattern_file)
     };
@@ -69,6 +74,12 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
             .ok_or("--patterns: no trained pattern weights are loaded")?;
         std::fs::write(out, weights.to_bytes())
             .map_err(|e| format!("--patterns: {}: {e}", out.display()))?;
+    }
+    if let Some(out) = &tables {
+        let weights =
+            wedge::eval::built_in_patterns().ok_or("--tables: the built-in tables did not load")?;
+        std::fs::write(out, weights.to_bytes())
+            .map_err(|e| format!("--tables: {}: {e}", out.display()))?;
     }
     print!("{}", options.weights.dump(options.evaluation, &source));
     Ok(())

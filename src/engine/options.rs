@@ -423,7 +423,7 @@ pub struct Options {
     pub own_book: bool,
     /// The weights file last loaded (empty: built-in weights).
     pub eval_file: String,
-    /// The pattern weights file in use (empty: the built-in patterns).
+    /// The trained weights file in use (empty: the built-in network).
     pub pattern_file: String,
     /// Milliseconds kept in reserve on every move.
     pub move_overhead_ms: u64,
@@ -604,7 +604,7 @@ impl Options {
     }
 
     /// Loads `EvalFile`: trained pattern weights, or a text file of named weights (which keeps the
-    /// evaluation in use: with patterns they adjust it); empty: the built-in patterns and the
+    /// evaluation in use: with patterns they adjust it); empty: the built-in network and the
     /// default named weights. On error nothing changes.
     fn load_eval_file(&mut self, path: &str) -> Result<Effect, OptionError> {
         let file = |message: String| OptionError::File {
