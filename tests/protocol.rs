@@ -149,6 +149,61 @@ fn stop_and_quit_mid_search(mut e: Engine) {
     assert_eq!(e.wait_exit(), 0);
 }
 
+#[test]
+fn what_follows_stop_waits_for_the_stopped_search() {
+    // A GUI's usual sequence after a ponder miss or an analysis: stop, the new position, go at once.
+    // Each go gets its bestmove, the second one for the new position, and nothing is refused.
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    for first in ["go infinite", "go ponder", "go depth 30"] {
+        e.send("position startpos");
+        e.send(first);
+        e.until(|l| l.starts_with("info depth 3"));
+        e.send("stop");
+        e.send("position startpos moves f5");
+        e.send("go depth 2");
+        let (lines, mv) = e.bestmove();
+        assert!(legal_in(&Position::START, &mv), "{first}: {mv}");
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+        let (lines, mv) = e.bestmove();
+        let after_f5 = "f5".parse::<wedge::board::text::Game>().unwrap().position();
+        assert!(legal_in(&after_f5, &mv), "{first}: {mv}");
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    }
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn go_infinite_without_a_search_holds_its_answer_until_stop() {
+    // A finished game and a forced pass need no search; `go infinite` still answers on `stop`.
+    let mut e = Engine::start();
+    for (board, expected) in [
+        (
+            "-OXXXXXX-------------------------------------------------------- O",
+            "pass",
+        ),
+        (
+            "XOOOOOOO-------------------------------------------------------- X",
+            "none",
+        ),
+    ] {
+        e.send(&format!("position board {board}"));
+        e.send("go infinite");
+        let before = e.sync();
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "{board}: {before:?}"
+        );
+        e.send("stop");
+        assert_eq!(e.bestmove().1, expected, "{board}");
+    }
+    // `quit` answers a held one too.
+    e.send("go infinite");
+    e.send("quit");
+    assert_eq!(e.bestmove().1, "none");
+    assert_eq!(e.wait_exit(), 0);
+}
+
 /// The whole output of `wedge` given `input` at once (as `printf ... | wedge` does), and its status.
 fn piped_session(input: &str) -> (Vec<String>, i32) {
     use std::io::Write;
@@ -661,6 +716,15 @@ fn pattern_eval_files_load_and_corrupt_ones_are_refused() {
         !lines.iter().any(|l| l.starts_with("patterns")),
         "{lines:?}"
     );
+    // An empty EvalFile restores the whole default evaluation, the trained one included.
+    e.send("setoption name EvalFile value");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("total"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("patterns (trained)")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("adjust")), "{lines:?}");
 }
 
 /// The node count of `bench 6` in engine `e`.

@@ -46,6 +46,18 @@ enum Task {
     Tool,
 }
 
+/// The task that holds back a `go`'s answer found without searching: a ponder search's (with its
+/// parameters) or an infinite search's; `None` when the answer goes out at once.
+fn held_task(ponder: bool, params: GoParams) -> Option<Task> {
+    if ponder {
+        Some(Task::Ponder(params))
+    } else if params.infinite {
+        Some(Task::Search { infinite: true })
+    } else {
+        None
+    }
+}
+
 /// A search or tool in progress.
 struct Active {
     stop: Arc<AtomicBool>,
@@ -139,7 +151,7 @@ impl WedgeFrontEnd {
     /// After an event: applies the input held back while the worker caught up, in order, until
     /// one waits again; the session goes on while nothing said quit and the output is read.
     fn go_on(&mut self, s: &mut Session<'_>, mut go_on: bool) -> bool {
-        while go_on && !self.awaiting_pong {
+        while go_on && !self.holding() {
             let Some(input) = self.deferred.pop_front() else {
                 break;
             };
@@ -153,7 +165,7 @@ impl WedgeFrontEnd {
         match input {
             // After `quit` (waiting for the search it stopped), nothing more is applied.
             _ if self.eof => true,
-            input if self.awaiting_pong => {
+            input if self.holding() => {
                 self.deferred.push_back(input);
                 true
             }
@@ -278,6 +290,13 @@ impl WedgeFrontEnd {
             }
             None => true,
         }
+    }
+
+    /// Whether input is held back: until the worker has caught up with an `isready`, and from a
+    /// `stop` until the stopped search or tool has answered, so that what follows a `stop` (a new
+    /// position, the next `go`) applies after its `bestmove` as a GUI expects.
+    fn holding(&self) -> bool {
+        self.awaiting_pong || self.active.as_ref().is_some_and(|a| a.stopped)
     }
 
     /// Whether a search (not a tool) is running: it owes a `bestmove` of its own.
@@ -465,7 +484,7 @@ impl WedgeFrontEnd {
         };
         if let Some(mv) = quick {
             let line = bestmove(mv, self.mode);
-            self.quick_answer(s, line, ponder.then_some(params));
+            self.quick_answer(s, line, held_task(ponder, params));
             return;
         }
         let search_params = if ponder {
@@ -485,14 +504,14 @@ impl WedgeFrontEnd {
     }
 
     /// Answers a `go` without searching (game over, a forced pass, a book move): at once, or, for
-    /// `go ponder` (`ponder` holds its parameters), held until `ponderhit` or `stop` as a ponder
-    /// search's answer would be.
-    fn quick_answer(&mut self, s: &mut Session<'_>, line: String, ponder: Option<GoParams>) {
-        match ponder {
-            Some(params) => {
+    /// `go ponder` and `go infinite` (`hold`), held until `ponderhit` or `stop` as their searches'
+    /// answers would be.
+    fn quick_answer(&mut self, s: &mut Session<'_>, line: String, hold: Option<Task>) {
+        match hold {
+            Some(task) => {
                 self.active = Some(Active {
                     stop: Arc::new(AtomicBool::new(true)),
-                    task: Task::Ponder(params),
+                    task,
                     held: Some(line),
                     stopped: false,
                     restart: None,
@@ -549,12 +568,12 @@ impl WedgeFrontEnd {
         params.searchmoves = None;
         if board.is_over() {
             s.out.line("info string game over");
-            self.quick_answer(s, bestmove(None, self.mode), ponder.then_some(params));
+            self.quick_answer(s, bestmove(None, self.mode), held_task(ponder, params));
             return;
         }
         if board.must_pass() {
             let line = bestmove(Some(Move::PASS), self.mode);
-            self.quick_answer(s, line, ponder.then_some(params));
+            self.quick_answer(s, line, held_task(ponder, params));
             return;
         }
         let search_params = GoParams {
