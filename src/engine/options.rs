@@ -604,8 +604,8 @@ impl Options {
     }
 
     /// Loads `EvalFile`: trained pattern weights, or a text file of named weights (which keeps the
-    /// evaluation in use: with patterns they adjust it); empty: the built-in network and the
-    /// default named weights. On error nothing changes.
+    /// evaluation in use: with patterns they adjust it); empty: the built-in network, the default
+    /// named weights and `Evaluation` `trained`. On error nothing changes.
     fn load_eval_file(&mut self, path: &str) -> Result<Effect, OptionError> {
         let file = |message: String| OptionError::File {
             option: "EvalFile",
@@ -613,6 +613,7 @@ impl Options {
         };
         if path.is_empty() {
             self.weights = Weights::default();
+            self.evaluation = EvalKind::Trained;
             self.pattern = crate::eval::built_in_trained();
             self.eval_file.clear();
             self.pattern_file.clear();
