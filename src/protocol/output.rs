@@ -280,12 +280,12 @@ pub fn bench_line(nodes: u64, time: Duration, positions: usize, stopped: bool) -
 
 /// The answer to `help`: the commands, in two `info string` lines.
 pub const HELP: [&str; 2] = [
-    "info string wedge speaks a UCI-shaped protocol (protocol.md): uci, isready, \
-     ucinewgame, position startpos|board|fen|variant|variantfile [moves ...], go [depth|nodes|movetime|\
-     btime|wtime|binc|winc|movestogo|infinite|exact|wld|ponder|searchmoves ...], stop, \
-     ponderhit, setoption name N [value V], quit",
+    "info string wedge speaks a UCI-shaped protocol (protocol.md): uci|ugi, isready, \
+     ucinewgame|uginewgame, position startpos|board|fen|variant|variantfile [moves ...], go \
+     [depth|nodes|movetime|btime|wtime|binc|winc|p1time|p2time|p1inc|p2inc|movestogo|infinite|\
+     exact|wld|mate|ponder|searchmoves ...], stop, ponderhit, setoption name N [value V], quit",
     "info string also: d (show the board), eval, perft <depth>, bench [depth], query \
-     gameover|p1turn|result, debug on|off; 'wedge --help' lists the command-line tools",
+     gameover|p1turn|result, debug on|off, help; 'wedge --help' lists the command-line tools",
 ];
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ impl std::fmt::Display for VariantTextError {
             E::NotASize(t) => write!(
                 f,
                 "position variant: '{}' is not a board size (expected <rows>x<cols>, each \
-                 1-{MAX_SIDE}, e.g. 10x10)",
+                 2-{MAX_SIDE}, e.g. 10x10)",
                 truncate(t)
             ),
             E::NoSize => f.write_str(
@@ -211,7 +211,7 @@ pub fn parse_move(text: &str) -> Result<VariantMove, VariantTextError> {
     parse_square(text).map(Some)
 }
 
-/// Reads `<rows>x<cols>` (each 1..=16; `10x10`, `8X12`).
+/// Reads `<rows>x<cols>` (each 2..=16; `10x10`, `8X12`).
 fn parse_size(text: &str) -> Result<(usize, usize), VariantTextError> {
     let bad = || VariantTextError::NotASize(text.to_string());
     let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
@@ -220,7 +220,7 @@ fn parse_size(text: &str) -> Result<(usize, usize), VariantTextError> {
             return Err(bad());
         }
         match t.parse::<usize>() {
-            Ok(n) if (1..=MAX_SIDE).contains(&n) => Ok(n),
+            Ok(n) if (2..=MAX_SIDE).contains(&n) => Ok(n),
             _ => Err(bad()),
         }
     };
@@ -662,6 +662,8 @@ mod tests {
             &["10x10", "blocked", "z9"],
             &["10"],
             &["0x10"],
+            &["1x10"],
+            &["10x1"],
             &["17x10"],
             &[],
             &["4x3", "board", "#W./.RW/...", "W"],

@@ -199,7 +199,7 @@ pub enum Command {
     Perft(u32),
     /// `bench [<depth>]` with an optional depth in 1..=60.
     Bench(Option<u32>),
-    /// `ponderhit`: accepted and ignored (wedge never ponders).
+    /// `ponderhit`: the opponent played the expected move; a `go ponder` search goes on for real.
     PonderHit,
 }
 
