@@ -627,3 +627,73 @@ fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_output_that_is_an_input_or_another_file_is_refused_and_kept() {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-outputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&openings, "f5d6c3d3c4f4\n").unwrap();
+    std::fs::write(&notes, "my notes\nlast line without newline").unwrap();
+    let p = |path: &std::path::Path| path.to_str().unwrap().to_string();
+    let (o, n) = (p(&openings), p(&notes));
+    let gen = [
+        "datagen",
+        "--games",
+        "1",
+        "--depth",
+        "1",
+        "--exact-empties",
+        "4",
+    ];
+    // datagen into its own openings, or into a file that no datagen run wrote.
+    for out in [&o, &n] {
+        let mut args = gen.to_vec();
+        args.extend(["--openings", &o, "--out", out]);
+        assert_refused(&wedge(&args), out, "datagen into another file");
+    }
+    // train and data label into their inputs.
+    let wdb = dir.join("d.wdb");
+    let mut args = gen.to_vec();
+    args.extend(["--openings", &o, "--out", wdb.to_str().unwrap()]);
+    assert!(wedge(&args).status.success());
+    let data = std::fs::read(&wdb).unwrap();
+    let w = p(&wdb);
+    let train = ["train", "--data", &w, "--out", &w, "--epochs", "1"];
+    assert_refused(&wedge(&train), "one of the inputs", "train into its data");
+    assert_eq!(std::fs::read(&wdb).unwrap(), data);
+    let label = ["data", "label", &o, "--out", &o, "--depth", "1"];
+    assert_refused(
+        &wedge(&label),
+        "one of the inputs",
+        "data label into its positions",
+    );
+    // match into a file of something else: refused before any game, the file untouched.
+    let m = [
+        "match", "--engine", "random", "--engine", "greedy", "--games", "2", "--out", &n,
+    ];
+    assert_refused(&wedge(&m), "notes.txt:1", "match into notes");
+    // Outputs in folders that do not exist are refused before the work.
+    let nowhere = p(&dir.join("no/such/folder/b.book"));
+    let book = ["book", "build", "--out", &nowhere, "--positions", "5"];
+    assert_refused(&wedge(&book), "does not exist", "book build into nowhere");
+    for (file, text) in [
+        (&openings, "f5d6c3d3c4f4\n"),
+        (&notes, "my notes\nlast line without newline"),
+    ] {
+        assert_eq!(std::fs::read_to_string(file).unwrap(), text);
+    }
+    // A datagen that failed (no openings) does not block the run that follows.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let fresh = p(&dir.join("fresh.txt"));
+    let mut args = gen.to_vec();
+    args.extend(["--openings", empty.to_str().unwrap(), "--out", &fresh]);
+    assert!(!wedge(&args).status.success());
+    let mut args = gen.to_vec();
+    args.extend(["--openings", &o, "--out", &fresh]);
+    let out = wedge(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}

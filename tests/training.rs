@@ -460,7 +460,7 @@ fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
     assert!(String::from_utf8_lossy(&info.stdout).contains("format version 2, 3 games"));
     let same = wedge(&["data", "convert", o, "--out", o]);
     assert!(!same.status.success());
-    assert!(String::from_utf8_lossy(&same.stderr).contains("--out is the input"));
+    assert!(String::from_utf8_lossy(&same.stderr).contains("--out is one of the inputs"));
     assert_eq!(read_data_file(&old).unwrap().version, 1);
     for p in [fresh, old, m1, m2, conv] {
         let _ = std::fs::remove_file(p);

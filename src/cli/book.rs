@@ -186,6 +186,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             leaf,
             shard,
         } => {
+            super::check_output(&out)?;
             let shard = shard_of(shard);
             if shard != wedge::tools::shard::Shard::WHOLE && positions.is_some() {
                 return Err(
@@ -259,6 +260,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             leaf,
             shard,
         } => {
+            super::check_output(&out)?;
             let b = load_book(book.as_deref())?;
             let journal = journal_of(&out);
             let extended = extend(
@@ -286,6 +288,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             out,
             leaf,
         } => {
+            super::check_output(&out)?;
             let b = load_book(book.as_deref())?;
             let mut lines = Vec::new();
             for path in &games {

@@ -125,15 +125,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
             Ok(())
         }
         DataAction::Convert { input, out } => {
-            let same = std::fs::canonicalize(&input)
-                .ok()
-                .zip(std::fs::canonicalize(&out).ok());
-            if same.is_some_and(|(a, b)| a == b) {
-                return Err(format!(
-                    "data convert: {}: --out is the input",
-                    out.display()
-                ));
-            }
+            super::check_not_input("data convert", &out, [input.as_path()])?;
             let data = train::read_data_file(&input).map_err(|e| e.to_string())?;
             if data.torn_bytes > 0 {
                 return Err(format!(
@@ -163,6 +155,8 @@ pub fn run(action: DataAction) -> Result<(), String> {
             exact_empties,
             threads,
         } => {
+            super::check_output(&out)?;
+            super::check_not_input("data label", &out, [positions.as_path()])?;
             if train::is_binary_data(&positions) {
                 return Err(format!(
                     "data label: {}: a binary data file; give a text list of positions",

@@ -208,6 +208,9 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
                 .into(),
         );
     }
+    for path in args.out.iter().chain(&args.json) {
+        super::check_output(path)?;
+    }
     if shard.parts > 1 && args.out.is_none() {
         return Err("match: a shard needs --out, where its games are kept for --recount".into());
     }
@@ -412,19 +415,6 @@ fn games_done(
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    if whole < text.len() {
-        eprintln!(
-            "match: {}: removing a last line cut short ({} bytes)",
-            path.display(),
-            text.len() - whole
-        );
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        file.set_len(whole as u64)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
     for (i, line) in text[..whole].lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -447,6 +437,26 @@ fn games_done(
                 ))
             }
         }
+    }
+    // Only now, with every whole line a game of this run: a torn last record is cut.
+    if whole < text.len() {
+        let at = format!("{}:{}", path.display(), text[..whole].lines().count() + 1);
+        if !text[whole..].trim_start().starts_with("(;") {
+            return Err(format!(
+                "{at}: a last line without its newline that is no game record; give another --out"
+            ));
+        }
+        eprintln!(
+            "match: {}: removing a last line cut short ({} bytes)",
+            path.display(),
+            text.len() - whole
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.set_len(whole as u64)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(done)
 }

@@ -145,6 +145,28 @@ pub fn write_json(path: &Path, doc: &impl serde::Serialize) -> Result<(), String
     write_atomically(path, &text)
 }
 
+/// Refuses an output that is one of the inputs under any name (writing it would destroy what the
+/// run reads), naming the command.
+pub fn check_not_input<'a>(
+    command: &str,
+    out: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), String> {
+    let Ok(target) = std::fs::canonicalize(out) else {
+        return Ok(()); // a new file is no input
+    };
+    if inputs
+        .into_iter()
+        .any(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target))
+    {
+        return Err(format!(
+            "{command}: {}: --out is one of the inputs",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses an output path that cannot be written before a long run starts, rather than after it:
 /// a folder, or a file in a folder that does not exist.
 pub fn check_output(path: &Path) -> Result<(), String> {

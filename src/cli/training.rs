@@ -148,6 +148,8 @@ pub struct TrainArgs {
 
 /// Plays the games the data file lacks and appends them.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+    super::check_output(&args.out)?;
+    super::check_not_input("datagen", &args.out, [args.openings.as_path()])?;
     let list = read_openings_file(&args.openings).map_err(|e| e.to_string())?;
     let options = wedge::tools::train::DatagenOptions {
         games: args.games,
@@ -222,6 +224,8 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     use wedge::eval::pattern::{PatternWeights, Phasing};
     use wedge::tools::train::{parity_offsets, split, tempo_terms, train_net, NetOptions, Sample};
     super::check_output(&args.out)?;
+    let inputs = args.data.iter().chain(&args.test).chain(&args.init);
+    super::check_not_input("train --net", &args.out, inputs.map(|p| p.as_path()))?;
     let init = match &args.init {
         Some(path) => PatternWeights::load(path).map_err(|e| e.to_string())?,
         None => wedge::eval::built_in_patterns()
@@ -555,6 +559,7 @@ fn run_train(
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
     super::check_output(out)?;
+    super::check_not_input("train", out, data.iter().map(|p| p.as_path()).chain(init))?;
     if let Some(path) = init {
         options.init =
             Some(wedge::eval::pattern::PatternWeights::load(path).map_err(|e| e.to_string())?);

@@ -70,6 +70,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout),
     };
+    super::check_output(&args.state)?;
     let read = wedge::files::read_regular(&args.state, wedge::files::MAX_TEXT_BYTES);
     let mut state = match read {
         Ok(bytes) => TuneState::parse(&String::from_utf8_lossy(&bytes), &config)

@@ -41,6 +41,9 @@ pub enum RunError {
     },
     /// The run file could not be written.
     Write(PathBuf, std::io::Error),
+    /// The file has data but no run file: it was not written by a run (another kind of file, or
+    /// the job's input given as its output); nothing is appended to it or cut from it.
+    NotARun(PathBuf),
 }
 
 impl fmt::Display for RunError {
@@ -53,6 +56,13 @@ impl fmt::Display for RunError {
                 data.display()
             ),
             RunError::Write(path, e) => write!(f, "{}: {e}", path.display()),
+            RunError::NotARun(data) => write!(
+                f,
+                "{} exists and no {} says a run wrote it (another file, or an input given as \
+                 the output?); give another --out, or delete it to start afresh",
+                data.display(),
+                run_file(data).display()
+            ),
         }
     }
 }
@@ -60,16 +70,20 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Records run `id` (described by `about`, a line for people) beside `data`, or checks that the
-/// one recorded there is the same: a resumed or sharded run appends only to its own data.
+/// one recorded there is the same: a resumed or sharded run appends only to its own data. A data
+/// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty
+/// data file (a run that failed before writing) is replaced.
 pub fn claim_run(data: &Path, id: &str, about: &str) -> Result<(), RunError> {
+    let has_data = std::fs::metadata(data).is_ok_and(|m| m.len() > 0);
     match recorded_run(data) {
         Some(then) if then == id => Ok(()),
-        Some(then) => Err(RunError::Other {
+        None if has_data => Err(RunError::NotARun(data.to_path_buf())),
+        Some(then) if has_data => Err(RunError::Other {
             data: data.to_path_buf(),
             then,
             now: id.to_string(),
         }),
-        None => {
+        _ => {
             let path = run_file(data);
             std::fs::write(&path, format!("{id}\n{about}\n")).map_err(|e| RunError::Write(path, e))
         }
@@ -92,8 +106,19 @@ mod tests {
         claim_run(&data, &a, "datagen seed 1").unwrap();
         claim_run(&data, &a, "datagen seed 1").unwrap();
         assert_eq!(recorded_run(&data), Some(a.clone()));
-        let e = claim_run(&data, &b, "datagen seed 2").unwrap_err();
+        // While the data file is missing or empty, another run may take it over.
+        claim_run(&data, &b, "datagen seed 2").unwrap();
+        assert_eq!(recorded_run(&data), Some(b.clone()));
+        std::fs::write(&data, "f5 +0\n").unwrap();
+        let e = claim_run(&data, &a, "datagen seed 1").unwrap_err();
         assert!(e.to_string().contains("another run"), "{e}");
+        claim_run(&data, &b, "datagen seed 2").unwrap();
+        // A file with data that no run claims (an openings file given as --out) is refused.
+        let other = dir.join("openings.txt");
+        std::fs::write(&other, "f5d6\n").unwrap();
+        let e = claim_run(&other, &a, "datagen seed 1").unwrap_err();
+        assert!(e.to_string().contains("no "), "{e}");
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "f5d6\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
