@@ -203,6 +203,12 @@ fn files_report_the_file_and_line() {
     assert_eq!(err.line, 2);
     assert!(err.to_string().contains("UTF-8"));
 
+    // A byte-order mark before the first line is skipped; one elsewhere is an error.
+    let path = temp_file("bom.txt", b"\xEF\xBB\xBFf5d6\nf5f6\n");
+    assert_eq!(read_openings_file(&path).unwrap().len(), 2);
+    let path = temp_file("bom2.txt", b"f5d6\n\xEF\xBB\xBFf5f6\n");
+    assert_eq!(read_openings_file(&path).unwrap_err().line, 2);
+
     let missing = std::path::Path::new("/nonexistent/wedge/file.obf");
     let err = read_obf_file(missing).unwrap_err();
     assert_eq!(err.line, 0);

@@ -527,6 +527,8 @@ pub fn read_lines_with_comments<T, E: fmt::Display>(
             line: 0,
             message: e.to_string(),
         })?;
+    // A byte-order mark (some Windows editors write one) is no part of the first line.
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
     let mut out = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = std::str::from_utf8(raw).map_err(|_| FileError {

@@ -113,8 +113,8 @@ pub fn solve_all(
     on_done: impl Fn(usize, &SolvedLine) + Sync,
 ) -> Result<Vec<SolvedLine>, crate::search::TableAllocError> {
     // Every job's table is made before any solving starts: memory that is not there is an error
-    // here, not an abort in the middle of a run.
-    let mut solvers = (0..options.jobs.clamp(1, 256))
+    // here, not an abort in the middle of a run. No more jobs than positions.
+    let mut solvers = (0..options.jobs.min(lines.len()).clamp(1, 256))
         .map(|_| Solver::try_new(options.hash_mb))
         .collect::<Result<Vec<_>, _>>()?;
     for solver in &mut solvers {

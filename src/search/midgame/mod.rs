@@ -155,10 +155,12 @@ impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes, or an error if the memory is not there.
     pub fn try_new(hash_mb: usize, eval: Evaluator) -> Result<Searcher, TableAllocError> {
         let progress = Arc::new(Progress::default());
+        // The larger table first: a size the memory cannot hold is refused before anything is
+        // filled.
+        let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
         solver.set_evaluator(eval.clone());
         solver.set_progress(progress.clone());
-        let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
         Ok(Searcher {
             tree: Tree::new(tt, eval, progress),
             solver,
