@@ -697,3 +697,36 @@ fn an_output_that_is_an_input_or_another_file_is_refused_and_kept() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn datagen_refuses_a_finished_game_as_an_opening() {
+    let mut pos = wedge::board::Position::START;
+    let mut game = wedge::board::text::Game::new(pos);
+    while !pos.board.is_game_over() {
+        let mv = pos.legal_move_list()[0];
+        game.moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("wedge-cli-finished-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (file, out) = (dir.join("o.txt"), dir.join("d.txt"));
+    std::fs::write(&file, format!("f5d6c3\n{}\n", game.transcript())).unwrap();
+    let args = [
+        "datagen",
+        "--openings",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ];
+    assert_refused(
+        &wedge(&args),
+        &format!("{}:2:", file.display()),
+        "a finished opening",
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

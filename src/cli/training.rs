@@ -4,7 +4,6 @@
 use super::{load_evaluator, progress_reporter, thread_count};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use wedge::board::text::read_openings_file;
 use wedge::eval::weights::Weights;
 
 /// The arguments of `wedge datagen`.
@@ -150,7 +149,9 @@ pub struct TrainArgs {
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     super::check_output(&args.out)?;
     super::check_not_input("datagen", &args.out, [args.openings.as_path()])?;
-    let list = read_openings_file(&args.openings).map_err(|e| e.to_string())?;
+    // As a match reads them: transcripts or GGF games, a finished game refused with its line.
+    let list =
+        wedge::tools::arena::read_openings(&args.openings, None).map_err(|e| e.to_string())?;
     let options = wedge::tools::train::DatagenOptions {
         games: args.games,
         depth: args.depth.clamp(1, 30),
