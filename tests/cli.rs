@@ -164,6 +164,10 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
     let huge = "18446744073709551615";
     for (args, expected) in [
         (
+            &["book", "extend", "--out", "/tmp/never.book", "--max", "0"][..],
+            "0 is not in 1..",
+        ),
+        (
             &[
                 "match",
                 "--engine",

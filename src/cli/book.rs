@@ -82,9 +82,9 @@ pub enum BookAction {
         /// The book file to write.
         #[arg(long)]
         out: PathBuf,
-        /// At most this many new positions.
-        #[arg(long, default_value_t = 1000)]
-        max: usize,
+        /// At most this many new positions (at least the new children of one position).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        max: u32,
         #[command(flatten)]
         grow: GrowArgs,
         #[command(flatten)]
@@ -266,7 +266,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             let extended = extend(
                 &b,
                 &grow_of(&g),
-                max,
+                max as usize,
                 &options(&leaf),
                 Some(&journal),
                 shard_of(shard),
