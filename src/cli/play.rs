@@ -86,7 +86,7 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             Some(
                 read_game(&String::from_utf8_lossy(&bytes))
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                    .map_err(|e| format!("{}:{e}", path.display()))?,
             )
         }
         None => None,

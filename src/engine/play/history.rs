@@ -123,7 +123,7 @@ impl PlayFrontEnd {
                 let message = format!("Loaded {file}: {} moves.", game.moves.len());
                 self.start_from(s, game, &message);
             }
-            Err(e) => s.out.line(&format!("error: {file}: {e}")),
+            Err(e) => s.out.line(&format!("error: {file}:{e}")),
         }
     }
 
