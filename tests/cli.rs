@@ -734,3 +734,26 @@ fn datagen_refuses_a_finished_game_as_an_opening() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_file_of_no_games_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-nogames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# only a comment\n").unwrap();
+    let e = empty.to_str().unwrap();
+    let book = dir.join("l.book");
+    let learn = ["book", "learn", e, "--out", book.to_str().unwrap()];
+    assert_refused(
+        &wedge(&learn),
+        &format!("{e}: no game"),
+        "book learn of nothing",
+    );
+    assert!(!book.exists());
+    assert_refused(
+        &wedge(&["analyze", e]),
+        &format!("{e}: no game"),
+        "analyze of nothing",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

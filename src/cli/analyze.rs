@@ -95,10 +95,11 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
     };
     let mut games = Vec::new();
     for path in &args.files {
-        games.extend(input::read_games(path).map_err(|e| e.to_string())?);
-    }
-    if games.is_empty() {
-        return Err("analyze: the files hold no game".into());
+        let read = input::read_games(path).map_err(|e| e.to_string())?;
+        if read.is_empty() {
+            return Err(format!("analyze: {}: no game in it", path.display()));
+        }
+        games.extend(read);
     }
     for out in [&args.json, &args.svg].into_iter().flatten() {
         super::check_output(out)?;

@@ -294,6 +294,9 @@ pub fn run(action: BookAction) -> Result<(), String> {
             for path in &games {
                 let named =
                     wedge::tools::analyze::input::read_games(path).map_err(|e| e.to_string())?;
+                if named.is_empty() {
+                    return Err(format!("book learn: {}: no game in it", path.display()));
+                }
                 lines.extend(named.into_iter().map(|g| g.game));
             }
             let journal = journal_of(&out);
