@@ -905,3 +905,46 @@ fn shards_of_a_match_count_as_the_whole_match() {
     let out = greedy_vs_random(&["--games", "4", "--shard", "1/2"], 30);
     assert_refused(&out, &["--out"]);
 }
+
+#[test]
+fn a_match_file_ending_without_its_newline_is_resumed_or_refused_as_its_last_line_says() {
+    let dir = test_dir("torn-tail");
+    let ggf = dir.join("games.ggf");
+    let g = ggf.to_str().unwrap();
+    let args = ["--games", "4", "--out", g];
+    let out = greedy_vs_random(&args, 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let whole = std::fs::read_to_string(&ggf).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    assert_eq!(lines.len(), 4);
+    // The last record whole but without its newline: kept, and the run has nothing left to play.
+    std::fs::write(&ggf, whole.trim_end()).unwrap();
+    let out = greedy_vs_random(&args, 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), whole);
+    // Cut short inside the record: cut, and that game played again.
+    std::fs::write(&ggf, &whole[..whole.len() - 20]).unwrap();
+    let out = greedy_vs_random(&args, 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap().lines().count(), 4);
+    // A record of another run (another seed) at the end: refused, the file kept.
+    let other = dir.join("other.ggf");
+    let o = other.to_str().unwrap();
+    let out = greedy_vs_random(&["--games", "2", "--seed", "9", "--out", o], 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let foreign = format!(
+        "{}{}",
+        lines[..3].join("\n") + "\n",
+        std::fs::read_to_string(&other)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+    );
+    std::fs::write(&ggf, &foreign).unwrap();
+    assert_refused(
+        &greedy_vs_random(&args, 30),
+        &[&format!("{g}:4:"), "another run"],
+    );
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), foreign);
+}

@@ -438,10 +438,35 @@ fn games_done(
             }
         }
     }
-    // Only now, with every whole line a game of this run: a torn last record is cut.
+    // Only now, with every whole line a game of this run: a last line without its newline is a
+    // whole record of this run (its newline is added), or a record cut short (cut), or refused.
     if whole < text.len() {
         let at = format!("{}:{}", path.display(), text[..whole].lines().count() + 1);
-        if !text[whole..].trim_start().starts_with("(;") {
+        let tail = text[whole..].trim();
+        if let Ok(record) = parse_ggf_record(tail) {
+            match record.name.as_deref().map_or((None, None), game_name) {
+                (Some((pair, game)), Some(r)) if r == run => {
+                    let pair: usize = pair
+                        .parse()
+                        .map_err(|_| format!("{at}: pair '{pair}' is not a number"))?;
+                    done.insert((pair.saturating_sub(1), game == 1));
+                    use std::io::Write;
+                    std::fs::OpenOptions::new()
+                        .append(true)
+                        .open(path)
+                        .and_then(|mut f| f.write_all(b"\n"))
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    return Ok(done);
+                }
+                _ => {
+                    return Err(format!(
+                        "{at}: a game of another run (other engines, options, openings, time, \
+                         seed or version); give another --out"
+                    ))
+                }
+            }
+        }
+        if !tail.starts_with('(') {
             return Err(format!(
                 "{at}: a last line without its newline that is no game record; give another --out"
             ));

@@ -59,7 +59,8 @@ impl fmt::Display for RunError {
             RunError::NotARun(data) => write!(
                 f,
                 "{} exists and no {} says a run wrote it (another file, or an input given as \
-                 the output?); give another --out, or delete it to start afresh",
+                 the output?); give another --out (a run's data that lost its run file still \
+                 merges into training data as it is)",
                 data.display(),
                 run_file(data).display()
             ),
@@ -72,9 +73,12 @@ impl std::error::Error for RunError {}
 /// Records run `id` (described by `about`, a line for people) beside `data`, or checks that the
 /// one recorded there is the same: a resumed or sharded run appends only to its own data. A data
 /// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty
-/// data file (a run that failed before writing) is replaced.
+/// data file (a run that failed before writing) is replaced, unless a run holds the file's lock
+/// (it is still playing its first game).
 pub fn claim_run(data: &Path, id: &str, about: &str) -> Result<(), RunError> {
-    let has_data = std::fs::metadata(data).is_ok_and(|m| m.len() > 0);
+    let in_use = std::fs::File::open(data)
+        .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
+    let has_data = in_use || std::fs::metadata(data).is_ok_and(|m| m.len() > 0);
     match recorded_run(data) {
         Some(then) if then == id => Ok(()),
         None if has_data => Err(RunError::NotARun(data.to_path_buf())),

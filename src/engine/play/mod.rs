@@ -607,13 +607,14 @@ pub fn read_game(text: &str) -> Result<Game, GameTextError> {
         return Err(GameTextError::NoGame);
     };
     if line.trim_start().starts_with("(;") {
-        let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
-        if let Some(&second) = starts.get(1) {
-            return Err(GameTextError::Several(
-                text[..second].matches('\n').count() + 1,
-            ));
+        // The game from its first line on (a comment before it may say anything).
+        let from = line.as_ptr() as usize - text.as_ptr() as usize;
+        let game = &text[from..];
+        if let Some((second, _)) = game.match_indices("(;").nth(1) {
+            let at = text[..from + second].matches('\n').count() + 1;
+            return Err(GameTextError::Several(at));
         }
-        return parse_ggf(&text[starts[0]..]).map_err(|e| GameTextError::Ggf(first + 1, e));
+        return parse_ggf(game.trim()).map_err(|e| GameTextError::Ggf(first + 1, e));
     }
     if let Some((second, _)) = lines.next() {
         return Err(GameTextError::Several(second + 1));
@@ -785,6 +786,13 @@ mod tests {
         );
         assert_eq!(read_game("f5d6\nc3d3\n"), Err(GameTextError::Several(2)));
         assert_eq!(read_game("# nothing\n"), Err(GameTextError::NoGame));
+        let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
+        let commented = format!("# saved from (; somewhere\r\n{ggf}\r\n");
+        assert_eq!(read_game(&commented).unwrap().moves.len(), 2);
+        assert_eq!(
+            read_game(&format!("{ggf}\n\n{ggf}\n")),
+            Err(GameTextError::Several(3))
+        );
         let e = read_game("# c\nf5zz\n").unwrap_err();
         assert!(e.to_string().starts_with("2: "), "{e}");
         let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
