@@ -12,11 +12,14 @@
 //! engine's searches report.
 
 mod history;
+mod saved;
 mod tasks;
+
+pub use saved::{read_game, GameTextError};
 
 use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use crate::board::ggf::{now_unix, parse_ggf};
+use crate::board::ggf::now_unix;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
@@ -593,66 +596,6 @@ impl PlayFrontEnd {
     }
 }
 
-/// A game from a file's text: one GGF game, or one transcript from the start (`f5d6c3...`) on a
-/// line; blank lines, `#` and `%` comments and a byte-order mark are skipped. A second game is an
-/// error (a saved game is one game), as is a file with none.
-pub fn read_game(text: &str) -> Result<Game, GameTextError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let content = |l: &&str| {
-        let l = l.trim();
-        !l.is_empty() && !l.starts_with('#') && !l.starts_with('%')
-    };
-    let mut lines = text.lines().enumerate().filter(|(_, l)| content(l));
-    let Some((first, line)) = lines.next() else {
-        return Err(GameTextError::NoGame);
-    };
-    if line.trim_start().starts_with("(;") {
-        // The game from its first line on (a comment before it may say anything).
-        let from = line.as_ptr() as usize - text.as_ptr() as usize;
-        let game = &text[from..];
-        if let Some((second, _)) = game.match_indices("(;").nth(1) {
-            let at = text[..from + second].matches('\n').count() + 1;
-            return Err(GameTextError::Several(at));
-        }
-        return parse_ggf(game.trim()).map_err(|e| GameTextError::Ggf(first + 1, e));
-    }
-    if let Some((second, _)) = lines.next() {
-        return Err(GameTextError::Several(second + 1));
-    }
-    line.trim()
-        .parse::<Game>()
-        .map_err(|e| GameTextError::Transcript(first + 1, e))
-}
-
-/// Why a saved game could not be read (the lines count from 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameTextError {
-    /// A GGF game that cannot be read, starting on this line.
-    Ggf(usize, crate::board::ggf::GgfError),
-    /// A transcript that cannot be read, on this line.
-    Transcript(usize, crate::board::text::TranscriptError),
-    /// The text holds no game.
-    NoGame,
-    /// A second game starts on this line.
-    Several(usize),
-}
-
-impl std::fmt::Display for GameTextError {
-    /// `<line>: <what>`, so that `<file>:` before it names the place.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameTextError::Ggf(line, e) => write!(f, "{line}: {e}"),
-            GameTextError::Transcript(line, e) => write!(f, "{line}: {e}"),
-            GameTextError::NoGame => f.write_str(" no game in it"),
-            GameTextError::Several(line) => {
-                write!(f, "{line}: a second game (a saved game file holds one)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for GameTextError {}
-
 impl FrontEnd for PlayFrontEnd {
     fn begin(&mut self, s: &mut Session<'_>) {
         self.start(s);
@@ -768,34 +711,5 @@ mod tests {
                 "{level}"
             );
         }
-    }
-
-    #[test]
-    fn games_read_from_ggf_and_transcripts() {
-        let g = read_game("f5d6c3\n").unwrap();
-        assert_eq!(g.moves.len(), 3);
-        assert!(read_game("f5f5").is_err());
-        // Comments and a byte-order mark are skipped; a second game, or none, is an error with
-        // its line.
-        assert_eq!(
-            read_game("\u{feff}# my game\n\nf5d6\n")
-                .unwrap()
-                .moves
-                .len(),
-            2
-        );
-        assert_eq!(read_game("f5d6\nc3d3\n"), Err(GameTextError::Several(2)));
-        assert_eq!(read_game("# nothing\n"), Err(GameTextError::NoGame));
-        let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
-        let commented = format!("# saved from (; somewhere\r\n{ggf}\r\n");
-        assert_eq!(read_game(&commented).unwrap().moves.len(), 2);
-        assert_eq!(
-            read_game(&format!("{ggf}\n\n{ggf}\n")),
-            Err(GameTextError::Several(3))
-        );
-        let e = read_game("# c\nf5zz\n").unwrap_err();
-        assert!(e.to_string().starts_with("2: "), "{e}");
-        let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
-        assert_eq!(read_game(ggf).unwrap().moves.len(), 2);
     }
 }
