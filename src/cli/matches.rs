@@ -399,6 +399,31 @@ fn run_id(
     wedge::tools::run::run_id(&text)
 }
 
+/// The game (pair, A black) that a record of a match file (at `at`) holds, if it is of run `run`;
+/// another run's game is refused.
+fn game_of_run(
+    record: &wedge::board::ggf::GgfRecord,
+    run: &str,
+    at: &str,
+) -> Result<(usize, bool), String> {
+    match record
+        .name
+        .as_deref()
+        .map_or((None, None), wedge::tools::arena::game_name)
+    {
+        (Some((pair, game)), Some(r)) if r == run => {
+            let pair: usize = pair
+                .parse()
+                .map_err(|_| format!("{at}: pair '{pair}' is not a number"))?;
+            Ok((pair.saturating_sub(1), game == 1))
+        }
+        _ => Err(format!(
+            "{at}: a game of another run (other engines, options, openings, time, seed or \
+             version); give another --out"
+        )),
+    }
+}
+
 /// The games of run `run` that `path` holds already (pair, A black), for a shard run again.
 /// Refuses a file with games of another run; a last line cut short (the process was killed while
 /// writing it) is removed.
@@ -407,7 +432,6 @@ fn games_done(
     run: &str,
 ) -> Result<std::collections::HashSet<(usize, bool)>, String> {
     use wedge::board::ggf::parse_ggf_record;
-    use wedge::tools::arena::game_name;
     let mut done = std::collections::HashSet::new();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -422,21 +446,7 @@ fn games_done(
         }
         let at = format!("{}:{}", path.display(), i + 1);
         let record = parse_ggf_record(line).map_err(|e| format!("{at}: {e}"))?;
-        let (pair, game_run) = record.name.as_deref().map_or((None, None), game_name);
-        match (pair, game_run) {
-            (Some((pair, game)), Some(r)) if r == run => {
-                let pair: usize = pair
-                    .parse()
-                    .map_err(|_| format!("{at}: pair '{pair}' is not a number"))?;
-                done.insert((pair.saturating_sub(1), game == 1));
-            }
-            _ => {
-                return Err(format!(
-                    "{at}: a game of another run (other engines, options, openings, time, seed \
-                     or version); give another --out"
-                ))
-            }
-        }
+        done.insert(game_of_run(&record, run, &at)?);
     }
     // Only now, with every whole line a game of this run: a last line without its newline is a
     // whole record of this run (its newline is added), or a record cut short (cut), or refused.
@@ -444,27 +454,14 @@ fn games_done(
         let at = format!("{}:{}", path.display(), text[..whole].lines().count() + 1);
         let tail = text[whole..].trim();
         if let Ok(record) = parse_ggf_record(tail) {
-            match record.name.as_deref().map_or((None, None), game_name) {
-                (Some((pair, game)), Some(r)) if r == run => {
-                    let pair: usize = pair
-                        .parse()
-                        .map_err(|_| format!("{at}: pair '{pair}' is not a number"))?;
-                    done.insert((pair.saturating_sub(1), game == 1));
-                    use std::io::Write;
-                    std::fs::OpenOptions::new()
-                        .append(true)
-                        .open(path)
-                        .and_then(|mut f| f.write_all(b"\n"))
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                    return Ok(done);
-                }
-                _ => {
-                    return Err(format!(
-                        "{at}: a game of another run (other engines, options, openings, time, \
-                         seed or version); give another --out"
-                    ))
-                }
-            }
+            done.insert(game_of_run(&record, run, &at)?);
+            use std::io::Write;
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(b"\n"))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            return Ok(done);
         }
         if !tail.starts_with('(') {
             return Err(format!(
