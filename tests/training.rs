@@ -643,3 +643,54 @@ fn a_fitted_network_is_written_loaded_by_eval_file_and_a_damaged_one_refused() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+/// The final result of every game of a text data file written with outcome labels, for the side
+/// `weak` names (black in even-numbered games, white in odd ones).
+fn weak_side_results(text: &str) -> Vec<i32> {
+    let mut results = Vec::new();
+    let mut first: Option<(char, i32)> = None;
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("# game ") {
+            let n: usize = n.trim().parse().expect("a game number");
+            let (side, label) = first.take().expect("a game has positions");
+            let black = if side == 'X' { label } else { -label };
+            results.push(if n.is_multiple_of(2) { black } else { -black });
+        } else if !line.starts_with('#') && first.is_none() {
+            let mut f = line.split_whitespace();
+            let (_, side, label) = (f.next(), f.next(), f.next());
+            let side = side.and_then(|s| s.chars().next()).expect("a side");
+            let label: f32 = label.and_then(|l| l.parse().ok()).expect("a label");
+            first = Some((side, label as i32));
+        }
+    }
+    results
+}
+
+#[test]
+fn datagen_blunders_make_the_weaker_side_lose() {
+    let run = |name: &str, blunders: u32| {
+        let options = DatagenOptions {
+            games: 12,
+            depth: 2,
+            exact_empties: 12,
+            seed: 9,
+            blunders,
+            ..DatagenOptions::default()
+        };
+        let (out, _) = generate(name, &options);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        weak_side_results(&text)
+    };
+    let even = run("even.txt", 0);
+    let weak = run("blunders.txt", 100);
+    assert_eq!((even.len(), weak.len()), (12, 12));
+    let mean = |r: &[i32]| r.iter().sum::<i32>() as f64 / r.len() as f64;
+    // Random moves at up to every move (half of them on average) lose games that equal searches
+    // split: the weaker side loses most games, and by far more than without blunders.
+    assert!(weak.iter().filter(|&&r| r < 0).count() >= 8, "{weak:?}");
+    assert!(
+        mean(&weak) < mean(&even) - 10.0,
+        "{weak:?} against {even:?}"
+    );
+}

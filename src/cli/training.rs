@@ -53,6 +53,12 @@ pub struct DatagenArgs {
     /// spreading one run over machines; `wedge data merge` joins the parts.
     #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
     pub shard: (usize, usize),
+    /// A weaker side: in each game one side (black in even-numbered games, white in odd ones)
+    /// plays a random legal move instead of its search's, before the exact solve, with a
+    /// chance drawn for the game between 0 and this many percent; for the lopsided positions
+    /// that games against weaker players reach (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub blunders: u32,
 }
 
 /// The arguments of `wedge evaltest`.
@@ -164,6 +170,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         siblings: args.siblings,
         selectivity: wedge::search::selectivity::level_for_percent(args.selectivity),
         shard: args.shard,
+        blunders: args.blunders,
     };
     // The run: everything that decides its games (not the shard or the thread count, which change
     // who plays a game, not the game; not --games, which a run may raise to go on).

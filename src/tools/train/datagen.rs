@@ -45,6 +45,12 @@ pub struct DatagenOptions {
     /// Play only the games `n` with `n % shard.1 == shard.0` (part `shard.0 + 1` of `shard.1`
     /// disjoint parts of the same run); `(0, 1)` plays them all.
     pub shard: (usize, usize),
+    /// The weaker side's blunders: one side of each game (black in even-numbered games, white
+    /// in odd ones) plays a random legal move instead of its search's, before the exact solve,
+    /// with a chance drawn for the game between 0 and this many percent. 0: both sides search
+    /// every move. Games that leave the balance, as against a weaker player, give the lopsided
+    /// positions that self-play seldom reaches.
+    pub blunders: u32,
 }
 
 impl Default for DatagenOptions {
@@ -61,6 +67,7 @@ impl Default for DatagenOptions {
             siblings: false,
             selectivity: FULL_WIDTH,
             shard: (0, 1),
+            blunders: 0,
         }
     }
 }
@@ -77,19 +84,33 @@ fn play_game(
     // games this thread played before, so reruns, resumes and any thread count give the same games.
     searcher.clear();
     solver.clear();
-    searcher.set_seed(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let game_seed = options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    searcher.set_seed(game_seed);
+    // The weaker side and its chance of a random move (per ten thousand), drawn for the game.
+    let mut blunder_rng = Rng::new(game_seed ^ 0xB10D_E55E_D00D_F00D);
+    let weak = if index.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let chance = blunder_rng.below(u64::from(options.blunders.min(100)) * 100 + 1);
     let mut pos = opening.position();
     let mut seen = vec![pos];
     let stop = Arc::new(AtomicBool::new(false));
     while !pos.board.is_game_over() && pos.board.empty_count() > options.exact_empties {
-        let limits = Limits {
-            depth: Some(options.depth),
-            randomness: options.randomness,
-            selectivity: options.selectivity,
-            ..Limits::default()
+        let moves = pos.board.legal_moves().0;
+        let mv = if pos.side == weak && moves != 0 && blunder_rng.below(10_000) < chance {
+            random_move(moves, &mut blunder_rng)
+        } else {
+            let limits = Limits {
+                depth: Some(options.depth),
+                randomness: options.randomness,
+                selectivity: options.selectivity,
+                ..Limits::default()
+            };
+            let r = searcher.search(pos.board, &limits, stop.clone(), &mut |_| {});
+            r.best_move.unwrap_or(Move::PASS)
         };
-        let r = searcher.search(pos.board, &limits, stop.clone(), &mut |_| {});
-        let mv = r.best_move.unwrap_or(Move::PASS);
         pos = match pos.play(mv) {
             Some(p) => p,
             None => break,
@@ -169,6 +190,15 @@ fn play_game(
         })
         .chain(siblings)
         .collect()
+}
+
+/// One of the moves in the bitboard `moves` (not empty), drawn uniformly.
+fn random_move(moves: u64, rng: &mut Rng) -> Move {
+    let mut m = moves;
+    for _ in 0..rng.below(u64::from(moves.count_ones())) {
+        m &= m - 1;
+    }
+    Square::new(m.trailing_zeros() as u8).map_or(Move::PASS, Move::play)
 }
 
 /// The score of a depth-`depth` search of `board` at selectivity level `selectivity` (no noise),
