@@ -7,7 +7,8 @@
 //!   variant white and red: those names are words of each game's text, never of the plumbing.
 //! - [`players`]: the baseline players (random, greedy) of every game.
 //! - [`clock`]: how long a move may take on a game clock.
-//! - [`table`]: how a search table of a size in MB is allocated, and what its failure is.
+//! - [`table`]: how a search table of a size in MB is allocated, and what its failure is;
+//!   [`memory`]: how much memory there is for one (the system's and a control group's limit).
 //! - The match runner plays any [`Rules`] game ([`crate::tools::arena`]); the engine's worker runs
 //!   either game's search ([`crate::engine::worker`]).
 //!
@@ -15,6 +16,7 @@
 //! are not made generic; a new game brings its board, its search and an `impl Rules`.
 
 pub mod clock;
+pub mod memory;
 pub mod players;
 pub mod table;
 

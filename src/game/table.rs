@@ -33,40 +33,22 @@ impl std::error::Error for TableAllocError {}
 /// holds. Only a hint: the values and the vector are the same either way. An allocation the system
 /// refuses is an error, not an abort (a `Hash` option or `--hash` larger than the memory).
 ///
-/// On Linux a table larger than the memory available (`MemAvailable` plus free swap) is refused
-/// too: the system grants such a request and kills the process when the table is filled.
+/// On Linux a table larger than the memory available ([`super::memory::available_memory`]: what
+/// the system can give without swapping out, and the room under a container's or job's limit)
+/// is refused too: the system grants such a request and kills the process when the table is
+/// filled.
 pub fn huge_page_vec<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, TableAllocError> {
     let bytes = len.saturating_mul(std::mem::size_of::<T>());
-    if bytes > 64 << 20 && available_memory().is_some_and(|a| bytes as u64 > a) {
+    if bytes > 64 << 20 && super::memory::available_memory().is_some_and(|a| bytes as u64 > a) {
         return Err(TableAllocError { bytes });
     }
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| TableAllocError { bytes })?;
     // Asked before the first write: a page is backed (small or huge) when it is first touched.
-    advise_huge_pages(v.as_mut_ptr() as usize, len * std::mem::size_of::<T>());
+    advise_huge_pages(v.as_mut_ptr() as usize, bytes);
     v.extend(std::iter::repeat_with(make).take(len));
     Ok(v)
-}
-
-/// The memory a table may take, in bytes: Linux's estimate of what can be allocated without
-/// swapping out (`MemAvailable`) plus the free swap; `None` where it is not known.
-fn available_memory() -> Option<u64> {
-    if cfg!(target_os = "linux") {
-        available_in_meminfo(&std::fs::read_to_string("/proc/meminfo").ok()?)
-    } else {
-        None
-    }
-}
-
-/// `MemAvailable` plus `SwapFree` of a `/proc/meminfo` text, in bytes.
-fn available_in_meminfo(text: &str) -> Option<u64> {
-    let kb = |name: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
-            .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-    };
-    Some(kb("MemAvailable")?.saturating_add(kb("SwapFree").unwrap_or(0)) * 1024)
 }
 
 /// Asks Linux to back the whole 2 MB pages inside `start..start + bytes` with huge pages
@@ -121,17 +103,6 @@ pub fn alloc_or_smallest<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_memory_available_is_read_from_meminfo() {
-        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n\
-                    SwapTotal: 0 kB\nSwapFree:        1000 kB\n";
-        assert_eq!(available_in_meminfo(text), Some(20_001_000 * 1024));
-        assert_eq!(available_in_meminfo("MemTotal: 5 kB\n"), None);
-        if cfg!(target_os = "linux") {
-            assert!(available_memory().is_some_and(|a| a > 0));
-        }
-    }
 
     #[test]
     fn sizes_are_powers_of_two_within_the_budget() {
