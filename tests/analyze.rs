@@ -347,3 +347,128 @@ fn ctrl_c_leaves_the_finished_games_written() {
     assert!((1..3).contains(&games), "{games} games written");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A midgame move that was not the best is scored from its own position at the analysis' depth
+/// (a search limited to it), so the loss compares two scores of one depth; the best move's score is
+/// the position's.
+#[test]
+fn a_midgame_move_is_scored_at_the_depth_of_the_best_one() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use wedge::eval::Evaluator;
+    use wedge::search::{Limits, Score, Searcher, FULL_WIDTH};
+    let d = dir("parity");
+    let mut solver = Solver::new(16);
+    let (game, _) = game_with_a_blunder(&mut solver);
+    let file = d.join("game.txt");
+    std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
+    let out_json = d.join("a.json");
+    ok(&wedge(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--exact",
+        "14",
+        "--selectivity",
+        "100",
+        "--json",
+        out_json.to_str().unwrap(),
+    ]));
+    let doc = json(&out_json);
+    let mut positions = vec![game.start];
+    for &m in &game.moves {
+        positions.push(positions.last().unwrap().play(m).unwrap());
+    }
+    let mut searcher = Searcher::new(16, Evaluator::default());
+    let (mut others, mut bests) = (0, 0);
+    for m in doc["games"][0]["moves"].as_array().unwrap() {
+        if m["exact"].as_bool().unwrap() {
+            continue;
+        }
+        let number = m["number"].as_u64().unwrap() as usize;
+        let board = positions[number - 1].board;
+        let (best, played) = (
+            m["best_score"].as_f64().unwrap(),
+            m["played_score"].as_f64().unwrap(),
+        );
+        if m["played"] == m["best"] {
+            bests += 1;
+            assert_eq!(played, best, "{m}");
+        } else {
+            others += 1;
+            let square = game.moves[number - 1].square().unwrap();
+            searcher.clear();
+            let limits = Limits {
+                depth: Some(4),
+                root_moves: Some(square.bit()),
+                selectivity: FULL_WIDTH,
+                ..Limits::default()
+            };
+            let r = searcher.search(
+                board,
+                &limits,
+                Arc::new(AtomicBool::new(false)),
+                &mut |_| {},
+            );
+            assert_eq!(r.best_move, Some(game.moves[number - 1]), "{m}");
+            let Score::Eval(cd) = r.score else {
+                panic!("a midgame score: {:?}", r.score)
+            };
+            assert_eq!(played, f64::from(cd) / 100.0, "{m}");
+        }
+        let loss = ((best - played).max(0.0) * 100.0).round() / 100.0;
+        assert_eq!(m["loss"].as_f64().unwrap(), loss, "{m}");
+    }
+    assert!(
+        others >= 10 && bests >= 3,
+        "{others} other moves, {bests} best moves"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// With a time a position, the exact part still runs every solve to its end: the scores from
+/// `--exact` empties on are the solver's, however short the time.
+#[test]
+fn a_time_limit_does_not_cut_the_exact_solves() {
+    let d = dir("time");
+    let mut solver = Solver::new(16);
+    let (game, _) = game_with_a_blunder(&mut solver);
+    let file = d.join("game.txt");
+    std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
+    let out_json = d.join("a.json");
+    ok(&wedge(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--time",
+        "0.001",
+        "--exact",
+        "16",
+        "--json",
+        out_json.to_str().unwrap(),
+    ]));
+    let doc = json(&out_json);
+    let mut positions = vec![game.start];
+    for &m in &game.moves {
+        positions.push(positions.last().unwrap().play(m).unwrap());
+    }
+    let mut solved = 0;
+    for m in doc["games"][0]["moves"].as_array().unwrap() {
+        let number = m["number"].as_u64().unwrap() as usize;
+        let board = positions[number - 1].board;
+        if board.empty_count() > 16 {
+            continue;
+        }
+        solved += 1;
+        assert_eq!(
+            m["depth"].as_u64().unwrap(),
+            u64::from(board.empty_count()),
+            "{m}"
+        );
+        assert!(m["exact"].as_bool().unwrap(), "{m}");
+        let best = exact(&mut solver, board);
+        assert_eq!(m["best_score"].as_f64().unwrap(), f64::from(best), "{m}");
+    }
+    assert!(solved >= 12, "{solved} solved positions");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -3,11 +3,12 @@
 //! totals. [`input`] reads the games (GGF, transcripts, WTHOR), [`svg`] draws the evaluation graph.
 //!
 //! Each position where the side to move has a choice is searched once: to `depth` plies (or for a
-//! time), or exactly from `exact_empties` empty squares on. The played move's score is the value of
-//! the position it led to, seen from the mover (the opponent's value negated; the next decision
-//! position's own when the opponent had to pass; the final score at the end). So the analysis costs
-//! one search a move, and every score from `exact_empties` on is the solver's exact one. Every
-//! search starts from a cleared table with one thread: a given depth gives the same analysis on any
+//! time), or exactly from `exact_empties` empty squares on. A move that was not the best is scored
+//! by a second search of the same position, at the same depth, limited to that move: a midgame
+//! score depends on the depth's parity, so the next position's own search (one ply more from here)
+//! would charge or credit the move with the parity's difference. From `exact_empties` on the played
+//! move's score is the next position's exact value (the final score at the end). Every search
+//! starts from a cleared table with one thread: a given depth gives the same analysis on any
 //! machine and with any number of `jobs`.
 
 pub mod input;
@@ -16,7 +17,7 @@ pub mod svg;
 use crate::board::text::Game;
 use crate::board::{Board, Color, Move, Position};
 use crate::eval::Evaluator;
-use crate::search::{Limits, Score, Searcher, SolveKind, TableAllocError};
+use crate::search::{Limits, Score, SearchResult, Searcher, SolveKind, TableAllocError};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -223,6 +224,8 @@ struct Value {
     discs: f64,
     exact: bool,
     depth: u32,
+    /// The played move's score at the same depth, when it was not the best (midgame only).
+    played: Option<f64>,
 }
 
 /// The analysts: one searcher per job, made before any work (memory that is not there is an error
@@ -261,7 +264,8 @@ impl Analysts {
             .collect();
         let done = AtomicUsize::new(0);
         let work = |searcher: &mut &mut Searcher, &k: &usize| {
-            evaluate(searcher, positions[k].board, settings, stop)
+            let played = named.game.moves.get(k).copied();
+            evaluate(searcher, positions[k].board, played, settings, stop)
         };
         let report = |_: usize, _: &Value| {
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, choices.len());
@@ -297,10 +301,11 @@ fn plies(game: &Game) -> Vec<Position> {
     positions
 }
 
-/// The search of one position.
+/// The search of one position, and of the move played there when it was not the best one.
 fn evaluate(
     searcher: &mut Searcher,
     board: Board,
+    played: Option<Move>,
     settings: &Settings,
     stop: &Arc<AtomicBool>,
 ) -> Value {
@@ -326,43 +331,72 @@ fn evaluate(
             ..Limits::default()
         }
     };
-    let result = match settings.time {
-        // A depth: the analysis' own flag (Ctrl-C) stops the search.
-        None => searcher.search(board, &limits, stop.clone(), &mut |_| {}),
-        // A time: a flag of the search's own, raised by Ctrl-C or at the deadline.
-        Some(time) => {
-            let own = Arc::new(AtomicBool::new(false));
-            let finished = Arc::new(AtomicBool::new(false));
-            let watchdog = {
-                let (own, finished, stop) = (own.clone(), finished.clone(), stop.clone());
-                let deadline = Instant::now() + time;
-                std::thread::spawn(move || {
-                    while !finished.load(Ordering::Relaxed) {
-                        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
-                            own.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                })
+    // An exact solve runs to its end: a deadline would leave a midgame score marked as exact.
+    let time = if exact { None } else { settings.time };
+    let result = run(searcher, board, &limits, time, stop);
+    let best = result.best_move.unwrap_or(Move::PASS);
+    // A midgame score depends on the parity of the depth, so the played move is scored from this
+    // position at the same depth rather than by the next position's own search.
+    let played = played
+        .filter(|&m| !exact && m != best)
+        .and_then(|m| m.square())
+        .filter(|&sq| board.legal_moves().contains(sq))
+        .map(|sq| {
+            let only = Limits {
+                root_moves: Some(sq.bit()),
+                ..limits.clone()
             };
-            let result = searcher.search(board, &limits, own, &mut |_| {});
-            finished.store(true, Ordering::Relaxed);
-            let _ = watchdog.join();
-            result
-        }
-    };
-    let (discs, is_exact) = match result.score {
-        Score::Eval(cd) => (f64::from(cd) / 100.0, false),
-        Score::Exact(d) => (f64::from(d), true),
-        Score::Wld(w) => (f64::from(w), false),
-    };
+            searcher.clear();
+            discs_of(run(searcher, board, &only, time, stop).score)
+        });
     Value {
-        best: result.best_move.unwrap_or(Move::PASS),
-        discs,
-        exact: exact && is_exact,
+        best,
+        discs: discs_of(result.score),
+        exact: exact && matches!(result.score, Score::Exact(_)),
         depth: if exact { empties } else { result.depth },
+        played,
     }
+}
+
+/// A score in discs.
+fn discs_of(score: Score) -> f64 {
+    match score {
+        Score::Eval(cd) => f64::from(cd) / 100.0,
+        Score::Exact(d) | Score::Wld(d) => f64::from(d),
+    }
+}
+
+/// One search, stopped by `stop` (Ctrl-C) or after `time`.
+fn run(
+    searcher: &mut Searcher,
+    board: Board,
+    limits: &Limits,
+    time: Option<Duration>,
+    stop: &Arc<AtomicBool>,
+) -> SearchResult {
+    let Some(time) = time else {
+        return searcher.search(board, limits, stop.clone(), &mut |_| {});
+    };
+    // A flag of the search's own, raised by Ctrl-C or at the deadline.
+    let own = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (own, finished, stop) = (own.clone(), finished.clone(), stop.clone());
+        let deadline = Instant::now() + time;
+        std::thread::spawn(move || {
+            while !finished.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                    own.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    let result = searcher.search(board, limits, own, &mut |_| {});
+    finished.store(true, Ordering::Relaxed);
+    let _ = watchdog.join();
+    result
 }
 
 /// The report of a game from the values of its positions.
@@ -397,12 +431,12 @@ fn report_of(
             continue;
         };
         let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
-        let played_score = sign * black_view[k + 1];
-        let loss = if played == v.best {
-            0.0
+        let played_score = if played == v.best {
+            v.discs
         } else {
-            (v.discs - played_score).max(0.0)
+            v.played.unwrap_or(sign * black_view[k + 1])
         };
+        let loss = (v.discs - played_score).max(0.0);
         let loss = (loss * 100.0).round() / 100.0;
         moves.push(MoveReport {
             number: k + 1,
