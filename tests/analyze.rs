@@ -472,3 +472,76 @@ fn a_time_limit_does_not_cut_the_exact_solves() {
     assert!(solved >= 12, "{solved} solved positions");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// GGF files as other programs write them: a byte-order mark, comment lines before the games, a
+/// comment tag holding `(;` and an escaped bracket; games cut short, text between games and
+/// anti-Othello refused with their line.
+#[test]
+fn ggf_files_with_marks_comments_and_escapes_are_read_and_broken_ones_refused() {
+    let d = dir("ggf");
+    let g = d.join("games.ggf");
+    std::fs::write(
+        &g,
+        "\u{feff}# exported games\n\
+         (;GM[Othello]PB[Ann]PW[Bo]TY[8]C[from (;GM[Othello\\] \\] ;)]B[f5]W[d6];)\n\
+         \n\
+         (;GM[Othello]PB[Cy]PW[Di]B[f5]W[f6];)\n",
+    )
+    .unwrap();
+    let json_path = d.join("a.json");
+    let args = ["--depth", "2", "--exact", "0", "--json"];
+    let run = |file: &Path| {
+        let mut a = vec!["analyze", file.to_str().unwrap()];
+        a.extend(args);
+        a.push(json_path.to_str().unwrap());
+        wedge(&a)
+    };
+    ok(&run(&g));
+    let doc = json(&json_path);
+    let games = doc["games"].as_array().unwrap();
+    let names: Vec<(&str, &str, usize)> = games
+        .iter()
+        .map(|g| {
+            let moves = g["moves"].as_array().unwrap();
+            (
+                g["black"].as_str().unwrap(),
+                g["white"].as_str().unwrap(),
+                moves.len(),
+            )
+        })
+        .collect();
+    assert_eq!(names, vec![("Ann", "Bo", 2), ("Cy", "Di", 2)]);
+    for (name, text, line) in [
+        (
+            "cut.ggf",
+            "(;GM[Othello]B[f5];)\n(;GM[Othello]B[f5]\n(;GM[Othello];)\n",
+            2,
+        ),
+        ("between.ggf", "(;GM[Othello]B[f5];)\nnot a game\n", 2),
+        ("anti.ggf", "# c\n(;GM[Othello]TY[8a]B[f5];)\n", 2),
+    ] {
+        let bad = d.join(name);
+        std::fs::write(&bad, text).unwrap();
+        let out = run(&bad);
+        assert!(!out.status.success(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("{name}:{line}:")), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// In a file of many games an error is reported at its own line (the games before it are read).
+#[test]
+fn an_error_in_the_last_of_many_games_has_its_line() {
+    let d = dir("large");
+    let g = d.join("many.ggf");
+    let one = "(;GM[Othello]PB[a]PW[b]TY[8]B[f5]W[d6]B[c3];)\n";
+    let mut text = one.repeat(20_000);
+    text.push_str("(;GM[Othello]B[a1];)\n");
+    std::fs::write(&g, &text).unwrap();
+    let out = wedge(&["analyze", g.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("many.ggf:20001:"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

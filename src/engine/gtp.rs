@@ -8,7 +8,7 @@
 use super::core::Plan;
 use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use crate::board::ggf::parse_ggf;
+use crate::board::ggf::{parse_ggf, split_games};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
@@ -317,21 +317,16 @@ impl GtpFrontEnd {
         let bytes = crate::files::read_regular(Path::new(path), crate::files::MAX_TEXT_BYTES)
             .map_err(|e| cannot(LoadError::File(e.to_string())))?;
         let text = String::from_utf8(bytes).map_err(|_| cannot(LoadError::NotUtf8))?;
-        // Games are one to a line; the first line that opens one is read, to its end.
-        let Some((index, first)) = text.lines().enumerate().find(|(_, l)| l.contains("(;")) else {
+        // The first game, from its '(;' (text before it may say anything).
+        let Some(from) = text.find("(;") else {
             return Err(cannot(LoadError::NoGame));
         };
-        let mut record = first.to_string();
-        if !first.contains(";)") {
-            for l in text.lines().skip(index + 1) {
-                record.push_str(l);
-                if l.contains(";)") {
-                    break;
-                }
-            }
-        }
-        let mut game =
-            parse_ggf(&record).map_err(|e| cannot(LoadError::Ggf(index + 1, e.to_string())))?;
+        let index = text[..from].matches('\n').count();
+        let games = split_games(&text[from..])
+            .map_err(|(line, e)| cannot(LoadError::Ggf(index + line, e.to_string())))?;
+        let first = games.first().ok_or_else(|| cannot(LoadError::NoGame))?;
+        let mut game = parse_ggf(first.text)
+            .map_err(|e| cannot(LoadError::Ggf(index + first.line, e.to_string())))?;
         if let Some(n) = move_number {
             game.moves.truncate(n - 1);
         }

@@ -1,7 +1,7 @@
 //! A saved game's text, as `wedge play` loads it (`--load`, `--resume`, `load`): one GGF game or
 //! one transcript, with comments and a byte-order mark skipped.
 
-use crate::board::ggf::parse_ggf;
+use crate::board::ggf::{parse_ggf, split_games};
 use crate::board::text::Game;
 
 /// A game from a file's text: one GGF game, or one transcript from the start (`f5d6c3...`) on a
@@ -20,12 +20,13 @@ pub fn read_game(text: &str) -> Result<Game, GameTextError> {
     if line.trim_start().starts_with("(;") {
         // The game from its first line on (a comment before it may say anything).
         let from = line.as_ptr() as usize - text.as_ptr() as usize;
-        let game = &text[from..];
-        if let Some((second, _)) = game.match_indices("(;").nth(1) {
-            let at = text[..from + second].matches('\n').count() + 1;
-            return Err(GameTextError::Several(at));
+        let games =
+            split_games(&text[from..]).map_err(|(at, e)| GameTextError::Ggf(first + at, e))?;
+        if let Some(second) = games.get(1) {
+            return Err(GameTextError::Several(first + second.line));
         }
-        return parse_ggf(game.trim()).map_err(|e| GameTextError::Ggf(first + 1, e));
+        let game = games.first().ok_or(GameTextError::NoGame)?;
+        return parse_ggf(game.text).map_err(|e| GameTextError::Ggf(first + game.line, e));
     }
     if let Some((second, _)) = lines.next() {
         return Err(GameTextError::Several(second + 1));

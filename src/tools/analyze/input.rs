@@ -1,6 +1,7 @@
 //! Reading the games to analyse from a file: WTHOR (`.wtb`, by its extension), GGF (one or many
 //! games, `(;GM[Othello]...;)`, as NBoard, game servers, `wedge match --out` and `wedge play` save
-//! them) or transcripts (`f5d6c3...`, one game a line, `#` comments).
+//! them) or transcripts (`f5d6c3...`, one game a line, `#` comments). A byte-order mark and comment
+//! lines before the first game are skipped in both.
 
 use super::NamedGame;
 use crate::board::text::{FileError, Game};
@@ -34,23 +35,28 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
             .collect());
     }
     let text = String::from_utf8(bytes).map_err(|_| err(0, "not UTF-8 text".into()))?;
-    if text.trim_start().starts_with("(;") {
-        read_ggf_games(&text, &name).map_err(|(line, m)| err(line, m))
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let first = text.lines().map(str::trim).find(|l| !is_comment(l));
+    if first.is_some_and(|l| l.starts_with("(;")) {
+        read_ggf_games(text, &name).map_err(|(line, m)| err(line, m))
     } else {
-        read_transcripts(&text, &name).map_err(|(line, m)| err(line, m))
+        read_transcripts(text, &name).map_err(|(line, m)| err(line, m))
     }
+}
+
+/// Whether a line holds no game: blank, or a `#` or `%` comment.
+fn is_comment(line: &str) -> bool {
+    line.is_empty() || line.starts_with('#') || line.starts_with('%')
 }
 
 /// Every `(;...;)` game of a GGF text; an error gives the line its game starts on.
 fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, String)> {
-    let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
-    let many = starts.len() > 1;
+    let spans = crate::board::ggf::split_games(text).map_err(|(line, e)| (line, e.to_string()))?;
+    let many = spans.len() > 1;
     let mut games = Vec::new();
-    for (n, &at) in starts.iter().enumerate() {
-        let end = starts.get(n + 1).copied().unwrap_or(text.len());
-        let line = text[..at].matches('\n').count() + 1;
-        let record = crate::board::ggf::parse_ggf_record(&text[at..end])
-            .map_err(|e| (line, format!("game {}: {e}", n + 1)))?;
+    for (n, span) in spans.iter().enumerate() {
+        let record = crate::board::ggf::parse_ggf_record(span.text)
+            .map_err(|e| (span.line, format!("game {}: {e}", n + 1)))?;
         let player = |i: usize, default: &str| {
             record.players[i]
                 .clone()
@@ -77,7 +83,7 @@ fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, St
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#') && !l.starts_with('%'))
+        .filter(|(_, l)| !is_comment(l))
         .collect();
     let many = lines.len() > 1;
     lines

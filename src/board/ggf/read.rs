@@ -1,250 +1,24 @@
-//! Writing game records in GGF (the Generic Game Format of the GGS server, read by NBoard and most
-//! Othello tools): one game per line, `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[..]B[f5]W[d6]...;)`.
+//! Reading GGF: a file's games one by one ([`split_games`]), and one game's board, moves, clocks and
+//! names ([`parse_ggf_record`]). A tag's value may hold any text, `(;`, `;)` and `[` included, with
+//! `\]` and `\\` escaping a bracket and a backslash.
 
-use super::{Color, Move, Position};
+use super::ggf_date;
+use crate::board::square::truncate;
+use crate::board::{Color, Move, Position};
+use std::borrow::Cow;
 use std::fmt;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// A finished (or forfeited) game, ready to be written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GgfGame {
-    /// Where it was played (the `PC` tag).
-    pub place: String,
-    /// Seconds since 1970 (written as a UTC date in `DT`).
-    pub unix_time: u64,
-    /// Black's name.
-    pub black: String,
-    /// White's name.
-    pub white: String,
-    /// The time control as text (`TI`), e.g. `60//0.5` or `movetime 100ms`.
-    pub time_control: String,
-    /// The position before the first move.
-    pub start: Position,
-    /// The moves, passes included.
-    pub moves: Vec<Move>,
-    /// Black's final disc difference (empties to the winner); for a forfeit, ±64.
-    pub black_score: i32,
-    /// Why the game ended early, if it did (a comment `C[...]`).
-    pub forfeit: Option<String>,
-    /// The game's name (the `GN` tag), if any: `wedge match` writes the pair of games it belongs to
-    /// (`pair 17`), so that a recount of the file can pair the games again.
-    pub name: Option<String>,
-}
-
-/// The current time in seconds since 1970 (0 if the clock is before it).
-pub fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// `YYYY.MM.DD_hh:mm:ss.UTC` for a Unix time (proleptic Gregorian calendar).
-fn ggf_date(t: u64) -> String {
-    let days = (t / 86_400) as i64;
-    let secs = t % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}.{m:02}.{d:02}_{:02}:{:02}:{:02}.UTC",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
-}
-
-/// Removes the characters that would break a GGF tag value.
-fn clean(s: &str) -> String {
-    s.chars()
-        .filter(|&c| c != ']' && c != '[' && c != '\n' && c != '\r')
-        .collect()
-}
-
-impl GgfGame {
-    /// Whether the game has a result: its moves end it, or a side forfeited. An unfinished game
-    /// (saved in the middle) is written with GGF's `RE[?]`, not a score that reads as a result.
-    pub fn is_finished(&self) -> bool {
-        if self.forfeit.is_some() {
-            return true;
-        }
-        let mut pos = self.start;
-        for &m in &self.moves {
-            match pos.play(m) {
-                Some(next) => pos = next,
-                None => return false,
-            }
-        }
-        pos.board.is_game_over()
-    }
-}
-
-impl fmt::Display for GgfGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let result = if self.is_finished() {
-            format!(
-                "{:+}.000{}",
-                self.black_score,
-                if self.forfeit.is_some() { ":r" } else { "" }
-            )
-        } else {
-            "?".to_string()
-        };
-        write!(
-            f,
-            "(;GM[Othello]PC[{}]DT[{}]PB[{}]PW[{}]RE[{result}]TI[{}]",
-            clean(&self.place),
-            ggf_date(self.unix_time),
-            clean(&self.black),
-            clean(&self.white),
-            clean(&self.time_control)
-        )?;
-        if let Some(name) = &self.name {
-            write!(f, "GN[{}]", clean(name))?;
-        }
-        write!(f, "TY[8]BO[8 ")?;
-        let (b, w) = (self.start.black(), self.start.white());
-        for i in 0..64 {
-            let c = if b >> i & 1 == 1 {
-                '*'
-            } else if w >> i & 1 == 1 {
-                'O'
-            } else {
-                '-'
-            };
-            write!(f, "{c}")?;
-        }
-        let side = match self.start.side {
-            Color::Black => '*',
-            Color::White => 'O',
-        };
-        write!(f, " {side}]")?;
-        let mut colour = self.start.side;
-        for m in &self.moves {
-            let tag = match colour {
-                Color::Black => 'B',
-                Color::White => 'W',
-            };
-            if m.is_pass() {
-                write!(f, "{tag}[PA]")?;
-            } else {
-                write!(f, "{tag}[{m}]")?;
-            }
-            colour = colour.opposite();
-        }
-        if let Some(reason) = &self.forfeit {
-            write!(f, "C[{}]", clean(reason))?;
-        }
-        write!(f, ";)")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(ggf_date(0), "1970.01.01_00:00:00.UTC");
-        assert_eq!(ggf_date(951_782_400), "2000.02.29_00:00:00.UTC");
-        assert_eq!(ggf_date(1_700_000_000), "2023.11.14_22:13:20.UTC");
-        for t in [0, 951_782_400, 1_700_000_000, 1_764_633_599, 4_102_444_800] {
-            assert_eq!(parse_ggf_date(&ggf_date(t)), Some(t));
-        }
-        for bad in [
-            "2023.06.31_00:00:00.UTC",
-            "2023.11.14_24:00:00.UTC",
-            "2014-02-21 20:52:27 GMT",
-            "2023.11.14_22:13:20",
-            "",
-        ] {
-            assert_eq!(parse_ggf_date(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn writes_a_game() {
-        let g = GgfGame {
-            place: "wedge match".into(),
-            unix_time: 0,
-            black: "a".into(),
-            white: "b]".into(),
-            time_control: "60//0.5".into(),
-            start: Position::START,
-            moves: vec!["f5".parse().unwrap(), Move::PASS],
-            black_score: 12,
-            forfeit: None,
-            name: None,
-        };
-        let s = g.to_string();
-        assert!(
-            s.starts_with("(;GM[Othello]PC[wedge match]DT[1970.01.01_00:00:00.UTC]PB[a]PW[b]RE[?]")
-        );
-        assert!(
-            s.contains("BO[8 ---------------------------O*------*O--------------------------- *]")
-        );
-        assert!(s.ends_with("B[f5]W[PA];)"));
-        // A name, a forfeit: written, and read back with the players and the result.
-        let named = GgfGame {
-            name: Some("pair 3 game 2".into()),
-            forfeit: Some("b: illegal move".into()),
-            black_score: -64,
-            moves: vec!["f5".parse().unwrap()],
-            ..g
-        };
-        let s = named.to_string();
-        assert!(s.contains("TI[60//0.5]GN[pair 3 game 2]TY[8]BO[8 "), "{s}");
-        let r = parse_ggf_record(&s).unwrap();
-        assert_eq!(r.players, [Some("a".into()), Some("b".into())]);
-        assert_eq!(r.result.as_deref(), Some("-64.000:r"));
-        assert_eq!(r.name.as_deref(), Some("pair 3 game 2"));
-        assert_eq!(r.game.moves.len(), 1);
-    }
-
-    #[test]
-    fn only_a_finished_game_has_a_score_for_its_result() {
-        let mut pos = Position::START;
-        let mut moves = Vec::new();
-        while !pos.board.is_game_over() {
-            let m = pos.legal_move_list().first().copied().unwrap_or(Move::PASS);
-            moves.push(m);
-            pos = pos.play(m).unwrap();
-        }
-        let g = GgfGame {
-            place: "wedge play".into(),
-            unix_time: 0,
-            black: "a".into(),
-            white: "b".into(),
-            time_control: String::new(),
-            start: Position::START,
-            moves: moves.clone(),
-            black_score: pos.black_final_score(),
-            forfeit: None,
-            name: None,
-        };
-        assert!(g.is_finished());
-        let result = parse_ggf_record(&g.to_string()).unwrap().result.unwrap();
-        assert_eq!(result, format!("{:+}.000", pos.black_final_score()));
-        // The same game saved one move before its end has no result yet.
-        moves.pop();
-        let unfinished = GgfGame { moves, ..g };
-        assert!(!unfinished.is_finished());
-        let record = parse_ggf_record(&unfinished.to_string()).unwrap();
-        assert_eq!(record.result.as_deref(), Some("?"));
-    }
-}
 
 /// Why a GGF game could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GgfError {
     /// No `(;` opens a game.
     NoGame,
+    /// The game has no `;)` closing it (before the text's end or the next game's `(;`).
+    NotClosed,
+    /// Text after the game's `;)` (the start of it).
+    AfterEnd(String),
+    /// A game type (`TY`) other than standard Othello on 8 x 8 (anti-Othello, another board).
+    Type(String),
     /// A tag (its name) has no closing `]`.
     Unclosed(String),
     /// Text that is not a tag (the start of it).
@@ -280,6 +54,12 @@ impl fmt::Display for GgfError {
         f.write_str("GGF: ")?;
         match self {
             GgfError::NoGame => f.write_str("no '(;' opening the game"),
+            GgfError::NotClosed => f.write_str("no ';)' closing the game"),
+            GgfError::AfterEnd(text) => write!(f, "'{text}' after the game's ';)'"),
+            GgfError::Type(ty) => write!(
+                f,
+                "TY[{ty}]: only Othello on 8x8 is read (with a random start or komi at most)"
+            ),
             GgfError::Unclosed(name) => write!(f, "tag '{name}' has no closing ']'"),
             GgfError::Unexpected(text) => write!(f, "unexpected '{text}'"),
             GgfError::NotEightByEight => {
@@ -451,27 +231,24 @@ pub fn parse_ggf(text: &str) -> Result<crate::board::text::Game, GgfError> {
 /// each move took (the third part of `B[f5/eval/time]`).
 pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     use crate::board::text::Game;
-    let body = text.trim();
-    let start = body.find("(;").ok_or(GgfError::NoGame)?;
-    let body = &body[start + 2..];
-    let end = body.find(";)").unwrap_or(body.len());
-    let body = &body[..end];
-    let mut tags: Vec<(&str, &str)> = Vec::new();
-    let mut rest = body;
-    while let Some(open) = rest.find('[') {
-        let name = rest[..open].trim();
-        let close = rest[open..]
-            .find(']')
-            .ok_or_else(|| GgfError::Unclosed(crate::board::square::truncate(name)))?;
-        tags.push((name, &rest[open + 1..open + close]));
-        rest = &rest[open + close + 1..];
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if !text.starts_with("(;") {
+        return Err(match text.find("(;") {
+            Some(at) => GgfError::Unexpected(truncate(text[..at].trim())),
+            None => GgfError::NoGame,
+        });
     }
-    if !rest.trim().is_empty() {
-        return Err(GgfError::Unexpected(crate::board::square::truncate(
-            rest.trim(),
-        )));
+    let (tags, len) = read_tags(text)?;
+    let after = text[len..].trim();
+    if !after.is_empty() {
+        return Err(GgfError::AfterEnd(truncate(after)));
     }
-    let tag = |name: &str| tags.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+    let tag = |name: &str| tags.iter().find(|(n, _)| *n == name).map(|(_, v)| &**v);
+    if let Some(ty) = tag("TY") {
+        if !is_plain_othello(ty) {
+            return Err(GgfError::Type(truncate(ty)));
+        }
+    }
     let mut position = Position::START;
     if let Some(bo) = tag("BO") {
         let mut parts = bo.split_whitespace();
@@ -537,6 +314,135 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
     })
 }
 
+/// One game of a GGF text: the line it starts on (from 1) and its text, `(;` to `;)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GgfSpan<'a> {
+    /// The line of its `(;`, from 1.
+    pub line: usize,
+    /// The game's text.
+    pub text: &'a str,
+}
+
+/// The games of a GGF file, in order. A byte-order mark, blank space and comment lines (`#`, `%`)
+/// may stand between games; anything else there is an error, as is a game without its `;)`, each
+/// with the line it is on.
+pub fn split_games(text: &str) -> Result<Vec<GgfSpan<'_>>, (usize, GgfError)> {
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut line = 1;
+    let mut games = Vec::new();
+    loop {
+        let trimmed = rest.trim_start();
+        line += rest[..rest.len() - trimmed.len()].matches('\n').count();
+        rest = trimmed;
+        if rest.is_empty() {
+            return Ok(games);
+        }
+        if rest.starts_with('#') || rest.starts_with('%') {
+            rest = &rest[rest.find('\n').unwrap_or(rest.len())..];
+            continue;
+        }
+        if !rest.starts_with("(;") {
+            let first = rest.lines().next().unwrap_or("");
+            return Err((line, GgfError::Unexpected(truncate(first.trim()))));
+        }
+        let (_, len) = read_tags(rest).map_err(|e| (line, e))?;
+        games.push(GgfSpan {
+            line,
+            text: &rest[..len],
+        });
+        line += rest[..len].matches('\n').count();
+        rest = &rest[len..];
+    }
+}
+
+/// A tag: its name and its value, escapes read.
+type Tag<'a> = (&'a str, Cow<'a, str>);
+
+/// The tags of the game that `text` opens (it starts with `(;`), and the length of the game's text
+/// through its `;)`.
+fn read_tags(text: &str) -> Result<(Vec<Tag<'_>>, usize), GgfError> {
+    let bytes = text.as_bytes();
+    let mut at = 2;
+    let mut tags = Vec::new();
+    loop {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        let rest = &text[at..];
+        if rest.is_empty() || rest.starts_with("(;") {
+            return Err(GgfError::NotClosed);
+        }
+        if rest.starts_with(";)") {
+            return Ok((tags, at + 2));
+        }
+        let open = match rest.find('[') {
+            Some(open)
+                if rest[..open]
+                    .trim()
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric()) =>
+            {
+                at + open
+            }
+            _ => return Err(GgfError::Unexpected(truncate(rest))),
+        };
+        let name = text[at..open].trim();
+        // The value runs to the first ']' that no backslash escapes. Only ASCII bytes are looked
+        // at, so every index where the scan stops is a character boundary.
+        let mut end = open + 1;
+        let mut escaped = false;
+        loop {
+            match bytes.get(end) {
+                None => return Err(GgfError::Unclosed(truncate(name))),
+                Some(b'\\') => {
+                    escaped = true;
+                    end += 2;
+                    continue;
+                }
+                Some(b']') => break,
+                Some(_) => end += 1,
+            }
+        }
+        let raw = text.get(open + 1..end).unwrap_or("");
+        let value = if escaped {
+            Cow::Owned(unescape(raw))
+        } else {
+            Cow::Borrowed(raw)
+        };
+        tags.push((name, value));
+        at = end + 1;
+    }
+}
+
+/// A value with its escapes read: a backslash stands for the character after it.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.extend(chars.next());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether a game type (`TY`) is Othello as wedge plays it: an 8 x 8 board (GGS's synchro prefix
+/// `s` allowed), with at most a random start (`r` and a count) or komi (`k`). Anti-Othello (`a`)
+/// and other boards are not.
+fn is_plain_othello(ty: &str) -> bool {
+    let ty = ty.trim();
+    let ty = ty.strip_prefix('s').unwrap_or(ty);
+    let Some(rest) = ty.strip_prefix('8') else {
+        return false;
+    };
+    !rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest
+            .chars()
+            .all(|c| c == 'r' || c == 'k' || c.is_ascii_digit())
+}
+
 /// The Unix time of a date as [`GgfGame`] writes it (`YYYY.MM.DD_hh:mm:ss.UTC`); `None` for any
 /// other form (other programs write dates their own way).
 pub fn parse_ggf_date(text: &str) -> Option<u64> {
@@ -570,6 +476,7 @@ pub fn parse_ggf_date(text: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod parse_tests {
+    use super::super::GgfGame;
     use super::*;
 
     #[test]
@@ -608,6 +515,89 @@ mod parse_tests {
         assert!(parse_ggf("(;GM[Othello]W[F5];)").is_err());
         assert!(parse_ggf("(;BO[10 --];)").is_err());
         assert!(parse_ggf("(;GM[Othello;)").is_err());
+        // A game cut short, text after its end, two games where one is read, another game type.
+        assert_eq!(parse_ggf("(;GM[Othello]B[f5]"), Err(GgfError::NotClosed));
+        assert_eq!(
+            parse_ggf("(;GM[Othello]B[f5];)x"),
+            Err(GgfError::AfterEnd("x".into()))
+        );
+        assert_eq!(
+            parse_ggf("(;GM[Othello]B[f5];)(;GM[Othello];)"),
+            Err(GgfError::AfterEnd("(;GM[Othello];)".into()))
+        );
+        assert_eq!(
+            parse_ggf("(;GM[Othello]B[f5](;;)"),
+            Err(GgfError::NotClosed)
+        );
+        assert_eq!(
+            parse_ggf("(;GM[Othello]TY[8a]B[f5];)"),
+            Err(GgfError::Type("8a".into()))
+        );
+        assert!(matches!(
+            parse_ggf("(;GM[Othello] x B[f5];)"),
+            Err(GgfError::Unexpected(_))
+        ));
+        for ty in ["10", "s8a", "88", "8x"] {
+            assert!(parse_ggf(&format!("(;TY[{ty}];)")).is_err(), "{ty}");
+        }
+        for ty in ["8", "s8", "8r20", "8k", " 8 "] {
+            assert!(parse_ggf(&format!("(;TY[{ty}]B[f5];)")).is_ok(), "{ty}");
+        }
+    }
+
+    #[test]
+    fn values_hold_any_text_with_escapes() {
+        let r = parse_ggf_record(
+            "\u{feff}(;GM[Othello]PB[a \\] b\\\\]C[next: (;GM[Othello\\] ;) [x\\]]B[f5]W[d6];)",
+        )
+        .unwrap();
+        assert_eq!(r.players[0].as_deref(), Some("a ] b\\"));
+        assert_eq!(r.game.transcript(), "f5d6");
+        // A backslash before the text's end leaves the tag open.
+        assert_eq!(
+            parse_ggf("(;PB[a\\];)"),
+            Err(GgfError::Unclosed("PB".into()))
+        );
+        // The writer leaves nothing that the reader would take as an escape.
+        let g = GgfGame {
+            place: "p".into(),
+            unix_time: 0,
+            black: "back\\".into(),
+            white: "w".into(),
+            time_control: String::new(),
+            start: Position::START,
+            moves: vec!["f5".parse().unwrap()],
+            black_score: 0,
+            forfeit: None,
+            name: None,
+        };
+        let r = parse_ggf_record(&g.to_string()).unwrap();
+        assert_eq!(r.players[0].as_deref(), Some("back"));
+        assert_eq!(r.game.moves.len(), 1);
+    }
+
+    #[test]
+    fn a_file_splits_into_its_games_with_their_lines() {
+        let text = "\u{feff}# saved games\n\n(;GM[Othello]B[f5];)\n% note\n(;GM[Othello]\nC[a (; b ;) c]\nB[d3];) (;B[c4];)\n";
+        let games = split_games(text).unwrap();
+        let lines: Vec<usize> = games.iter().map(|g| g.line).collect();
+        assert_eq!(lines, vec![3, 5, 7]);
+        assert_eq!(games[1].text, "(;GM[Othello]\nC[a (; b ;) c]\nB[d3];)");
+        assert_eq!(parse_ggf(games[1].text).unwrap().transcript(), "d3");
+        assert_eq!(split_games("").unwrap(), vec![]);
+        // Text between games, a game without its end: the line where it is.
+        assert!(matches!(
+            split_games("(;B[f5];)\nhello\n"),
+            Err((2, GgfError::Unexpected(_)))
+        ));
+        assert_eq!(
+            split_games("(;B[f5];)\n(;B[f5]\n(;B[f5];)\n"),
+            Err((2, GgfError::NotClosed))
+        );
+        assert_eq!(
+            split_games("\n\n(;B[f5]C[open"),
+            Err((3, GgfError::Unclosed("C".into())))
+        );
     }
 
     #[test]
