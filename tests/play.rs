@@ -274,3 +274,74 @@ fn a_redo_onto_the_engines_turn_lets_it_move_and_an_unfinished_game_has_no_resul
     let autosaved = std::fs::read_to_string(&save).unwrap();
     assert!(autosaved.contains("RE[?]"), "{autosaved}");
 }
+
+/// A script's moves arrive while the engine thinks: each waits for the engine's reply and none is
+/// refused as played on the engine's turn.
+#[test]
+fn moves_sent_ahead_wait_for_the_engines_replies() {
+    // Level 9 without the book: a deterministic depth-12 search, long enough to be interrupted
+    // by the lines that follow. A first game learns the engine's replies.
+    let args = ["--level", "9", "--no-book", "--time", "30", "--no-autosave"];
+    let mut e = Engine::start_with(&[&["play"][..], &args].concat());
+    let mut lines = to_prompt(&mut e);
+    let mut script = Vec::new();
+    for _ in 0..3 {
+        let mv = legal(lines.last().unwrap()).pop().expect("a legal move");
+        e.send(&mv);
+        script.push(mv);
+        lines = to_prompt(&mut e);
+    }
+    let expected = moves(&lines);
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    // The same moves at once.
+    let mut e = Engine::start_with(&[&["play"][..], &args].concat());
+    let text: String = script.iter().map(|m| format!("{m}\n")).collect();
+    e.send_bytes(format!("{text}quit\n").as_bytes());
+    let out = e.until(|l| l.contains(&format!("moves: {expected}   ")));
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+/// `--resume` continues a game with the sides and the level it was played with; `--play` and
+/// `--level` given again take precedence.
+#[test]
+fn resume_restores_the_sides_and_the_level() {
+    let save = temp("sides.ggf");
+    let mut e = play(&["--play", "white", "--level", "4"], &save);
+    // The engine opens as Black; the person answers once.
+    let lines = to_prompt(&mut e);
+    let mv = legal(lines.last().unwrap()).pop().unwrap();
+    e.send(&mv);
+    to_prompt(&mut e);
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let mut again = play(&["--resume"], &save);
+    let lines = to_prompt(&mut again);
+    assert!(lines[0].contains("you are White (O)"), "{}", lines[0]);
+    assert!(lines[0].contains("at level 4"), "{}", lines[0]);
+    assert!(
+        lines.last().unwrap().starts_with("White (O) to move"),
+        "{lines:?}"
+    );
+    again.send("quit");
+    assert_eq!(again.wait_exit(), 0);
+    let mut both = play(&["--resume", "--play", "both", "--level", "6"], &save);
+    let lines = to_prompt(&mut both);
+    assert!(lines[0].contains("both sides"), "{}", lines[0]);
+    both.send("quit");
+    assert_eq!(both.wait_exit(), 0);
+}
+
+/// A seed beyond the engine's range is refused, not taken modulo or ignored.
+#[test]
+fn a_seed_out_of_range_is_refused() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["play", "--seed", "2147483648", "--no-autosave"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--seed"), "{err}");
+}

@@ -2,18 +2,22 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use wedge::engine::play::{default_autosave, read_game, PlayConfig, PlayFrontEnd, DEFAULT_MOVE_MS};
+use wedge::engine::play::{
+    default_autosave, read_saved, PlayConfig, PlayFrontEnd, DEFAULT_MOVE_MS,
+};
 use wedge::protocol::play::{Players, Style, TimeSetting};
 
 /// The arguments of `wedge play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
     /// Your side: black, white, both (two people; the engine gives hints) or none (watch).
-    #[arg(long = "play", default_value = "black", value_parser = ["black", "white", "both", "none"])]
-    pub side: String,
-    /// The engine's level, 1 (weakest) to 10 (full strength; docs/levels.md).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10))]
-    pub level: u32,
+    /// Default: black, or the sides of the game resumed or loaded when wedge play saved it.
+    #[arg(long = "play", value_parser = ["black", "white", "both", "none"])]
+    pub side: Option<String>,
+    /// The engine's level, 1 (weakest) to 10 (full strength; docs/levels.md). Default: 10, or
+    /// the level of the game resumed or loaded when wedge play saved it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub level: Option<u32>,
     /// Seconds the engine thinks at most a move.
     #[arg(long, conflicts_with = "clock")]
     pub time: Option<f64>,
@@ -37,7 +41,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub no_book: bool,
     /// Vary the engine's moves with this seed (the same seed and moves replay the same game).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(..=2_147_483_647))]
     pub seed: Option<u64>,
     /// Plain characters, no colours (also when NO_COLOR is set or the output is not a terminal).
     #[arg(long)]
@@ -46,12 +50,6 @@ pub struct PlayArgs {
 
 /// Runs the game until `quit` or the end of the input.
 pub fn run(args: PlayArgs) -> Result<(), String> {
-    let players = match args.side.as_str() {
-        "white" => Players::Human(wedge::board::Color::White),
-        "both" => Players::BothHuman,
-        "none" => Players::BothEngine,
-        _ => Players::Human(wedge::board::Color::Black),
-    };
     let time = match (&args.clock, args.time) {
         (Some(clock), _) => {
             let words = ["time", "game", clock.as_str()].join(" ");
@@ -80,17 +78,30 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         } else {
             args.load.clone()
         };
-    let resume = match from {
+    let saved = match from {
         Some(path) => {
             let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             Some(
-                read_game(&String::from_utf8_lossy(&bytes))
+                read_saved(&String::from_utf8_lossy(&bytes))
                     .map_err(|e| format!("{}:{e}", path.display()))?,
             )
         }
         None => None,
     };
+    // The sides and level a saved game of wedge play's own was played with, unless given.
+    let (saved_players, saved_level) = saved
+        .as_ref()
+        .and_then(|s| s.sides())
+        .map_or((None, None), |(p, l)| (Some(p), l));
+    let players = match args.side.as_deref() {
+        Some("white") => Players::Human(wedge::board::Color::White),
+        Some("both") => Players::BothHuman,
+        Some("none") => Players::BothEngine,
+        Some(_) => Players::Human(wedge::board::Color::Black),
+        None => saved_players.unwrap_or(Players::Human(wedge::board::Color::Black)),
+    };
+    let level = args.level.or(saved_level).unwrap_or(10);
     // A person at a terminal: thinking is shown in place (escape codes), so both ends must be one.
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let colour = !args.plain
@@ -98,12 +109,12 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let config = PlayConfig {
         players,
-        level: args.level,
+        level,
         time,
         style: Style { colour },
         interactive,
         autosave,
-        resume,
+        resume: saved.map(|s| s.game),
         book: !args.no_book,
         random: args.seed,
     };

@@ -15,7 +15,7 @@ mod history;
 mod saved;
 mod tasks;
 
-pub use saved::{read_game, GameTextError};
+pub use saved::{read_game, read_saved, GameTextError, SavedGame};
 
 use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
@@ -127,6 +127,8 @@ pub struct PlayFrontEnd {
     /// Lines typed while the engine was busy, applied in order when it is done (a script's
     /// next move, or a person typing ahead).
     queue: std::collections::VecDeque<String>,
+    /// Whether a line of `queue` is being applied (the lines after it then wait for the engine).
+    draining: bool,
     /// The game changed in this session (only then is it saved over the last one).
     dirty: bool,
     /// `quit` was applied: the session ends.
@@ -151,6 +153,7 @@ impl PlayFrontEnd {
             over_announced: false,
             input_ended: false,
             queue: std::collections::VecDeque::new(),
+            draining: false,
             dirty: false,
             quit: false,
         };
@@ -344,10 +347,14 @@ impl PlayFrontEnd {
         self.show(s);
         if self.human[pos.side as usize] {
             self.prompt(s);
-        } else if !self.queue.is_empty() {
-            // Lines typed ahead (a script's, or a person's while the engine played itself) take
-            // effect before the engine thinks again.
-            self.drain_queue(s);
+        } else {
+            // Lines that waited for the engine's last search (a person's, typed while the engine
+            // played itself) take effect before it thinks again. A line taken from the queue that
+            // gives the engine its turn (a move) starts the search at once: the lines after it
+            // wait for that search in turn.
+            if !self.draining {
+                self.drain_queue(s);
+            }
             let pos = self.position();
             if !self.quit
                 && self.task.is_none()
@@ -357,8 +364,6 @@ impl PlayFrontEnd {
             {
                 self.engine_move(s);
             }
-        } else {
-            self.engine_move(s);
         }
     }
 
@@ -390,6 +395,7 @@ impl PlayFrontEnd {
 
     /// Applies the lines typed ahead, in order, until one starts the engine or ends the session.
     fn drain_queue(&mut self, s: &mut Session<'_>) {
+        let outer = std::mem::replace(&mut self.draining, true);
         while self.task.is_none() && !self.quit {
             let Some(line) = self.queue.pop_front() else {
                 break;
@@ -398,6 +404,7 @@ impl PlayFrontEnd {
                 self.quit = true;
             }
         }
+        self.draining = outer;
     }
 
     fn announce_result(&self, s: &mut Session<'_>, pos: Position) {

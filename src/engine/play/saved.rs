@@ -1,13 +1,51 @@
 //! A saved game's text, as `wedge play` loads it (`--load`, `--resume`, `load`): one GGF game or
 //! one transcript, with comments and a byte-order mark skipped.
 
-use crate::board::ggf::{parse_ggf, split_games};
+use crate::board::ggf::{parse_ggf_record, split_games};
 use crate::board::text::Game;
+use crate::board::Color;
+use crate::protocol::play::Players;
 
 /// A game from a file's text: one GGF game, or one transcript from the start (`f5d6c3...`) on a
 /// line; blank lines, `#` and `%` comments and a byte-order mark are skipped. A second game is an
 /// error (a saved game is one game), as is a file with none.
 pub fn read_game(text: &str) -> Result<Game, GameTextError> {
+    read_saved(text).map(|saved| saved.game)
+}
+
+/// A saved game and the names its record gives the players (`PB`, `PW`; none for a transcript).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedGame {
+    /// The game.
+    pub game: Game,
+    /// Black's and White's names, when the record has them.
+    pub names: [Option<String>; 2],
+}
+
+impl SavedGame {
+    /// The sides a person played, when the record is `wedge play`'s own (`human` against `wedge
+    /// level N`), and the engine's level: what `--resume` restores.
+    pub fn sides(&self) -> Option<(Players, Option<u32>)> {
+        let level = |n: &str| n.strip_prefix("wedge level ").and_then(|l| l.parse().ok());
+        let [Some(black), Some(white)] = &self.names else {
+            return None;
+        };
+        let engine_level = level(black).or_else(|| level(white));
+        let players = match (black == "human", white == "human") {
+            (true, true) => Players::BothHuman,
+            (true, false) if level(white).is_some() => Players::Human(Color::Black),
+            (false, true) if level(black).is_some() => Players::Human(Color::White),
+            (false, false) if level(black).is_some() && level(white).is_some() => {
+                Players::BothEngine
+            }
+            _ => return None,
+        };
+        Some((players, engine_level))
+    }
+}
+
+/// [`read_game`], with the players' names.
+pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let content = |l: &&str| {
         let l = l.trim();
@@ -26,14 +64,24 @@ pub fn read_game(text: &str) -> Result<Game, GameTextError> {
             return Err(GameTextError::Several(first + second.line));
         }
         let game = games.first().ok_or(GameTextError::NoGame)?;
-        return parse_ggf(game.text).map_err(|e| GameTextError::Ggf(first + game.line, e));
+        let record =
+            parse_ggf_record(game.text).map_err(|e| GameTextError::Ggf(first + game.line, e))?;
+        return Ok(SavedGame {
+            game: record.game,
+            names: record.players,
+        });
     }
     if let Some((second, _)) = lines.next() {
         return Err(GameTextError::Several(second + 1));
     }
-    line.trim()
+    let game = line
+        .trim()
         .parse::<Game>()
-        .map_err(|e| GameTextError::Transcript(first + 1, e))
+        .map_err(|e| GameTextError::Transcript(first + 1, e))?;
+    Ok(SavedGame {
+        game,
+        names: [None, None],
+    })
 }
 
 /// Why a saved game could not be read (the lines count from 1).
@@ -96,5 +144,31 @@ mod tests {
         assert!(e.to_string().starts_with("2: "), "{e}");
         let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
         assert_eq!(read_game(ggf).unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn wedge_plays_own_records_give_the_sides_and_the_level() {
+        let sides = |b: &str, w: &str| {
+            read_saved(&format!("(;GM[Othello]PB[{b}]PW[{w}]B[f5];)"))
+                .unwrap()
+                .sides()
+        };
+        let human = "human";
+        assert_eq!(
+            sides(human, "wedge level 7"),
+            Some((Players::Human(Color::Black), Some(7)))
+        );
+        assert_eq!(
+            sides("wedge level 3", human),
+            Some((Players::Human(Color::White), Some(3)))
+        );
+        assert_eq!(sides(human, human), Some((Players::BothHuman, None)));
+        assert_eq!(
+            sides("wedge level 10", "wedge level 10"),
+            Some((Players::BothEngine, Some(10)))
+        );
+        assert_eq!(sides("Ann", "Bo"), None);
+        assert_eq!(sides(human, "Bo"), None);
+        assert_eq!(read_saved("f5d6\n").unwrap().sides(), None);
     }
 }
