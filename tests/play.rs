@@ -345,3 +345,31 @@ fn a_seed_out_of_range_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--seed"), "{err}");
 }
+
+/// Playing again the move that was taken back keeps the moves after it to replay; another move
+/// drops them.
+#[test]
+fn replaying_the_taken_back_move_keeps_the_rest_to_redo() {
+    let save = temp("replay.ggf");
+    let mut e = play(&["--play", "both"], &save);
+    to_prompt(&mut e);
+    for mv in ["f5", "d6", "c3"] {
+        e.send(mv);
+        to_prompt(&mut e);
+    }
+    e.send("undo 3");
+    assert_eq!(moves(&to_prompt(&mut e)), "(none)");
+    e.send("f5");
+    to_prompt(&mut e);
+    e.send("redo 2");
+    assert_eq!(moves(&to_prompt(&mut e)), "f5 d6 c3");
+    e.send("undo 2");
+    to_prompt(&mut e);
+    e.send("f6");
+    to_prompt(&mut e);
+    e.send("redo");
+    let got = e.until(|l| l.starts_with("error:"));
+    assert!(got.last().unwrap().contains("no move to replay"), "{got:?}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}

@@ -118,8 +118,10 @@ pub enum NumberOf {
     Level,
     /// `random on SEED`: 0..2147483647.
     Seed,
-    /// `time S`: seconds, 0.1 to 86400.
+    /// `time S`: seconds, 0.01 to 86400.
     Seconds,
+    /// `time game M+I`: the increment, seconds, 0 to 86400.
+    Increment,
     /// `time game M`: minutes, up to 600.
     Minutes,
 }
@@ -177,7 +179,12 @@ impl std::fmt::Display for PlayError {
                 NumberOf::Hint => write!(f, "hint needs a number of moves 1..32, got '{got}'"),
                 NumberOf::Level => write!(f, "level must be 1..10, got '{got}'"),
                 NumberOf::Seed => write!(f, "the seed must be a number 0..2147483647, got '{got}'"),
-                NumberOf::Seconds => write!(f, "'{got}' is not a number of seconds (0.1 to 86400)"),
+                NumberOf::Seconds => {
+                    write!(f, "'{got}' is not a number of seconds (0.01 to 86400)")
+                }
+                NumberOf::Increment => {
+                    write!(f, "'{got}' is not an increment in seconds (0 to 86400)")
+                }
                 NumberOf::Minutes => write!(f, "'{got}' is not a number of minutes (up to 600)"),
             },
             PlayError::NotAPlayer(w) => {
@@ -328,15 +335,16 @@ fn on_off(args: &[&str], usage: &'static str) -> Result<bool, PlayError> {
 }
 
 fn parse_time(args: &[&str]) -> Result<TimeSetting, PlayError> {
-    let seconds = |s: &str| -> Result<u64, PlayError> {
+    // Milliseconds from seconds in `min..=86400`.
+    let seconds = |s: &str, min: f64, what: NumberOf| -> Result<u64, PlayError> {
         s.parse::<f64>()
             .ok()
-            .filter(|v| v.is_finite() && *v > 0.0 && *v <= 86_400.0)
+            .filter(|v| v.is_finite() && *v >= min && *v <= 86_400.0)
             .map(|v| (v * 1000.0).round() as u64)
-            .ok_or_else(|| PlayError::BadNumber(NumberOf::Seconds, s.to_string()))
+            .ok_or_else(|| PlayError::BadNumber(what, s.to_string()))
     };
     match args {
-        [s] => Ok(TimeSetting::PerMove(seconds(s)?.max(10))),
+        [s] => Ok(TimeSetting::PerMove(seconds(s, 0.01, NumberOf::Seconds)?)),
         [g, clock] if g.eq_ignore_ascii_case("game") => {
             let (m, inc) = clock.split_once('+').unwrap_or((clock, "0"));
             let minutes = m
@@ -344,7 +352,7 @@ fn parse_time(args: &[&str]) -> Result<TimeSetting, PlayError> {
                 .ok()
                 .filter(|v| v.is_finite() && *v > 0.0 && *v <= 600.0)
                 .ok_or_else(|| PlayError::BadNumber(NumberOf::Minutes, m.to_string()))?;
-            let inc = if inc == "0" { 0 } else { seconds(inc)? };
+            let inc = seconds(inc, 0.0, NumberOf::Increment)?;
             Ok(TimeSetting::Game((minutes * 60_000.0).round() as u64, inc))
         }
         _ => Err(PlayError::Usage(
@@ -669,6 +677,19 @@ mod tests {
             parse("time game 10+2"),
             Ok(PlayCommand::Time(TimeSetting::Game(600_000, 2000)))
         );
+        // An increment of zero in any spelling; a time a move too short to think in is refused.
+        for zero in ["time game 10+0.0", "time game 10+0", "time game 10"] {
+            assert_eq!(
+                parse(zero),
+                Ok(PlayCommand::Time(TimeSetting::Game(600_000, 0))),
+                "{zero}"
+            );
+        }
+        assert_eq!(
+            parse("time 0.001").unwrap_err().to_string(),
+            "'0.001' is not a number of seconds (0.01 to 86400)"
+        );
+        assert!(parse("time game 10+-1").is_err());
         assert_eq!(
             parse("save my game.ggf"),
             Ok(PlayCommand::Save("my game.ggf".into()))

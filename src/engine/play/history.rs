@@ -120,7 +120,8 @@ impl PlayFrontEnd {
         };
         match read_game(&text) {
             Ok(game) => {
-                let message = format!("Loaded {file}: {} moves.", game.moves.len());
+                let played = game.moves.iter().filter(|m| !m.is_pass()).count();
+                let message = format!("Loaded {file}: {played} moves.");
                 self.start_from(s, game, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}:{e}")),

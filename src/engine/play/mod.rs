@@ -583,7 +583,6 @@ impl PlayFrontEnd {
                 .line(&format!("error: {why}; legal: {}", legal.join(" ")));
             return true;
         }
-        self.redo.clear();
         self.push_move(mv);
         self.advance(s);
         true
