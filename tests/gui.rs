@@ -157,6 +157,36 @@ fn foreign_hosts_and_origins_are_refused() {
     assert_eq!(g.raw(method.as_bytes()), 405);
 }
 
+/// Listening on every address, the server answers the page opened by any of the machine's
+/// addresses (another machine's browser sends the address it used), and still refuses names.
+#[test]
+fn on_every_address_the_page_is_served_by_address_and_refused_by_name() {
+    let g = GuiServer::start_with(&["--host", "0.0.0.0"]);
+    let port = g.port;
+    let get = |host: &str| {
+        g.raw(format!("GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes())
+    };
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("192.0.2.7:{port}"),
+    ] {
+        assert_eq!(get(&host), 200, "{host}");
+    }
+    assert_eq!(get(&format!("rebound.example:{port}")), 403);
+    assert_eq!(get(&format!("192.0.2.7:{}", port.wrapping_add(1))), 403);
+    // A command from the page served at that address is accepted; from another site, refused.
+    let claim = |origin: &str| {
+        let body = r#"{"force":true}"#;
+        g.raw(format!(
+            "POST /api/claim HTTP/1.1\r\nHost: 192.0.2.7:{port}\r\nOrigin: {origin}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ).as_bytes())
+    };
+    assert_eq!(claim(&format!("http://192.0.2.7:{port}")), 200);
+    assert_eq!(claim("http://evil.example"), 403);
+}
+
 #[test]
 fn one_tab_holds_the_engine_at_a_time() {
     let g = GuiServer::start();

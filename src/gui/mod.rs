@@ -66,8 +66,8 @@ impl std::error::Error for GuiError {}
 pub struct GuiServer {
     server: Arc<Server>,
     addr: SocketAddr,
-    /// `Host` values the server answers to.
-    hosts: Vec<String>,
+    /// The `Host` values the server answers to.
+    hosts: Hosts,
 }
 
 impl GuiServer {
@@ -82,16 +82,10 @@ impl GuiServer {
             addr: wanted,
             reason: "not an IP address".into(),
         })?;
-        let port = addr.port();
-        let mut hosts = vec![format!("{addr}")];
-        if host.is_loopback() {
-            hosts.extend([
-                format!("localhost:{port}"),
-                format!("127.0.0.1:{port}"),
-                format!("[::1]:{port}"),
-            ]);
-        }
-        hosts.dedup();
+        let hosts = Hosts {
+            ip: host,
+            port: addr.port(),
+        };
         Ok(GuiServer {
             server: Arc::new(server),
             addr,
@@ -115,11 +109,9 @@ impl GuiServer {
     /// Serves until `stop` is raised; engine messages go to `out`. Returns the exit status.
     pub fn run(self, stop: Arc<AtomicBool>, out: impl Write) -> i32 {
         let GuiServer { server, hosts, .. } = self;
-        let hosts = Arc::new(hosts);
         let start = move |events: Sender<Event>| -> std::io::Result<()> {
             for i in 0..2 {
-                let (server, events, hosts, stop) =
-                    (server.clone(), events.clone(), hosts.clone(), stop.clone());
+                let (server, events, stop) = (server.clone(), events.clone(), stop.clone());
                 std::thread::Builder::new()
                     .name(format!("http-{i}"))
                     .spawn(move || serve(&server, &events, &hosts, &stop))?;
@@ -142,8 +134,62 @@ impl GuiServer {
     }
 }
 
+/// The `Host` values the server answers to: its own address written as an IP address, any of the
+/// machine's when it listens on all of them (`0.0.0.0`, `::`), and `localhost` on a loopback or
+/// wildcard address; with the server's port, or none when that is 80. A name other than
+/// `localhost` is refused: a web page could point a name of its own at this machine (DNS
+/// rebinding) and reach the engine with the browser's help, while an address cannot be anyone's.
+#[derive(Clone, Copy, Debug)]
+struct Hosts {
+    /// The address the server listens on.
+    ip: IpAddr,
+    /// Its port.
+    port: u16,
+}
+
+impl Hosts {
+    /// Whether `host` (a `Host` header, or an origin without its scheme) names this server.
+    fn allows(&self, host: &str) -> bool {
+        let Some((name, port)) = split_host(host) else {
+            return false;
+        };
+        if port.unwrap_or(80) != self.port {
+            return false;
+        }
+        let wildcard = self.ip.is_unspecified();
+        if name.eq_ignore_ascii_case("localhost") {
+            return wildcard || self.ip.is_loopback();
+        }
+        match name.parse::<IpAddr>() {
+            Ok(ip) => wildcard || ip == self.ip || (ip.is_loopback() && self.ip.is_loopback()),
+            Err(_) => false,
+        }
+    }
+}
+
+/// A host's name (an IPv6 address without its brackets) and port, if it has one.
+fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => {
+            let (ip, after) = rest.split_once(']')?;
+            (
+                ip,
+                after
+                    .strip_prefix(':')
+                    .or((after.is_empty()).then_some(""))?,
+            )
+        }
+        None => host.split_once(':').unwrap_or((host, "")),
+    };
+    let port = match port {
+        "" if !host.ends_with(':') => None,
+        p => Some(p.parse().ok()?),
+    };
+    Some((name, port))
+}
+
 /// Answers requests until `stop` is raised or the session has ended.
-fn serve(server: &Server, events: &Sender<Event>, hosts: &[String], stop: &AtomicBool) {
+fn serve(server: &Server, events: &Sender<Event>, hosts: &Hosts, stop: &AtomicBool) {
     while !stop.load(Ordering::Relaxed) {
         let request = match server.recv_timeout(TICK) {
             Ok(Some(r)) => r,
@@ -193,19 +239,20 @@ type Reply = (u16, &'static str, String);
 fn answer(
     request: &mut tiny_http::Request,
     events: &Sender<Event>,
-    hosts: &[String],
+    hosts: &Hosts,
 ) -> Result<Reply, (u16, String)> {
     let host = header_value(request, "Host").unwrap_or("");
-    if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+    if !hosts.allows(host) {
         return Err((
             403,
             format!("refused: Host '{}' is not this server", clip(host)),
         ));
     }
     if let Some(origin) = header_value(request, "Origin") {
-        let own = hosts
-            .iter()
-            .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
+        let own = origin
+            .get(..7)
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"))
+            && hosts.allows(&origin[7..]);
         if !own {
             return Err((
                 403,
@@ -347,4 +394,59 @@ pub fn open_browser(url: &str) -> Result<(), std::io::Error> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_by_address_are_answered_and_names_refused() {
+        let local = Hosts {
+            ip: "127.0.0.1".parse().unwrap(),
+            port: 8080,
+        };
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
+            assert!(local.allows(ok), "{ok}");
+        }
+        for bad in [
+            "127.0.0.1:8081",
+            "127.0.0.1",
+            "evil.example:8080",
+            "192.168.1.5:8080",
+            "",
+            "127.0.0.1:",
+            "[::1",
+            "127.0.0.1:8080:1",
+        ] {
+            assert!(!local.allows(bad), "{bad}");
+        }
+        let all = Hosts {
+            ip: "0.0.0.0".parse().unwrap(),
+            port: 8080,
+        };
+        for ok in [
+            "192.168.1.5:8080",
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "[fe80::1]:8080",
+        ] {
+            assert!(all.allows(ok), "{ok}");
+        }
+        for bad in ["mybox.lan:8080", "192.168.1.5:80", "192.168.1.5"] {
+            assert!(!all.allows(bad), "{bad}");
+        }
+        // On port 80 a browser leaves the port out.
+        let web = Hosts {
+            ip: "0.0.0.0".parse().unwrap(),
+            port: 80,
+        };
+        assert!(web.allows("192.168.1.5") && web.allows("192.168.1.5:80"));
+        assert!(!web.allows("rebind.example"));
+    }
 }

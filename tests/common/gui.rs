@@ -16,8 +16,14 @@ pub struct GuiServer {
 
 impl GuiServer {
     pub fn start() -> GuiServer {
+        GuiServer::start_with(&[])
+    }
+
+    /// `wedge gui --port 0` with more arguments.
+    pub fn start_with(extra: &[&str]) -> GuiServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
             .args(["gui", "--port", "0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
