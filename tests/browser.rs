@@ -217,6 +217,19 @@ fn the_board_in_a_real_browser() {
     b.wait(10, "a graph point for every move", "return document.querySelectorAll('#graph circle.point').length === document.querySelectorAll('#moves li').length");
     screenshot(&b, "gui-analysis.png");
 
+    // Swap changes the sides on the server: the form follows, so Apply does not swap them back.
+    new_game(&b, "human", "engine", 1, 0.05);
+    let sides = "return document.getElementById('black-side').value + ' ' + document.getElementById('white-side').value";
+    b.click("#swap");
+    b.wait(
+        10,
+        "the form after Swap",
+        &format!("{sides} === 'engine human'"),
+    );
+    b.click("#apply");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(b.run(sides, json!([])), json!("engine human"));
+
     // A narrow (phone) screen: nothing wider than the screen.
     b.set_window(400, 900);
     std::thread::sleep(std::time::Duration::from_millis(300));

@@ -260,6 +260,61 @@ fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
     assert!(hints.iter().any(|h| h["best"] == true));
 }
 
+/// Commands that change nothing the engine's search depends on (hints, going to the move shown,
+/// the same settings) leave it thinking; new settings restart it. Undo with nothing of the
+/// person's to take back is refused and keeps the game.
+#[test]
+fn the_engine_keeps_thinking_through_commands_that_change_nothing_for_it() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let mut start = Position::START;
+    for m in first_moves(Position::START).into_iter().take(10) {
+        start = start.play(m).unwrap();
+    }
+    let settings =
+        r#"{"black":"engine","white":"human","level":10,"time":{"kind":"per_move","ms":30000}}"#;
+    let (status, state) = g.command(
+        &token,
+        &format!(r#"{{"type":"new","position":"{start}","settings":{settings}}}"#),
+    );
+    assert_eq!(status, 200, "{state}");
+    let ms = |s: &Value| s["thinking"]["ms"].as_u64().unwrap_or(0);
+    let before = g.wait_for(&token, 10, |s| {
+        s["thinking"]["kind"] == "move" && ms(s) >= 600
+    });
+    for command in [
+        r#"{"type":"hints","on":true}"#.to_string(),
+        r#"{"type":"goto","ply":0}"#.to_string(),
+        r#"{"type":"pause","paused":false}"#.to_string(),
+        format!(r#"{{"type":"settings","settings":{settings}}}"#),
+    ] {
+        let (status, s) = g.command(&token, &command);
+        assert_eq!(status, 200, "{command}: {s}");
+        assert_eq!(s["thinking"]["kind"], "move", "{command}: {s}");
+        assert!(ms(&s) >= ms(&before), "{command} restarted the search: {s}");
+    }
+    // Another level: the search starts again.
+    let level = settings.replace(r#""level":10"#, r#""level":9"#);
+    let (status, s) = g.command(
+        &token,
+        &format!(r#"{{"type":"settings","settings":{level}}}"#),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert!(ms(&s) < ms(&before), "{s}");
+    // The engine moves; taking back would land on its turn, with no move of the person's before
+    // it: refused, and the game stays where it is.
+    g.command(&token, r#"{"type":"stop"}"#);
+    g.wait_for(&token, 10, |s| s["moves"].as_array().unwrap().len() == 1);
+    let (status, s) = g.command(&token, r#"{"type":"undo"}"#);
+    assert_eq!(status, 422, "{s}");
+    let s = g.state(&token);
+    assert_eq!(
+        (s["ply"].as_u64(), s["side"].as_str()),
+        (Some(1), Some("white")),
+        "{s}"
+    );
+}
+
 /// A game from `start` to its end, each side playing its first legal move.
 fn first_moves(start: Position) -> Vec<Move> {
     let mut pos = start;

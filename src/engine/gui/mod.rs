@@ -208,7 +208,6 @@ impl GuiFrontEnd {
     /// forced passes are played, the clocks and the engine go on.
     fn changed(&mut self, s: &mut Session<'_>) {
         self.version += 1;
-        self.stop_searches();
         // A side with no move passes at once (the game's last position only: a pass in the middle
         // is part of the moves already).
         while self.at_end() && self.flag.is_none() {
@@ -226,6 +225,7 @@ impl GuiFrontEnd {
         if pos.board.is_game_over() {
             self.values[self.cursor] = Some(f64::from(pos.black_final_score()));
         }
+        self.stop_unwanted();
         self.start_clock();
         self.next_work(s);
     }
@@ -309,6 +309,10 @@ impl GuiFrontEnd {
                     self.used = [0; 2];
                     self.flag = None;
                 }
+                if settings != self.settings {
+                    // The engine's search ran with the old level or time.
+                    self.stop_searches();
+                }
                 self.settings = settings;
                 self.apply_level(s);
                 self.changed(s);
@@ -323,12 +327,20 @@ impl GuiFrontEnd {
                 let humans = [Color::Black, Color::White]
                     .iter()
                     .any(|&c| self.settings.side(c) == Side::Human);
-                while humans
-                    && self.cursor > 0
-                    && (self.settings.side(self.position().side) == Side::Engine
-                        || self.position().board.must_pass())
-                {
+                let back_from = self.cursor + 1;
+                let not_theirs = |g: &Self| {
+                    g.settings.side(g.position().side) == Side::Engine
+                        || g.position().board.must_pass()
+                };
+                while humans && self.cursor > 0 && not_theirs(self) {
                     self.cursor -= 1;
+                }
+                if humans && not_theirs(self) {
+                    // The engine opened the game: no turn of a person's to go back to.
+                    self.cursor = back_from;
+                    return Err(ApiError::Refused(
+                        "there is no move of yours to take back".into(),
+                    ));
                 }
                 self.flag = None;
                 self.changed(s);

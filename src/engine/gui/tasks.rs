@@ -109,23 +109,49 @@ impl GuiFrontEnd {
         }
     }
 
+    /// What the position shown needs the worker for: the engine's move or the hints, with the
+    /// ply and the position (`None`: only graph points).
+    pub(super) fn wanted(&self) -> Option<(Kind, usize, Position)> {
+        self.owner.as_ref()?;
+        let pos = self.position();
+        if pos.board.is_game_over() || (self.at_end() && self.flag.is_some()) {
+            return None;
+        }
+        let engine_to_move = self.settings.side(pos.side) == Side::Engine;
+        if self.at_end() && engine_to_move && !self.paused {
+            Some((Kind::Move, self.cursor, pos))
+        } else if self.hints_on && !(self.at_end() && engine_to_move) && pos.board.can_move() {
+            Some((Kind::Hint, self.cursor, pos))
+        } else {
+            None
+        }
+    }
+
+    /// Stops the searches that are no longer wanted: all but a live one that is still what
+    /// [`wanted`](Self::wanted) asks for (a command that changed nothing it depends on leaves the
+    /// engine thinking).
+    pub(super) fn stop_unwanted(&mut self) {
+        let wanted = self.wanted();
+        for search in &mut self.searches {
+            let same = wanted.is_some_and(|(kind, ply, pos)| {
+                search.kind == kind && search.ply == ply && search.position == pos
+            });
+            if !(search.live && same) {
+                search.live = false;
+                search.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Starts what the position shown needs: the engine's move, the hints, or a graph point.
     pub(super) fn next_work(&mut self, s: &mut Session<'_>) {
         if self.owner.is_none() || self.live_search().is_some() {
             return;
         }
-        let pos = self.position();
-        if pos.board.is_game_over() || (self.at_end() && self.flag.is_some()) {
-            self.fill_graph(s);
-            return;
-        }
-        let engine_to_move = self.settings.side(pos.side) == Side::Engine;
-        if self.at_end() && engine_to_move && !self.paused {
-            self.engine_move(s, pos);
-        } else if self.hints_on && !(self.at_end() && engine_to_move) && pos.board.can_move() {
-            self.start(s, Kind::Hint, pos, self.cursor);
-        } else {
-            self.fill_graph(s);
+        match self.wanted() {
+            Some((Kind::Move, _, pos)) => self.engine_move(s, pos),
+            Some((kind, ply, pos)) => self.start(s, kind, pos, ply),
+            None => self.fill_graph(s),
         }
     }
 
@@ -259,8 +285,12 @@ impl GuiFrontEnd {
         search.nodes = search.nodes.max(result.nodes);
         let side = search.position.side;
         let score = crate::protocol::play::score_discs(result.score);
-        if result.best_move.is_some() {
-            // The value of the searched position, whatever asked for it.
+        // The value of the searched position, whatever asked for it, while the game still has
+        // that position there (a new game or another line may have replaced it).
+        if result.best_move.is_some()
+            && search.ply <= self.moves.len()
+            && self.position_at(search.ply) == search.position
+        {
             self.set_value(search.ply, side, score);
         }
         if !search.live {

@@ -281,8 +281,14 @@ function render(s) {
   else if (a && a.error) at = "The analysis stopped: " + a.error;
   else if (a && a.mean_loss) at = "Mean loss a move: Black " + a.mean_loss[0].toFixed(2) + ", White " + a.mean_loss[1].toFixed(2) + " discs.";
   $("analysis-text").textContent = at;
-  if (first) fillForm(s);
+  // The form follows the server's settings (Swap, Load, another tab) unless the person has
+  // changed it and not yet applied it.
+  const drawn = JSON.stringify(s.settings);
+  if (first || (drawn !== formDrawn && !formEdited)) fillForm(s);
 }
+// The settings last written into the form, and whether the person has changed the form since.
+let formDrawn = "";
+let formEdited = false;
 let renderedVersion = -1;
 
 function cap(c) {
@@ -385,6 +391,8 @@ function fillForm(s) {
     $("clock-inc").value = t.inc_ms / 1000;
   }
   timeKindChanged();
+  formDrawn = JSON.stringify(s.settings);
+  formEdited = false;
 }
 
 function timeKindChanged() {
@@ -444,6 +452,7 @@ function stopEditing() {
 
 async function startFromEdit() {
   const position = editing + " " + $("edit-side").value;
+  formEdited = false;
   const r = await api({ type: "new", settings: formSettings(), position });
   if (r) stopEditing();
 }
@@ -462,9 +471,14 @@ function wire() {
   $("time-kind").addEventListener("change", timeKindChanged);
   $("game-form").addEventListener("submit", (e) => {
     e.preventDefault();
+    formEdited = false;
     api({ type: "new", settings: formSettings() });
   });
-  $("apply").addEventListener("click", () => api({ type: "settings", settings: formSettings() }));
+  $("game-form").addEventListener("input", () => { formEdited = true; });
+  $("apply").addEventListener("click", () => {
+    formEdited = false;
+    api({ type: "settings", settings: formSettings() });
+  });
   $("save").addEventListener("click", save);
   $("upload").addEventListener("change", upload);
   $("load").addEventListener("click", async () => {
