@@ -421,3 +421,29 @@ fn a_game_clock_runs_out() {
         "{saved}"
     );
 }
+
+/// A message about the last move (a book move, a pass) is cleared when the person moves through
+/// the game or changes the settings.
+#[test]
+fn a_move_message_goes_when_the_game_is_reviewed() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let settings =
+        r#"{"black":"engine","white":"human","level":10,"time":{"kind":"per_move","ms":200}}"#;
+    let (status, s) = g.command(
+        &token,
+        &format!(r#"{{"type":"new","settings":{settings}}}"#),
+    );
+    assert_eq!(status, 200, "{s}");
+    let s = g.wait_for(&token, 10, |s| s["moves"].as_array().unwrap().len() == 1);
+    assert!(
+        s["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("from its book"),
+        "{s}"
+    );
+    let (status, s) = g.command(&token, r#"{"type":"goto","ply":0}"#);
+    assert_eq!(status, 200, "{s}");
+    assert!(s["message"].is_null(), "{s}");
+}

@@ -315,6 +315,7 @@ impl GuiFrontEnd {
                 }
                 self.settings = settings;
                 self.apply_level(s);
+                self.message = None;
                 self.changed(s);
             }
             Command::Move { square } => self.human_move(s, &square)?,
@@ -343,6 +344,7 @@ impl GuiFrontEnd {
                     ));
                 }
                 self.flag = None;
+                self.message = None;
                 self.changed(s);
             }
             Command::Redo => {
@@ -350,6 +352,7 @@ impl GuiFrontEnd {
                     return Err(ApiError::Refused("there is no move to replay".into()));
                 }
                 self.cursor += 1;
+                self.message = None;
                 self.changed(s);
             }
             Command::Goto { ply } => {
@@ -360,21 +363,25 @@ impl GuiFrontEnd {
                     )));
                 }
                 self.cursor = ply;
+                self.message = None;
                 self.changed(s);
             }
             Command::Swap => {
                 let Settings { black, white, .. } = self.settings;
                 self.settings.black = white;
                 self.settings.white = black;
+                self.message = None;
                 self.changed(s);
             }
             Command::Stop => self.move_now(),
             Command::Pause { paused } => {
                 self.paused = paused;
+                self.message = None;
                 self.changed(s);
             }
             Command::Hints { on } => {
                 self.hints_on = on;
+                self.message = None;
                 self.changed(s);
             }
             Command::Analyze => self.analyze()?,
