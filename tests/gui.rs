@@ -447,3 +447,31 @@ fn a_move_message_goes_when_the_game_is_reviewed() {
     assert_eq!(status, 200, "{s}");
     assert!(s["message"].is_null(), "{s}");
 }
+
+/// Clients that announce a body and never send it hold up only themselves: the page is still
+/// served, and the tab keeps the engine.
+#[test]
+fn a_body_that_never_comes_blocks_nothing_else() {
+    use std::io::Write;
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let port = g.port;
+    let mut silent = Vec::new();
+    for _ in 0..3 {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(
+            format!(
+                "POST /api/command HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Wedge-Token: {token}\r\nContent-Length: 10\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        silent.push(s);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let page = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    assert_eq!(g.raw(page.as_bytes()), 200);
+    let (status, _) = g.command(&token, r#"{"type":"state"}"#);
+    assert_eq!(status, 200);
+    drop(silent);
+}

@@ -188,7 +188,8 @@ fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
     Some((name, port))
 }
 
-/// Answers requests until `stop` is raised or the session has ended.
+/// Answers requests until `stop` is raised or the session has ended. Each request is answered on a
+/// thread of its own, so a client that never sends the body it announced holds up only itself.
 fn serve(server: &Server, events: &Sender<Event>, hosts: &Hosts, stop: &AtomicBool) {
     while !stop.load(Ordering::Relaxed) {
         let request = match server.recv_timeout(TICK) {
@@ -196,32 +197,51 @@ fn serve(server: &Server, events: &Sender<Event>, hosts: &Hosts, stop: &AtomicBo
             Ok(None) => continue,
             Err(_) => return,
         };
-        let mut request = request;
-        let (status, content_type, body) = match answer(&mut request, events, hosts) {
-            Ok(reply) => reply,
-            Err((status, message)) => (
-                status,
-                "application/json",
-                serde_json::json!({ "error": message, "kind": "http" }).to_string(),
-            ),
-        };
-        let mut response = Response::from_string(body).with_status_code(StatusCode(status));
-        let headers = [
-            ("Content-Type", content_type),
-            ("Cache-Control", "no-store"),
-            ("X-Content-Type-Options", "nosniff"),
-            ("X-Frame-Options", "DENY"),
-            ("Referrer-Policy", "no-referrer"),
-            ("Content-Security-Policy", POLICY),
-        ];
-        for (name, value) in headers {
-            // Every name and value here is plain ASCII, which a header always accepts.
-            if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(h);
+        // The request waits in a slot the thread takes it from: if no thread can be started, it
+        // is still here to be answered on this one.
+        let slot = Arc::new(std::sync::Mutex::new(Some(request)));
+        let (theirs, their_events, hosts) = (slot.clone(), events.clone(), *hosts);
+        let spawned = std::thread::Builder::new()
+            .name("http-request".into())
+            .spawn(move || {
+                if let Some(request) = theirs.lock().ok().and_then(|mut r| r.take()) {
+                    respond(request, &their_events, &hosts);
+                }
+            });
+        if spawned.is_err() {
+            if let Some(request) = slot.lock().ok().and_then(|mut r| r.take()) {
+                respond(request, events, &hosts);
             }
         }
-        let _ = request.respond(response);
     }
+}
+
+/// Answers one request.
+fn respond(mut request: tiny_http::Request, events: &Sender<Event>, hosts: &Hosts) {
+    let (status, content_type, body) = match answer(&mut request, events, hosts) {
+        Ok(reply) => reply,
+        Err((status, message)) => (
+            status,
+            "application/json",
+            serde_json::json!({ "error": message, "kind": "http" }).to_string(),
+        ),
+    };
+    let mut response = Response::from_string(body).with_status_code(StatusCode(status));
+    let headers = [
+        ("Content-Type", content_type),
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Content-Security-Policy", POLICY),
+    ];
+    for (name, value) in headers {
+        // Every name and value here is plain ASCII, which a header always accepts.
+        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            response.add_header(h);
+        }
+    }
+    let _ = request.respond(response);
 }
 
 /// The value of the request's header `name`, if it has one.
