@@ -87,31 +87,53 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-#[test]
-fn exact_scores_are_the_solvers_and_a_blunder_is_flagged() {
-    let d = dir("exact");
-    let mut solver = Solver::new(64);
-    let (game, blunder) = game_with_a_blunder(&mut solver);
+/// The game of [`game_with_a_blunder`] analysed with `args` (and `--json`): the game, the
+/// blunder's move number, every position (the start, then after each move), the JSON document and
+/// the table.
+struct Analysed {
+    game: Game,
+    blunder: usize,
+    positions: Vec<Position>,
+    doc: serde_json::Value,
+    table: String,
+}
+
+fn analyse_the_blunder_game(tag: &str, solver: &mut Solver, args: &[&str]) -> Analysed {
+    let d = dir(tag);
+    let (game, blunder) = game_with_a_blunder(solver);
     let file = d.join("game.txt");
     std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
     let out_json = d.join("a.json");
-    let table = ok(&wedge(&[
-        "analyze",
-        file.to_str().unwrap(),
-        "--depth",
-        "4",
-        "--exact",
-        "14",
-        "--json",
-        out_json.to_str().unwrap(),
-    ]));
+    let mut all = vec!["analyze", file.to_str().unwrap()];
+    all.extend_from_slice(args);
+    all.extend(["--json", out_json.to_str().unwrap()]);
+    let table = ok(&wedge(&all));
     let doc = json(&out_json);
-    let moves = doc["games"][0]["moves"].as_array().unwrap();
-    // Every position of the game, to check the reported scores against the solver.
     let mut positions = vec![game.start];
     for &m in &game.moves {
         positions.push(positions.last().unwrap().play(m).unwrap());
     }
+    let _ = std::fs::remove_dir_all(&d);
+    Analysed {
+        game,
+        blunder,
+        positions,
+        doc,
+        table,
+    }
+}
+
+#[test]
+fn exact_scores_are_the_solvers_and_a_blunder_is_flagged() {
+    let mut solver = Solver::new(64);
+    let Analysed {
+        game,
+        blunder,
+        positions,
+        doc,
+        table,
+    } = analyse_the_blunder_game("exact", &mut solver, &["--depth", "4", "--exact", "14"]);
+    let moves = doc["games"][0]["moves"].as_array().unwrap();
     let mut checked = 0;
     for m in moves {
         let number = m["number"].as_u64().unwrap() as usize;
@@ -159,7 +181,6 @@ fn exact_scores_are_the_solvers_and_a_blunder_is_flagged() {
         .find(|l| l.trim_start().starts_with(&format!("{blunder} ")))
         .unwrap();
     assert!(line.ends_with("??"), "{line}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A minimal XML well-formedness check: tags nest and close, attributes are quoted.
@@ -357,29 +378,17 @@ fn a_midgame_move_is_scored_at_the_depth_of_the_best_one() {
     use std::sync::Arc;
     use wedge::eval::Evaluator;
     use wedge::search::{Limits, Score, Searcher, FULL_WIDTH};
-    let d = dir("parity");
     let mut solver = Solver::new(16);
-    let (game, _) = game_with_a_blunder(&mut solver);
-    let file = d.join("game.txt");
-    std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
-    let out_json = d.join("a.json");
-    ok(&wedge(&[
-        "analyze",
-        file.to_str().unwrap(),
-        "--depth",
-        "4",
-        "--exact",
-        "14",
-        "--selectivity",
-        "100",
-        "--json",
-        out_json.to_str().unwrap(),
-    ]));
-    let doc = json(&out_json);
-    let mut positions = vec![game.start];
-    for &m in &game.moves {
-        positions.push(positions.last().unwrap().play(m).unwrap());
-    }
+    let Analysed {
+        game,
+        positions,
+        doc,
+        ..
+    } = analyse_the_blunder_game(
+        "parity",
+        &mut solver,
+        &["--depth", "4", "--exact", "14", "--selectivity", "100"],
+    );
     let mut searcher = Searcher::new(16, Evaluator::default());
     let (mut others, mut bests) = (0, 0);
     for m in doc["games"][0]["moves"].as_array().unwrap() {
@@ -424,34 +433,15 @@ fn a_midgame_move_is_scored_at_the_depth_of_the_best_one() {
         others >= 10 && bests >= 3,
         "{others} other moves, {bests} best moves"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// With a time a position, the exact part still runs every solve to its end: the scores from
 /// `--exact` empties on are the solver's, however short the time.
 #[test]
 fn a_time_limit_does_not_cut_the_exact_solves() {
-    let d = dir("time");
     let mut solver = Solver::new(16);
-    let (game, _) = game_with_a_blunder(&mut solver);
-    let file = d.join("game.txt");
-    std::fs::write(&file, format!("{}\n", game.transcript())).unwrap();
-    let out_json = d.join("a.json");
-    ok(&wedge(&[
-        "analyze",
-        file.to_str().unwrap(),
-        "--time",
-        "0.001",
-        "--exact",
-        "16",
-        "--json",
-        out_json.to_str().unwrap(),
-    ]));
-    let doc = json(&out_json);
-    let mut positions = vec![game.start];
-    for &m in &game.moves {
-        positions.push(positions.last().unwrap().play(m).unwrap());
-    }
+    let Analysed { positions, doc, .. } =
+        analyse_the_blunder_game("time", &mut solver, &["--time", "0.001", "--exact", "16"]);
     let mut solved = 0;
     for m in doc["games"][0]["moves"].as_array().unwrap() {
         let number = m["number"].as_u64().unwrap() as usize;
@@ -470,7 +460,6 @@ fn a_time_limit_does_not_cut_the_exact_solves() {
         assert_eq!(m["best_score"].as_f64().unwrap(), f64::from(best), "{m}");
     }
     assert!(solved >= 12, "{solved} solved positions");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// GGF files as other programs write them: a byte-order mark, comment lines before the games, a
