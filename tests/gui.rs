@@ -475,3 +475,35 @@ fn a_body_that_never_comes_blocks_nothing_else() {
     assert_eq!(status, 200);
     drop(silent);
 }
+
+/// The clocks are the game's: looking at an earlier move takes no increment back.
+#[test]
+fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(
+        &g,
+        &token,
+        r#"{"black":"human","white":"human","level":5,"time":{"kind":"clock","base_ms":600000,"inc_ms":60000}}"#,
+    );
+    for sq in ["f5", "d6", "c3", "d3"] {
+        assert_eq!(play(&g, &token, sq).0, 200);
+    }
+    let clocks = |s: &Value| {
+        [
+            s["clocks"][0].as_i64().unwrap(),
+            s["clocks"][1].as_i64().unwrap(),
+        ]
+    };
+    let at_end = clocks(&g.state(&token));
+    // Two increments each: at least 11 minutes left on both clocks.
+    assert!(at_end.iter().all(|&c| c > 660_000 - 30_000), "{at_end:?}");
+    let (_, s) = g.command(&token, r#"{"type":"goto","ply":0}"#);
+    let back = clocks(&s);
+    for c in 0..2 {
+        assert!(
+            (at_end[c] - back[c]).abs() < 30_000,
+            "{at_end:?} then {back:?}"
+        );
+    }
+}

@@ -156,10 +156,11 @@ impl GuiFrontEnd {
         Some((base_ms + inc_ms * own_moves) as i64 - used as i64)
     }
 
-    /// Moves `c` has made (passes included) up to the position shown.
+    /// Moves `c` has made in the game (passes included), whatever position is shown: the clock is
+    /// the game's, as the time used is.
     fn moves_of(&self, c: Color) -> usize {
         let first = usize::from(self.start.side != c);
-        (first..self.cursor).step_by(2).count()
+        (first..self.moves.len()).step_by(2).count()
     }
 
     /// Stops the running clock, adding its time to its side.
