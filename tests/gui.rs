@@ -476,7 +476,8 @@ fn a_body_that_never_comes_blocks_nothing_else() {
     drop(silent);
 }
 
-/// The clocks are the game's: looking at an earlier move takes no increment back.
+/// The clocks are the game's: looking at an earlier move takes no increment back, and the clock
+/// of a person to move runs on.
 #[test]
 fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
     let g = GuiServer::start();
@@ -506,4 +507,9 @@ fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
             "{at_end:?} then {back:?}"
         );
     }
+    // Black, to move in the game, is a person: their clock runs on while they look back.
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let later = clocks(&g.state(&token));
+    assert!(later[0] <= back[0] - 1000, "{back:?} then {later:?}");
+    assert_eq!(later[1], back[1], "white's clock ran");
 }

@@ -170,17 +170,20 @@ impl GuiFrontEnd {
         }
     }
 
-    /// Starts the clock of the side to move when the game goes on and a clock is set.
+    /// Starts the clock of the game's side to move when the game goes on and a clock is set. A
+    /// person's clock runs while they look at earlier moves too; the engine's only while it can
+    /// think (at the game's last position).
     fn start_clock(&mut self) {
         self.settle_clock();
-        let pos = self.position();
+        let last = self.position_at(self.moves.len());
+        let person = self.settings.side(last.side) == Side::Human;
         if matches!(self.settings.time, Time::Clock { .. })
-            && self.at_end()
-            && !pos.board.is_game_over()
+            && (self.at_end() || person)
+            && !last.board.is_game_over()
             && self.flag.is_none()
             && !self.paused
         {
-            self.running_clock = Some((pos.side, Instant::now()));
+            self.running_clock = Some((last.side, Instant::now()));
         }
     }
 
