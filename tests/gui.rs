@@ -513,3 +513,27 @@ fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
     assert!(later[0] <= back[0] - 1000, "{back:?} then {later:?}");
     assert_eq!(later[1], back[1], "white's clock ran");
 }
+
+/// After a flag, taking moves back shows them but gives no time back: playing on is refused until
+/// a new time is applied.
+#[test]
+fn a_flag_stays_when_moves_are_taken_back() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let clock = r#"{"black":"human","white":"human","level":5,"time":{"kind":"clock","base_ms":1500,"inc_ms":0}}"#;
+    new_game(&g, &token, clock);
+    assert_eq!(play(&g, &token, "f5").0, 200);
+    let s = g.wait_for(&token, 10, |s| s["over"] == true);
+    assert_eq!(s["result"], "Black wins on time");
+    let (status, s) = g.command(&token, r#"{"type":"undo"}"#);
+    assert_eq!((status, s["ply"].as_u64()), (200, Some(0)), "{s}");
+    let (status, s) = play(&g, &token, "d3");
+    assert_eq!(status, 422, "{s}");
+    let longer = clock.replace("1500", "600000");
+    let (status, s) = g.command(
+        &token,
+        &format!(r#"{{"type":"settings","settings":{longer}}}"#),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(play(&g, &token, "d3").0, 200);
+}

@@ -347,7 +347,6 @@ impl GuiFrontEnd {
                         "there is no move of yours to take back".into(),
                     ));
                 }
-                self.flag = None;
                 self.message = None;
                 self.changed(s);
             }
@@ -455,6 +454,13 @@ impl GuiFrontEnd {
             .map_err(|_| ApiError::Invalid(format!("'{}' is not a square", clip(square))))?;
         if pos.play(mv).is_none() {
             return Err(ApiError::Refused(format!("{mv} is not a legal move here")));
+        }
+        if let Some(c) = self.flag {
+            // Taking moves back gives no time back: the game stays lost on time.
+            return Err(ApiError::Refused(format!(
+                "{} lost on time; a new time (Apply) plays on",
+                crate::protocol::play::colour_name(c)
+            )));
         }
         if self.at_end() && self.settings.side(pos.side) == Side::Engine && !self.paused {
             return Err(ApiError::Refused(format!(
