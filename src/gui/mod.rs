@@ -167,22 +167,26 @@ impl Hosts {
     }
 }
 
-/// A host's name (an IPv6 address without its brackets) and port, if it has one.
+/// A host's name (an IPv6 address without its brackets) and port, if it has one; `None` when it
+/// is not `name[:port]` or `[ipv6][:port]`.
 fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
     let (name, port) = match host.strip_prefix('[') {
-        Some(rest) => {
-            let (ip, after) = rest.split_once(']')?;
-            (
-                ip,
-                after
-                    .strip_prefix(':')
-                    .or((after.is_empty()).then_some(""))?,
-            )
-        }
+        Some(rest) => rest.split_once(']')?,
         None => host.split_once(':').unwrap_or((host, "")),
     };
+    // After a bracketed address, the port comes after a ':'; after a name, split off already.
+    let port = if host.starts_with('[') {
+        match port {
+            "" => "",
+            p => p.strip_prefix(':').filter(|p| !p.is_empty())?,
+        }
+    } else if host.ends_with(':') {
+        return None;
+    } else {
+        port
+    };
     let port = match port {
-        "" if !host.ends_with(':') => None,
+        "" => None,
         p => Some(p.parse().ok()?),
     };
     Some((name, port))

@@ -155,6 +155,31 @@ impl fmt::Display for GgfGame {
     }
 }
 
+/// A whole game from the start, each side playing its first legal move (passing when it must),
+/// between `a` and `b`: the tests' record.
+#[cfg(test)]
+fn first_move_game() -> GgfGame {
+    let mut pos = Position::START;
+    let mut moves = Vec::new();
+    while !pos.board.is_game_over() {
+        let m = pos.legal_move_list().first().copied().unwrap_or(Move::PASS);
+        moves.push(m);
+        pos = pos.play(m).unwrap_or(pos);
+    }
+    GgfGame {
+        place: "t".into(),
+        unix_time: 0,
+        black: "a".into(),
+        white: "b".into(),
+        time_control: String::new(),
+        start: Position::START,
+        moves,
+        black_score: pos.black_final_score(),
+        forfeit: None,
+        name: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,29 +244,12 @@ mod tests {
 
     #[test]
     fn only_a_finished_game_has_a_score_for_its_result() {
-        let mut pos = Position::START;
-        let mut moves = Vec::new();
-        while !pos.board.is_game_over() {
-            let m = pos.legal_move_list().first().copied().unwrap_or(Move::PASS);
-            moves.push(m);
-            pos = pos.play(m).unwrap();
-        }
-        let g = GgfGame {
-            place: "wedge play".into(),
-            unix_time: 0,
-            black: "a".into(),
-            white: "b".into(),
-            time_control: String::new(),
-            start: Position::START,
-            moves: moves.clone(),
-            black_score: pos.black_final_score(),
-            forfeit: None,
-            name: None,
-        };
+        let g = first_move_game();
         assert!(g.is_finished());
         let result = parse_ggf_record(&g.to_string()).unwrap().result.unwrap();
-        assert_eq!(result, format!("{:+}.000", pos.black_final_score()));
+        assert_eq!(result, format!("{:+}.000", g.black_score));
         // The same game saved one move before its end has no result yet.
+        let mut moves = g.moves.clone();
         moves.pop();
         let unfinished = GgfGame { moves, ..g };
         assert!(!unfinished.is_finished());

@@ -476,7 +476,7 @@ pub fn parse_ggf_date(text: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod parse_tests {
-    use super::super::GgfGame;
+    use super::super::{first_move_game, GgfGame};
     use super::*;
 
     #[test]
@@ -485,26 +485,8 @@ mod parse_tests {
         assert_eq!(g.moves.len(), 8);
         assert_eq!(g.transcript(), "f5f6d3c5e6f7e7f4");
         // Round trip with the writer, passes included.
-        let mut pos = Position::START;
-        let mut moves = Vec::new();
-        while !pos.board.is_game_over() {
-            let m = pos.legal_move_list()[0];
-            moves.push(m);
-            pos = pos.play(m).unwrap();
-        }
-        let record = GgfGame {
-            place: "t".into(),
-            unix_time: 0,
-            black: "a".into(),
-            white: "b".into(),
-            time_control: "x".into(),
-            start: Position::START,
-            moves: moves.clone(),
-            black_score: pos.black_final_score(),
-            forfeit: None,
-            name: None,
-        };
-        assert_eq!(parse_ggf(&record.to_string()).unwrap().moves, moves);
+        let record = first_move_game();
+        assert_eq!(parse_ggf(&record.to_string()).unwrap().moves, record.moves);
     }
 
     #[test]
@@ -560,20 +542,12 @@ mod parse_tests {
         );
         // The writer leaves nothing that the reader would take as an escape.
         let g = GgfGame {
-            place: "p".into(),
-            unix_time: 0,
             black: "back\\".into(),
-            white: "w".into(),
-            time_control: String::new(),
-            start: Position::START,
-            moves: vec!["f5".parse().unwrap()],
-            black_score: 0,
-            forfeit: None,
-            name: None,
+            ..first_move_game()
         };
         let r = parse_ggf_record(&g.to_string()).unwrap();
         assert_eq!(r.players[0].as_deref(), Some("back"));
-        assert_eq!(r.game.moves.len(), 1);
+        assert_eq!(r.game.moves, g.moves);
     }
 
     #[test]
