@@ -24,7 +24,7 @@ fn minimax(ev: &Evaluator, b: Board, depth: u32, nodes: &mut u64) -> i32 {
         return -minimax(ev, b.pass(), depth, nodes);
     }
     if depth == 0 {
-        return ev.evaluate(b).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        return ev.evaluate(b);
     }
     moves
         .into_iter()

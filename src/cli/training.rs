@@ -313,14 +313,17 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The mean absolute error of `f` on `set`, overall and by the size of the label.
+/// The mean absolute error of `f` on `set`, overall and by the size of the label, each value
+/// clamped as the engine's evaluation is (+-63 discs).
 fn score_buckets(
     set: &[wedge::tools::train::Sample],
     f: &dyn Fn(wedge::board::Board) -> f64,
 ) -> String {
+    let limit = f64::from(wedge::eval::EVAL_LIMIT) / 100.0;
     let mae = |part: &mut dyn Iterator<Item = &wedge::tools::train::Sample>| {
         let (sum, n) = part.fold((0f64, 0usize), |(s, n), x| {
-            (s + (f(x.board) - f64::from(x.label)).abs(), n + 1)
+            let value = f(x.board).clamp(-limit, limit);
+            (s + (value - f64::from(x.label)).abs(), n + 1)
         });
         if n == 0 {
             "-".to_string()

@@ -60,9 +60,8 @@ use table::TranspositionTable;
 
 /// Above every score (centidiscs): final scores are at most 6,400.
 const INF_CENTIDISCS: i32 = 30000;
-/// The largest heuristic score (centidiscs): evaluations are clamped to +-63 discs, inside the
-/// range of final scores (+-64 discs), so that a proven win or loss by 64 outranks any evaluation.
-pub const EVAL_LIMIT: i32 = 6300;
+/// The largest heuristic score (centidiscs): the evaluation's limit.
+pub use crate::eval::EVAL_LIMIT;
 /// Nodes between two looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 256;
 /// Deepest iteration.
