@@ -27,8 +27,8 @@ pub struct SolveArgs {
     /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
     #[arg(long, default_value_t = 1)]
     pub first: usize,
-    /// Order moves with this weights file (pattern or hand weights) instead of the built-in
-    /// evaluation.
+    /// Order moves with this weights file (tables, a pattern network or named weights) instead
+    /// of the built-in tables.
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
     /// Also write each position's result and the totals as JSON to this file (docs/formats.md,

@@ -67,7 +67,7 @@ pub struct EvalTestArgs {
     /// Data files (the `wedge datagen` format).
     #[arg(long = "data", required = true)]
     pub data: Vec<PathBuf>,
-    /// Also measure this weights file (pattern or hand weights).
+    /// Also measure this weights file (tables, a pattern network or named weights).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
     /// Also measure a search of this depth (from an empty table, with the `--eval-file`
@@ -128,8 +128,8 @@ pub struct TrainArgs {
     /// searches show: docs/training.md).
     #[arg(long, default_value_t = 1.0, value_parser = tempo_scale, requires = "tempo")]
     pub tempo_scale: f32,
-    /// Start from this pattern weights file instead of zeros (continued training); phases
-    /// without training positions keep its weights.
+    /// Start from this pattern weights file instead of zeros (with --net: instead of the
+    /// built-in tables); phases without training positions keep its weights.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Seed.
