@@ -694,3 +694,89 @@ fn datagen_blunders_make_the_weaker_side_lose() {
         "{weak:?} against {even:?}"
     );
 }
+
+/// An output that is one of the inputs is refused before anything is read or written, a fit
+/// that the held-out split leaves without positions writes nothing, and a Multi-ProbCut fit too
+/// shallow to determine its model of sigma is an error, not a table of zeros.
+#[test]
+fn outputs_that_are_inputs_and_fits_of_nothing_are_refused() {
+    let options = DatagenOptions {
+        games: 1,
+        ..small_labelled(1, 1)
+    };
+    let (data, _) = generate("refuse.wdb", &options);
+    let d = data.to_str().unwrap();
+    let before = std::fs::read(&data).unwrap();
+    let other = temp_path("refuse.txt");
+    std::fs::write(&other, "not read\n").unwrap();
+    let t = other.to_str().unwrap();
+    let out_file = temp_path("refuse-out.bin");
+    let o = out_file.to_str().unwrap();
+    let same = format!(
+        "{}/./{}",
+        data.parent().unwrap().display(),
+        data.file_name().unwrap().to_str().unwrap()
+    );
+    for (args, says) in [
+        (
+            vec!["data", "merge", d, "--out", &same],
+            "one of the inputs",
+        ),
+        (
+            vec!["mpc", "fit", "--scores", t, "--out", t],
+            "one of the inputs",
+        ),
+        (
+            vec!["mpc", "fit", "--data", d, "--out", o, "--scores-out", d],
+            "--scores-out is one of",
+        ),
+        (
+            vec!["weights", "dump", "--from", t, "--tables", t],
+            "--tables is one of",
+        ),
+        (
+            vec!["train", "--data", d, "--out", o, "--held-out", "900"],
+            "no training positions",
+        ),
+        (
+            vec![
+                "train",
+                "--net",
+                "--data",
+                d,
+                "--out",
+                o,
+                "--held-out",
+                "900",
+            ],
+            "no training positions",
+        ),
+        (
+            vec![
+                "mpc",
+                "fit",
+                "--data",
+                d,
+                "--depth",
+                "4",
+                "--positions",
+                "30",
+                "--out",
+                o,
+            ],
+            "model of sigma",
+        ),
+        (vec!["evaltest", "--data", d, "--depth", "0"], "1..=30"),
+    ] {
+        let out = wedge(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} exited 0");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "not read\n");
+    assert!(!out_file.exists(), "nothing is written");
+    for p in [data, other] {
+        let _ = std::fs::remove_file(p);
+    }
+}

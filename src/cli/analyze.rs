@@ -149,7 +149,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
             } else {
                 path.clone()
             };
-            super::write_atomically(&path, &svg::graph(&report))?;
+            super::write_atomically(&path, svg::graph(&report))?;
         }
         reports.push(report);
         if let Some(path) = &args.json {

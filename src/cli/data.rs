@@ -85,6 +85,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
             text_exact_empties,
             mixed_runs,
         } => {
+            super::check_output(&out)?;
             if !mixed_runs {
                 let mut first: Option<(&PathBuf, String)> = None;
                 for input in &inputs {
@@ -111,7 +112,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 exact_empties: text_exact_empties,
             };
             let r = train::merge(&inputs, labels, &out, max_positions.map(|m| m.max(1)))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| format!("data merge: {e}"))?;
             println!(
                 "read {} positions; {} repeats left out; wrote {} positions of {} games",
                 r.read, r.duplicates, r.written, r.games
@@ -121,6 +122,12 @@ pub fn run(action: DataAction) -> Result<(), String> {
             }
             for f in &r.files {
                 println!("wrote {}", f.display());
+            }
+            for f in &r.removed {
+                println!(
+                    "removed {} (a part of an earlier merge into the same output)",
+                    f.display()
+                );
             }
             Ok(())
         }

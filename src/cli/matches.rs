@@ -314,7 +314,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     }
     print!("{}", arena::report(&config, &tally, &failures));
     if let Some(path) = &args.json {
-        super::write_atomically(path, &arena::json_report(&config, &tally, &failures))
+        super::write_atomically(path, arena::json_report(&config, &tally, &failures))
             .map_err(|e| format!("match: {e}"))?;
     }
     if let Some(e) = write_error {

@@ -129,20 +129,23 @@ pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
     Ok(options.evaluator())
 }
 
-/// Writes `text` beside `path` and renames it over it, so that a reader never sees half a file.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+/// Writes `bytes` beside `path` and renames them over it, so that a reader never sees half a file
+/// and a failed write (a full disk) leaves the old file as it was.
+pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), String> {
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
-    std::fs::write(&partial, text)
-        .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| format!("writing {}: {e}", path.display()))
+    let written = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written.map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// Writes a JSON document with [`write_atomically`].
 pub fn write_json(path: &Path, doc: &impl serde::Serialize) -> Result<(), String> {
     let text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())? + "\n";
-    write_atomically(path, &text)
+    write_atomically(path, text)
 }
 
 /// Refuses an output that is one of the inputs under any name (writing it would destroy what the

@@ -46,8 +46,20 @@ pub struct FitArgs {
 pub fn run(action: MpcAction) -> Result<(), String> {
     let MpcAction::Fit(args) = action;
     super::check_output(&args.out)?;
+    let inputs: Vec<&std::path::Path> = args
+        .data
+        .iter()
+        .chain(&args.scores)
+        .map(|p| p.as_path())
+        .collect();
+    super::check_not_input("mpc fit", &args.out, inputs.iter().copied())?;
     if let Some(path) = &args.scores_out {
         super::check_output(path)?;
+        super::check_not_input("mpc fit", path, inputs.iter().copied())
+            .map_err(|e| e.replace("--out", "--scores-out"))?;
+        if path == &args.out {
+            return Err("mpc fit: --out and --scores-out are the same file".into());
+        }
     }
     let data = match &args.scores {
         Some(path) => mpc::read_scores(path).map_err(|e| e.to_string())?,
@@ -89,27 +101,34 @@ pub fn run(action: MpcAction) -> Result<(), String> {
             )
             .map_err(|e| e.to_string())?;
             if let Some(path) = &args.scores_out {
-                std::fs::write(path, mpc::format_scores(&measured))
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                super::write_atomically(path, mpc::format_scores(&measured))?;
             }
             measured
         }
     };
     let (model, rows) = mpc::fit(&data);
-    if rows.len() < 4 {
-        return Err(format!(
-            "only {} rows could be fitted (at least 4 are needed for the model of sigma): give more positions or a greater --depth",
-            rows.len()
-        ));
-    }
+    let from = args
+        .scores
+        .as_ref()
+        .map_or_else(String::new, |p| format!("{}: ", p.display()));
+    let model = match model {
+        Some(m) if rows.len() >= 4 => m,
+        _ => {
+            return Err(format!(
+                "{from}{} rows could be fitted, too few or too alike to fit the model of sigma \
+                 (it needs rows of several depths and shallow depths, as --depth 6 or more \
+                 gives): give more positions or a greater --depth",
+                rows.len()
+            ))
+        }
+    };
     let command: Vec<String> = std::env::args().skip(1).collect();
     let header = vec![
         "wedge Multi-ProbCut table (src/search/midgame/probcut.rs reads it)".to_string(),
         format!("made by: wedge {}", command.join(" ")),
         format!("from {} positions", data.len()),
     ];
-    std::fs::write(&args.out, probcut::format_table(&header, model, &rows))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    super::write_atomically(&args.out, probcut::format_table(&header, model, &rows))?;
     println!("depth shallow empties      a       b   sigma  samples");
     for r in &rows {
         println!(

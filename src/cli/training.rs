@@ -72,8 +72,8 @@ pub struct EvalTestArgs {
     pub eval_file: Option<PathBuf>,
     /// Also measure a search of this depth (from an empty table, with the `--eval-file`
     /// evaluation if given, else the built-in one): how far labels of that depth lie from the
-    /// data's.
-    #[arg(long)]
+    /// data's (1 to 30).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: Option<u32>,
     /// Selectivity of that search, percent as the `Selectivity` option: 73, 87, 95, 98, 99 or
     /// 100 (full width).
@@ -255,6 +255,7 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         training.len(),
         held_out.len()
     );
+    check_training(&training, held_out.len())?;
     let mut tests: Vec<(String, Vec<Sample>)> = Vec::new();
     for path in &args.test {
         tests.push((
@@ -307,8 +308,7 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         println!("side-to-move term by anchor (discs): {}", terms.join(" "));
     }
     report("written", &|b| f64::from(weights.evaluate(b)) / 100.0);
-    std::fs::write(&args.out, weights.to_bytes())
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    super::write_atomically(&args.out, weights.to_bytes())?;
     println!("wrote {}", args.out.display());
     Ok(())
 }
@@ -340,6 +340,18 @@ fn score_buckets(
         })
         .collect();
     format!("{} [{}]", mae(&mut set.iter()), by.join(" "))
+}
+
+/// Refuses a fit without training positions (the held-out split took every game), which would
+/// write its starting weights as if fitted.
+fn check_training(training: &[wedge::tools::train::Sample], held_out: usize) -> Result<(), String> {
+    if training.is_empty() {
+        return Err(format!(
+            "train: no training positions left ({held_out} held out: the split holds out whole \
+             games, and these files have too few); give more games or --held-out 0"
+        ));
+    }
+    Ok(())
 }
 
 /// Parses `--tempo-scale`: a number from 0 to 3.
@@ -582,6 +594,7 @@ fn run_train(
         training.len(),
         test.len()
     );
+    check_training(&training, test.len())?;
     let start = Instant::now();
     let mut weights = train(&training, &options, |epoch, mae| {
         eprintln!("epoch {epoch}: training MAE {mae:.3} discs")
@@ -650,7 +663,7 @@ fn run_train(
         let terms: Vec<String> = terms.iter().map(|t| format!("{t:.2}")).collect();
         println!("side-to-move term by phase (discs): {}", terms.join(" "));
     }
-    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    super::write_atomically(out, weights.to_bytes())?;
     println!("wrote {}", out.display());
     Ok(())
 }

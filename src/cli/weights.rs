@@ -40,6 +40,16 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         patterns,
         tables,
     } = action;
+    for (flag, out) in [("--patterns", &patterns), ("--tables", &tables)] {
+        if let Some(out) = out {
+            super::check_output(out).map_err(|e| format!("{flag}: {e}"))?;
+            super::check_not_input("weights dump", out, from.iter().map(|p| p.as_path()))
+                .map_err(|e| e.replace("--out", flag))?;
+        }
+    }
+    if patterns.is_some() && patterns == tables {
+        return Err("weights dump: --patterns and --tables are the same file".into());
+    }
     let mut options = Options::default();
     for path in &from {
         options
@@ -72,14 +82,12 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
             .pattern
             .as_ref()
             .ok_or("--patterns: no trained pattern weights are loaded")?;
-        std::fs::write(out, weights.to_bytes())
-            .map_err(|e| format!("--patterns: {}: {e}", out.display()))?;
+        super::write_atomically(out, weights.to_bytes()).map_err(|e| format!("--patterns: {e}"))?;
     }
     if let Some(out) = &tables {
         let weights =
             wedge::eval::built_in_patterns().ok_or("--tables: the built-in tables did not load")?;
-        std::fs::write(out, weights.to_bytes())
-            .map_err(|e| format!("--tables: {}: {e}", out.display()))?;
+        super::write_atomically(out, weights.to_bytes()).map_err(|e| format!("--tables: {e}"))?;
     }
     print!("{}", options.weights.dump(options.evaluation, &source));
     Ok(())

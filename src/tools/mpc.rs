@@ -68,8 +68,9 @@ pub fn measure(
 }
 
 /// The rows of the table (one per range of empties and depth from [`probcut::MIN_DEPTH`]), and the
-/// model of `sigma` fitted on them (weighted by their samples).
-pub fn fit(data: &[DepthScores]) -> (SigmaModel, Vec<Row>) {
+/// model of `sigma` fitted on them (weighted by their samples); `None` for the model when the rows
+/// do not determine it (too few, or all of one depth and one shallow depth).
+pub fn fit(data: &[DepthScores]) -> (Option<SigmaModel>, Vec<Row>) {
     let max_depth = data
         .iter()
         .map(|d| d.scores.len() as u32)
@@ -132,8 +133,9 @@ fn line_fit(pairs: &[(f64, f64)]) -> Option<Fit> {
 }
 
 /// Weighted least squares of `sigma ~ c0 + c1 * empties + c2 * depth + c3 * shallow` over the rows
-/// (each at the middle of its empties, weighted by its samples); all zeros without enough rows.
-fn sigma_model(rows: &[Row]) -> SigmaModel {
+/// (each at the middle of its empties, weighted by its samples); `None` when the rows do not
+/// determine it.
+fn sigma_model(rows: &[Row]) -> Option<SigmaModel> {
     let mut ata = [[0.0f64; 4]; 4];
     let mut atb = [0.0f64; 4];
     for r in rows {
@@ -151,7 +153,7 @@ fn sigma_model(rows: &[Row]) -> SigmaModel {
             atb[i] += w * x[i] * r.fit.sigma;
         }
     }
-    solve4(ata, atb).unwrap_or([0.0; 4])
+    solve4(ata, atb)
 }
 
 /// Solves the 4x4 system `m x = v` by Gaussian elimination with partial pivoting; `None` when it
@@ -285,7 +287,7 @@ mod tests {
                 });
             }
         }
-        let m = sigma_model(&rows);
+        let m = sigma_model(&rows).expect("rows of several depths determine the model");
         for (got, want) in m.iter().zip([100.0, 2.0, 15.0, -7.0]) {
             assert!((got - want).abs() < 1e-6, "{m:?}");
         }

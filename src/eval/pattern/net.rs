@@ -406,6 +406,21 @@ mod tests {
             PatternFileProblem::BadMagic
         ));
         assert!(NetWeights::is_net(&bytes) && !NetWeights::is_net(b"WEDGEPT2"));
+        // Read as tables, a network is named as one; a tables header cut short is truncated.
+        let tables = |b: &[u8]| {
+            super::super::PatternWeights::from_bytes(b, name)
+                .expect_err("refused")
+                .problem
+        };
+        assert!(matches!(
+            tables(&bytes),
+            PatternFileProblem::NetworkNotTables
+        ));
+        assert!(matches!(
+            tables(b"WEDGEPT2xxxxxxxxxxxx"),
+            PatternFileProblem::Truncated
+        ));
+        assert!(matches!(tables(b"WEDGEPT9"), PatternFileProblem::BadMagic));
         // A head weight beyond the limit (the blend would overflow) is refused, checksum or not.
         let mut wild = w.clone();
         wild.heads[1].clipped[3] = HEAD_LIMIT + 1;

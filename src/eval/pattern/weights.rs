@@ -103,9 +103,16 @@ impl PatternWeights {
             path: name.to_path_buf(),
             problem,
         };
-        let phased = bytes.len() >= 32 && &bytes[..8] == MAGIC_PHASED;
-        if !phased && (bytes.len() < 24 || &bytes[..8] != MAGIC) {
+        let magic = bytes.get(..8);
+        if magic == Some(&super::net::MAGIC_NET[..]) {
+            return Err(err(PatternFileProblem::NetworkNotTables));
+        }
+        let phased = magic == Some(&MAGIC_PHASED[..]);
+        if !phased && magic != Some(&MAGIC[..]) {
             return Err(err(PatternFileProblem::BadMagic));
+        }
+        if bytes.len() < if phased { 32 } else { 24 } {
+            return Err(err(PatternFileProblem::Truncated));
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
@@ -164,6 +171,8 @@ pub enum PatternFileProblem {
     Read(std::io::Error),
     /// It does not start as a wedge pattern weights file.
     BadMagic,
+    /// It is a pattern network, where tables are needed.
+    NetworkNotTables,
     /// It was made for another layout: this many phases of this many weights.
     Shape {
         /// Phases in the file.
@@ -197,6 +206,10 @@ impl fmt::Display for PatternFileProblem {
             PatternFileProblem::BadMagic => {
                 f.write_str("not a wedge pattern weights file (bad magic)")
             }
+            PatternFileProblem::NetworkNotTables => f.write_str(
+                "a pattern network, where pattern tables are needed (`wedge weights dump \
+                 --tables FILE` writes the built-in ones)",
+            ),
             PatternFileProblem::Shape { phases, weights } => write!(
                 f,
                 "made for {phases} phases x {weights} weights; this wedge reads {} weights a \

@@ -468,27 +468,37 @@ pub fn lock_for_writing(file: &std::fs::File, path: &Path) -> bool {
 }
 
 /// Writes blocks to a new binary data file (replacing `path`). A file that a `wedge datagen` run
-/// holds the lock of is refused before it is emptied (an error of kind `WouldBlock`).
+/// holds the lock of is refused before anything is written (an error of kind `WouldBlock`). The
+/// data goes to `<path>.partial` first and is renamed over `path` once whole and synced, so a
+/// failed write (a full disk) leaves the old file as it was and no half-written one.
 pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
-    if !lock_for_writing(&file, path) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::WouldBlock,
-            "another process is writing this file (a wedge datagen run holds its lock)",
-        ));
+    // Held until the rename: no datagen run starts appending to the old file meanwhile.
+    let existing = std::fs::OpenOptions::new().write(true).open(path).ok();
+    if let Some(file) = &existing {
+        if !lock_for_writing(file, path) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "another process is writing this file (a wedge datagen run holds its lock)",
+            ));
+        }
     }
-    file.set_len(0)?;
-    let mut f = std::io::BufWriter::new(file);
-    f.write_all(&file_header(VERSION))?;
-    for b in blocks {
-        f.write_all(&b.to_bytes(VERSION))?;
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let written = (|| {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+        f.write_all(&file_header(VERSION))?;
+        for b in blocks {
+            f.write_all(&b.to_bytes(VERSION))?;
+        }
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&partial, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
     }
-    let f = f.into_inner().map_err(|e| e.into_error())?;
-    f.sync_all()
+    drop(existing);
+    written
 }
 
 #[cfg(test)]
@@ -583,6 +593,27 @@ mod tests {
             bytes.extend_from_slice(&b.to_bytes(version));
         }
         bytes
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_whole() {
+        let dir = std::env::temp_dir().join(format!("wedge-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.wdb");
+        write_data_file(&path, &sample_blocks()).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        assert_eq!(read_data_file(&path).unwrap().blocks, sample_blocks());
+        // The partial file cannot be made (a folder holds its name): the write fails, and the
+        // file it would have replaced is unchanged.
+        std::fs::create_dir(dir.join("d.wdb.partial")).unwrap();
+        assert!(write_data_file(&path, &[]).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        std::fs::remove_dir(dir.join("d.wdb.partial")).unwrap();
+        // Whole, it replaces the file and leaves no partial one.
+        write_data_file(&path, &[]).unwrap();
+        assert!(read_data_file(&path).unwrap().blocks.is_empty());
+        assert!(!dir.join("d.wdb.partial").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct MergeReport {
     pub torn: Vec<(PathBuf, u64)>,
     /// The files written.
     pub files: Vec<PathBuf>,
+    /// Parts of an earlier merge into the same output numbered after the last part written,
+    /// removed so that `<stem>-*.wdb` holds this merge alone.
+    pub removed: Vec<PathBuf>,
 }
 
 /// Why a merge failed.
@@ -47,6 +50,11 @@ pub enum MergeError {
     Binary(datafile::DataFormatFileError),
     /// An output file could not be written.
     Write(PathBuf, std::io::Error),
+    /// An output file is one of the inputs (writing it would destroy what the merge reads).
+    OutputIsInput(PathBuf),
+    /// The inputs hold no positions: nothing is written, so no output is replaced by an empty
+    /// file.
+    Empty,
 }
 
 impl fmt::Display for MergeError {
@@ -55,6 +63,10 @@ impl fmt::Display for MergeError {
             MergeError::Text(e) => write!(f, "{e}"),
             MergeError::Binary(e) => write!(f, "{e}"),
             MergeError::Write(path, e) => write!(f, "{}: {e}", path.display()),
+            MergeError::OutputIsInput(path) => {
+                write!(f, "{}: an output is one of the inputs", path.display())
+            }
+            MergeError::Empty => write!(f, "the inputs hold no positions; nothing written"),
         }
     }
 }
@@ -177,13 +189,34 @@ pub fn merge(
             }
         }
     }
-    for (k, part) in parts.iter().enumerate() {
-        let path = match max_positions {
-            None => out.to_path_buf(),
-            Some(_) => part_path(out, k),
-        };
+    if kept.is_empty() {
+        return Err(MergeError::Empty);
+    }
+    let paths: Vec<PathBuf> = match max_positions {
+        None => vec![out.to_path_buf()],
+        Some(_) => (0..parts.len()).map(|k| part_path(out, k)).collect(),
+    };
+    let inputs: Vec<PathBuf> = inputs
+        .iter()
+        .filter_map(|i| std::fs::canonicalize(i).ok())
+        .collect();
+    for path in &paths {
+        if std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
+            return Err(MergeError::OutputIsInput(path.clone()));
+        }
+    }
+    for (path, part) in paths.into_iter().zip(&parts) {
         datafile::write_data_file(&path, part).map_err(|e| MergeError::Write(path.clone(), e))?;
         report.files.push(path);
+    }
+    if max_positions.is_some() {
+        for k in parts.len().. {
+            let stale = part_path(out, k);
+            if !stale.is_file() || std::fs::remove_file(&stale).is_err() {
+                break;
+            }
+            report.removed.push(stale);
+        }
     }
     Ok(report)
 }
@@ -259,12 +292,38 @@ mod tests {
         assert_eq!((all[0].position, all[0].kind), (start, LabelKind::Outcome));
         assert_eq!((all[1].label, all[1].depth), (3, 12));
         // Parts of at most one position: two files, each a whole game.
-        let report = merge(&[a, b], labels, &out, Some(1)).unwrap();
+        let report = merge(&[a.clone(), b.clone()], labels, &out, Some(1)).unwrap();
         assert_eq!(report.files.len(), 2);
         assert!(report.files[0].ends_with("all-000.wdb"));
         for f in &report.files {
             assert_eq!(datafile::read_data_file(f).unwrap().blocks.len(), 1);
         }
+        // Parts of two positions: one file, and the earlier second part goes.
+        let report = merge(&[a.clone(), b.clone()], labels, &out, Some(2)).unwrap();
+        assert_eq!(report.files, vec![dir.join("all-000.wdb")]);
+        assert_eq!(report.removed, vec![dir.join("all-001.wdb")]);
+        assert!(!dir.join("all-001.wdb").exists());
+        // An output that is an input, under another name or as a part, is refused untouched.
+        let before = std::fs::read(&a).unwrap();
+        let same = dir.join(".").join("a.wdb");
+        let refused = merge(&[a.clone(), b.clone()], labels, &same, None);
+        assert!(
+            matches!(refused, Err(MergeError::OutputIsInput(_))),
+            "{refused:?}"
+        );
+        let part = dir.join("all-000.wdb");
+        let refused = merge(&[part.clone(), b.clone()], labels, &out, Some(1));
+        assert!(matches!(refused, Err(MergeError::OutputIsInput(p)) if p == part));
+        assert_eq!(std::fs::read(&a).unwrap(), before);
+        // Inputs without positions replace nothing.
+        let empty = dir.join("empty.txt");
+        std::fs::write(&empty, "# nothing\n").unwrap();
+        let kept = std::fs::read(&out).unwrap();
+        assert!(matches!(
+            merge(&[empty], labels, &out, None),
+            Err(MergeError::Empty)
+        ));
+        assert_eq!(std::fs::read(&out).unwrap(), kept);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
