@@ -767,6 +767,10 @@ fn outputs_that_are_inputs_and_fits_of_nothing_are_refused() {
             "model of sigma",
         ),
         (vec!["evaltest", "--data", d, "--depth", "0"], "1..=30"),
+        (
+            vec!["train", "--net", "--data", d, "--out", o, "--lr", "0.1"],
+            "cannot be used with",
+        ),
     ] {
         let out = wedge(&args);
         let err = String::from_utf8_lossy(&out.stderr);

@@ -136,8 +136,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Fit a pattern network (docs/training.md) instead of tables, starting from the `--init`
-    /// tables or the built-in ones.
-    #[arg(long)]
+    /// tables or the built-in ones (the table fit's --lr, --lambda, --smooth, --untied and
+    /// --phasing do not apply: the network takes its phasing from those tables).
+    #[arg(long, conflicts_with_all = ["lr", "lambda", "smooth", "untied", "phasing"])]
     pub net: bool,
     /// The network's step size for the configuration vectors (Adagrad, per value).
     #[arg(long, default_value_t = 0.05, value_parser = positive, requires = "net")]
