@@ -1,8 +1,8 @@
 //! Reading files that come from outside (option values, command-line arguments, protocol
-//! commands). Only a regular file of a sane size is read: a FIFO or `/dev/stdin` would block the
-//! engine's command loop until someone writes to it, and `/dev/zero` or a huge file would be read
-//! until memory runs out. The checks look at the file's metadata, which never blocks, before it is
-//! opened.
+//! commands), and writing output files whole ([`write_whole`]). Only a regular file of a sane
+//! size is read: a FIFO or `/dev/stdin` would block the engine's command loop until someone
+//! writes to it, and `/dev/zero` or a huge file would be read until memory runs out. The checks
+//! look at the file's metadata, which never blocks, before it is opened.
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -18,6 +18,24 @@ pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 /// Its bytes are reserved with a check (too little memory is an error); the positions decoded from
 /// them take about 24 bytes each, so reading such a file needs a machine of that much memory.
 pub const MAX_DATA_BYTES: u64 = 1 << 34;
+
+/// Writes `bytes` to `<path>.partial`, syncs it and renames it over `path`: a reader never sees
+/// half a file, and a failed write (a full disk) leaves the old file as it was and no partial one.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    let written = (|| {
+        let mut f = std::fs::File::create(&partial)?;
+        io::Write::write_all(&mut f, bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&partial, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
 
 /// Checks that `path` names a regular file of at most `max_bytes` bytes, without opening it.
 pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {

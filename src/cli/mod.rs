@@ -132,14 +132,8 @@ pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
 /// Writes `bytes` beside `path` and renames them over it, so that a reader never sees half a file
 /// and a failed write (a full disk) leaves the old file as it was.
 pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), String> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    let written = std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written.map_err(|e| format!("writing {}: {e}", path.display()))
+    wedge::files::write_whole(path, bytes.as_ref())
+        .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// Writes a JSON document with [`write_atomically`].

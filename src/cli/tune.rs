@@ -108,12 +108,12 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
     let start = Instant::now();
     let first = state.done;
     let result = tune::run(&config, &mut state, |state, it| {
-        tune::write_atomically(&args.state, &state.to_text(&config)).map_err(|error| {
-            tune::TuneError::Save {
+        wedge::files::write_whole(&args.state, state.to_text(&config).as_bytes()).map_err(
+            |error| tune::TuneError::Save {
                 path: args.state.clone(),
                 error,
-            }
-        })?;
+            },
+        )?;
         if let Some((f, path)) = log.as_mut() {
             let mut line = format!(
                 "{},{},{},{}",

@@ -21,7 +21,6 @@ use super::arena::{self, player::EngineKind, player::EngineSpec, player::TimeCon
 use crate::board::text::Game;
 use crate::rng::Rng;
 use std::fmt;
-use std::path::Path;
 use std::time::Duration;
 
 /// SPSA's step-size exponent for the learning rate (Spall's recommended value).
@@ -577,15 +576,6 @@ pub fn run(
         after(state, &iteration)?;
     }
     Ok(())
-}
-
-/// Writes `text` to `path` through a temporary file beside it, so a reader (or a crash) never
-/// sees half a state file.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    std::fs::write(&partial, text).and_then(|_| std::fs::rename(&partial, path))
 }
 
 #[cfg(test)]

@@ -169,10 +169,7 @@ impl PlayFrontEnd {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let written = std::fs::write(&partial, format!("{}\n", self.record()))
-            .and_then(|()| std::fs::rename(&partial, path));
+        let written = crate::files::write_whole(path, format!("{}\n", self.record()).as_bytes());
         if let Err(e) = written {
             s.out.line(&format!(
                 "error: cannot save the game to {}: {e}",

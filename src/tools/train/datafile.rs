@@ -21,7 +21,7 @@
 use crate::board::{Board, Color, Position};
 use crate::files::checksum as fnv;
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The first bytes of a binary data file.
@@ -482,21 +482,11 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
             ));
         }
     }
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    let written = (|| {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&partial)?);
-        f.write_all(&file_header(VERSION))?;
-        for b in blocks {
-            f.write_all(&b.to_bytes(VERSION))?;
-        }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&partial, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
+    let mut bytes = file_header(VERSION).to_vec();
+    for b in blocks {
+        bytes.extend_from_slice(&b.to_bytes(VERSION));
     }
+    let written = crate::files::write_whole(path, &bytes);
     drop(existing);
     written
 }
