@@ -90,11 +90,53 @@ fn pondering_as_uci_defines_it() {
     let (_, tokens) = bestmove_tokens(&mut e);
     assert!(legal_in(&pos, &tokens[1]), "{tokens:?}");
 
+    // A book move names the book line's reply too.
+    e.send("setoption name OwnBook value true");
+    e.send("position startpos");
+    e.send("go movetime 200");
+    let (lines, tokens) = bestmove_tokens(&mut e);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
+    assert_eq!(tokens.len(), 4, "{tokens:?}");
+    assert_eq!(tokens[2], "ponder");
+    let after = Position::START.play(tokens[1].parse().unwrap()).unwrap();
+    assert!(legal_in(&after, &tokens[3]), "{tokens:?}");
+    e.send("setoption name OwnBook value false");
+
     // Off by default: bestmove alone.
     e.send("setoption name Ponder value false");
     e.send("go depth 3");
     let (_, tokens) = bestmove_tokens(&mut e);
     assert_eq!(tokens.len(), 2, "{tokens:?}");
+}
+
+#[test]
+fn the_handshake_waits_for_the_search_to_end() {
+    // `ugi` during a search would switch the notation of the `bestmove` the search owes.
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("ugi");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: a search is running")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| l != "ugiok" && l != "uciok"),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv), "{mv}");
+    e.send("ugi");
+    let lines = e.until(|l| l == "ugiok");
+    assert!(lines.iter().any(|l| l.starts_with("id name")), "{lines:?}");
 }
 
 #[test]

@@ -171,6 +171,41 @@ fn every_go_form_answers_on_a_variant_board() {
 }
 
 #[test]
+fn the_ponder_reply_is_the_opponents_move_or_none() {
+    // The variant PV leaves passes out: after white's c1 here red must pass, and the PV's next
+    // move is white's own, which is no reply to ponder on.
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    for (position, text) in [
+        (
+            "WR../..../..../WR.. W",
+            "WR..\n....\n....\nWR..\nto move: W",
+        ),
+        (
+            "..../.WR./.RW./.... R",
+            "....\n.WR.\n.RW.\n....\nto move: R",
+        ),
+    ] {
+        e.send(&format!("position variant 4x4 board {position}"));
+        e.send("go depth 3");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let tokens: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+        let b = Board::parse_printed(text).unwrap();
+        let after = b.play(parse_move(tokens[1]).unwrap().unwrap()).unwrap();
+        if after.must_pass() || after.is_over() {
+            assert_eq!(tokens.len(), 2, "{tokens:?}");
+        } else {
+            assert_eq!(tokens.len(), 4, "{tokens:?}");
+            assert_eq!(tokens[2], "ponder");
+            assert!(
+                after.is_legal(parse_move(tokens[3]).unwrap().unwrap()),
+                "{tokens:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_bad_variant_position_keeps_the_previous_one() {
     let dir = std::env::temp_dir().join(format!("wedge-pv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -5,8 +5,9 @@
 pub fn run_engine(protocol: &str) -> i32 {
     use std::io::{IsTerminal, Read};
     // A person at a terminal sees at once that the engine runs and what to type; GUIs and scripts
-    // on pipes get nothing before their first command.
-    if std::io::stdin().is_terminal() {
+    // on pipes get nothing before their first command, and neither does a chosen NBoard or GTP
+    // session (a line they do not expect, naming commands they do not have).
+    if std::io::stdin().is_terminal() && matches!(protocol, "auto" | "wedge") {
         println!(
             "wedge {}, an Othello engine: type 'help' for the commands, 'quit' to leave \
              ('wedge --help' lists the command-line tools)",

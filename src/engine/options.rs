@@ -112,6 +112,9 @@ impl std::fmt::Display for OptionError {
                     ValueFault::NotAChoice { values, got } => {
                         write!(f, "takes {}, got '{got}'", values.join(" or "))
                     }
+                    ValueFault::NoText => f.write_str(
+                        "needs a value ('value <empty>' or 'value' with nothing after it for none)",
+                    ),
                     ValueFault::NotANumberOption => f.write_str("is not a number option"),
                     ValueFault::NotAChoiceOption => f.write_str("is not a choice option"),
                 }
@@ -162,6 +165,8 @@ pub enum ValueFault {
         /// The value given.
         got: String,
     },
+    /// A string option without `value`.
+    NoText,
     /// A number was asked of an option that is not a number.
     NotANumberOption,
     /// A choice was asked of an option that is not a choice.
@@ -220,14 +225,20 @@ impl EngineOption {
     }
 }
 
-/// The text of a string option's value (`<empty>` and nothing mean the empty string).
-fn text_value(value: Option<&str>) -> String {
-    let v = value.unwrap_or("").trim();
-    if v == "<empty>" {
+/// The text of string option `name`'s value (`<empty>` and `value` with nothing after it mean
+/// the empty string); no `value` at all is an error, since the empty string resets the option.
+fn text_value(name: &'static str, value: Option<&str>) -> Result<String, OptionError> {
+    let v = value
+        .ok_or(OptionError::BadValue {
+            option: name,
+            fault: ValueFault::NoText,
+        })?
+        .trim();
+    Ok(if v == "<empty>" {
         String::new()
     } else {
         v.to_string()
-    }
+    })
 }
 
 /// The non-weight options, in advertised order.
@@ -277,7 +288,7 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
     EngineOption {
         name: "BookFile",
         kind: Kind::Text { default: "" },
-        set: |_, _, v| Ok(Effect::BookFile(text_value(v))),
+        set: |_, d, v| Ok(Effect::BookFile(text_value(d.name, v)?)),
     },
     EngineOption {
         name: "BookRandomness",
@@ -301,7 +312,7 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
     EngineOption {
         name: "EvalFile",
         kind: Kind::Text { default: "" },
-        set: |o, _, v| o.load_eval_file(&text_value(v)),
+        set: |o, d, v| o.load_eval_file(&text_value(d.name, v)?),
     },
     EngineOption {
         name: "Clear Hash",
@@ -681,6 +692,17 @@ mod tests {
         assert!(o.set("MobilityMid", Some("100000")).is_err());
         assert_eq!(o.set("clear hash", None), Ok(Effect::ClearHash));
         assert!(o.set("EvalFile", Some("/nonexistent/w.txt")).is_err());
+        assert_eq!(o.weights.get(weights::id::MOBILITY_MID), 3);
+        // A string option without `value` is refused (the empty value resets it, so a forgotten
+        // value must not), and the weights set above stay.
+        for name in ["EvalFile", "BookFile"] {
+            let err = o.set(name, None).unwrap_err();
+            assert!(err.to_string().contains("needs a value"), "{err}");
+        }
+        assert_eq!(
+            o.set("BookFile", Some("")),
+            Ok(Effect::BookFile(String::new()))
+        );
         assert_eq!(o.weights.get(weights::id::MOBILITY_MID), 3);
     }
 

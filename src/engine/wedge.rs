@@ -240,7 +240,12 @@ impl WedgeFrontEnd {
                 true
             }
             Report::Game(GameEvent::Variant(SearchEvent::Done(result))) => {
-                let line = variant_text::bestmove_line(&result, s.core.options.ponder, self.mode);
+                let line = variant_text::bestmove_line(
+                    &result,
+                    self.variant.as_ref(),
+                    s.core.options.ponder,
+                    self.mode,
+                );
                 self.search_done(s, line);
                 !(self.eof && self.active.is_none())
             }
@@ -308,13 +313,6 @@ impl WedgeFrontEnd {
     fn command(&mut self, s: &mut Session<'_>, cmd: Command) -> bool {
         let busy = self.active.is_some();
         match cmd {
-            Command::Uci | Command::Ugi => {
-                let ugi = cmd == Command::Ugi;
-                self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
-                for l in handshake_lines(ugi, option_lines(&declarations())) {
-                    s.out.line(&l);
-                }
-            }
             Command::IsReady => {
                 if busy {
                     // During a search the answer cannot wait for it.
@@ -364,6 +362,14 @@ impl WedgeFrontEnd {
                     "a search is running: send 'stop' first (allowed now: isready, stop, quit, \
                      ponderhit, query, d, eval, debug, help)",
                 );
+            }
+            // Not during a search: the handshake switches the move notation its `bestmove` uses.
+            Command::Uci | Command::Ugi => {
+                let ugi = cmd == Command::Ugi;
+                self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
+                for l in handshake_lines(ugi, option_lines(&declarations())) {
+                    s.out.line(&l);
+                }
             }
             Command::NewGame => {
                 s.core.new_game();
@@ -462,11 +468,12 @@ impl WedgeFrontEnd {
                 params.searchmoves = None;
             }
         }
+        // A move found without a search, with its line (the book's, for the expected reply).
         let quick = if pos.board.is_game_over() {
             s.out.line("info string game over");
-            Some(None)
+            Some((None, Vec::new()))
         } else if pos.board.must_pass() {
-            Some(Some(Move::PASS))
+            Some((Some(Move::PASS), Vec::new()))
         } else if ponder || params.depth.is_some() || params.nodes.is_some() {
             // `go depth` and `go nodes` ask for a search of that size: the book does not answer.
             None
@@ -479,11 +486,11 @@ impl WedgeFrontEnd {
                 ));
                 let info = s.core.book_info(pos.board, &m);
                 s.out.line(&info_line(&info, self.mode, false));
-                Some(m.mv)
+                (Some(m.mv), info.pv)
             })
         };
-        if let Some(mv) = quick {
-            let line = bestmove(mv, self.mode);
+        if let Some((mv, pv)) = quick {
+            let line = bestmove_with_ponder(mv, &pv, s.core.options.ponder, self.mode);
             self.quick_answer(s, line, held_task(ponder, params));
             return;
         }

@@ -476,11 +476,24 @@ pub fn info_line(report: &Report, mode: Mode) -> String {
     line
 }
 
-/// The `bestmove` line of a finished variant search (with `ponder <reply>` when `with_ponder` and
-/// the PV has a reply); a pass when the report has no move.
-pub fn bestmove_line(report: &Report, with_ponder: bool, mode: Mode) -> String {
+/// The `bestmove` line of a finished variant search of `board` (with `ponder <reply>` when
+/// `with_ponder` and the PV has the opponent's reply); a pass when the report has no move. The PV
+/// leaves passes out, so its second move is the opponent's only if the opponent has a move after
+/// the best one: when it must pass, no reply is named.
+pub fn bestmove_line(
+    report: &Report,
+    board: Option<&Board>,
+    with_ponder: bool,
+    mode: Mode,
+) -> String {
     let mut line = format!("bestmove {}", move_name(report.best, mode));
-    if with_ponder && report.best.is_some() && report.pv.first() == report.best.as_ref() {
+    let Some(best) = report.best else {
+        return line;
+    };
+    let opponent_moves = board
+        .and_then(|b| b.play(best))
+        .is_some_and(|after| !after.must_pass() && !after.is_over());
+    if with_ponder && opponent_moves && report.pv.first() == Some(&best) {
         if let Some(reply) = report.pv.get(1) {
             line.push_str(&format!(" ponder {}", square_name(*reply)));
         }
