@@ -258,6 +258,13 @@ fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
         .iter()
         .all(|h| h["score"]["discs"].is_number() && h["depth"].as_u64() > Some(0)));
     assert!(hints.iter().any(|h| h["best"] == true));
+    // One search a position: once it has ended, the hints stay and nothing searches again.
+    let s = g.wait_for(&token, 15, |s| s["thinking"].is_null());
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let later = g.state(&token);
+    assert!(later["thinking"].is_null(), "{later}");
+    assert_eq!(later["version"], s["version"], "{later}");
+    assert_eq!(later["hints"], s["hints"]);
 }
 
 /// Commands that change nothing the engine's search depends on (hints, going to the move shown,
@@ -411,15 +418,11 @@ fn a_game_clock_runs_out() {
     let s = g.wait_for(&token, 10, |s| s["over"] == true);
     assert_eq!(s["result"], "White wins on time");
     assert_eq!(play(&g, &token, "f5").0, 422, "no move after the flag");
-    // Saved, the game says who lost on time.
+    // Saved, the game says who lost on time, and the result is a forfeit's.
     let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
-    assert!(
-        saved["ggf"]
-            .as_str()
-            .unwrap()
-            .contains("black lost on time"),
-        "{saved}"
-    );
+    let ggf = saved["ggf"].as_str().unwrap();
+    assert!(ggf.contains("C[human: black lost on time]"), "{saved}");
+    assert!(ggf.contains("RE[-64.000:r]"), "{saved}");
 }
 
 /// A message about the last move (a book move, a pass) is cleared when the person moves through
@@ -512,6 +515,18 @@ fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
     let later = clocks(&g.state(&token));
     assert!(later[0] <= back[0] - 1000, "{back:?} then {later:?}");
     assert_eq!(later[1], back[1], "white's clock ran");
+    // A new time control counts from here: the moves already made earn no increment.
+    let (status, s) = g.command(
+        &token,
+        r#"{"type":"settings","settings":{"black":"human","white":"human","level":5,"time":{"kind":"clock","base_ms":60000,"inc_ms":10000}}}"#,
+    );
+    assert_eq!(status, 200, "{s}");
+    let fresh = clocks(&s);
+    assert!(fresh.iter().all(|&c| c <= 60_000), "{fresh:?}");
+    g.command(&token, r#"{"type":"goto","ply":4}"#);
+    assert_eq!(play(&g, &token, "c4").0, 200);
+    let after = clocks(&g.state(&token));
+    assert!(after[0] > 60_000 && after[0] <= 70_000, "{after:?}");
 }
 
 /// After a flag, taking moves back shows them but gives no time back: playing on is refused until

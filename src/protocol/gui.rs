@@ -180,6 +180,8 @@ pub enum ApiError {
     Busy,
     /// This tab no longer holds the engine (another took it, or it was idle too long).
     NotOwner,
+    /// No tab holds the engine and the request's token is missing or unknown.
+    NotClaimed,
     /// The engine is gone (the server is shutting down).
     Unavailable,
 }
@@ -190,7 +192,7 @@ impl ApiError {
         match self {
             ApiError::Invalid(_) => 400,
             ApiError::Refused(_) => 422,
-            ApiError::Busy | ApiError::NotOwner => 409,
+            ApiError::Busy | ApiError::NotOwner | ApiError::NotClaimed => 409,
             ApiError::Unavailable => 503,
         }
     }
@@ -201,7 +203,8 @@ impl ApiError {
             ApiError::Invalid(_) => "invalid",
             ApiError::Refused(_) => "refused",
             ApiError::Busy => "busy",
-            ApiError::NotOwner => "not_owner",
+            // The page treats both alike: it offers to take the engine.
+            ApiError::NotOwner | ApiError::NotClaimed => "not_owner",
             ApiError::Unavailable => "unavailable",
         }
     }
@@ -222,6 +225,10 @@ impl fmt::Display for ApiError {
             ApiError::NotOwner => {
                 f.write_str("another tab has taken over the engine; reload to take it back")
             }
+            ApiError::NotClaimed => f.write_str(
+                "no tab holds the engine and this request's token is missing or unknown; claim \
+                 the engine first (reload the page)",
+            ),
             ApiError::Unavailable => f.write_str("the engine is shutting down"),
         }
     }

@@ -57,6 +57,9 @@ pub struct GuiFrontEnd {
     record: Record,
     /// Milliseconds black and white have used under a game clock.
     used: [u64; 2],
+    /// Moves black and white had made when the clock was set (a loaded game's, or those before
+    /// a new time control): they earn no increment.
+    clock_from: [usize; 2],
     /// The side whose clock runs, and since when.
     running_clock: Option<(Color, Instant)>,
     /// The side whose time ran out.
@@ -98,6 +101,7 @@ impl GuiFrontEnd {
             cursor: 0,
             record: Record::default(),
             used: [0; 2],
+            clock_from: [0; 2],
             running_clock: None,
             flag: None,
             paused: false,
@@ -146,7 +150,7 @@ impl GuiFrontEnd {
         let Time::Clock { base_ms, inc_ms } = self.settings.time else {
             return None;
         };
-        let own_moves = self.moves_of(c) as u64;
+        let own_moves = self.moves_of(c).saturating_sub(self.clock_from[c as usize]) as u64;
         let mut used = self.used[c as usize];
         if let Some((side, since)) = self.running_clock {
             if side == c {
@@ -161,6 +165,11 @@ impl GuiFrontEnd {
     fn moves_of(&self, c: Color) -> usize {
         let first = usize::from(self.start.side != c);
         (first..self.moves.len()).step_by(2).count()
+    }
+
+    /// The moves black and white have made in the game.
+    fn moves_made(&self) -> [usize; 2] {
+        [self.moves_of(Color::Black), self.moves_of(Color::White)]
     }
 
     /// Stops the running clock, adding its time to its side.
@@ -251,7 +260,8 @@ impl GuiFrontEnd {
                 self.let_go = None;
                 Ok(true)
             }
-            _ => Err(ApiError::NotOwner),
+            Some(_) => Err(ApiError::NotOwner),
+            None => Err(ApiError::NotClaimed),
         }
     }
 
@@ -311,6 +321,7 @@ impl GuiFrontEnd {
                 self.settle_clock();
                 if settings.time != self.settings.time {
                     self.used = [0; 2];
+                    self.clock_from = self.moves_made();
                     self.flag = None;
                 }
                 if settings != self.settings {
@@ -427,6 +438,7 @@ impl GuiFrontEnd {
         self.values = vec![None; self.moves.len() + 1];
         self.record = record;
         self.used = [0; 2];
+        self.clock_from = self.moves_made();
         self.running_clock = None;
         self.flag = None;
         self.paused = false;
@@ -481,12 +493,22 @@ impl GuiFrontEnd {
             Side::Engine => format!("wedge level {}", self.settings.level),
         };
         let time = match self.settings.time {
-            Time::PerMove { ms } => format!("{:.1} s a move", ms as f64 / 1000.0),
+            Time::PerMove { ms } => format!("{} s a move", ms as f64 / 1000.0),
             Time::Clock { base_ms, inc_ms } => {
                 format!("{}//{}", base_ms / 1000, inc_ms as f64 / 1000.0)
             }
         };
         let end = self.position_at(self.moves.len());
+        let players = [
+            self.record
+                .black
+                .clone()
+                .unwrap_or_else(|| name(Color::Black)),
+            self.record
+                .white
+                .clone()
+                .unwrap_or_else(|| name(Color::White)),
+        ];
         GgfGame {
             place: self
                 .record
@@ -494,23 +516,21 @@ impl GuiFrontEnd {
                 .clone()
                 .unwrap_or_else(|| "wedge gui".into()),
             unix_time: self.record.date.unwrap_or_else(now_unix),
-            black: self
-                .record
-                .black
-                .clone()
-                .unwrap_or_else(|| name(Color::Black)),
-            white: self
-                .record
-                .white
-                .clone()
-                .unwrap_or_else(|| name(Color::White)),
+            black: players[0].clone(),
+            white: players[1].clone(),
             time_control: self.record.time_control.clone().unwrap_or(time),
             start: self.start,
             moves: self.moves.clone(),
-            black_score: end.black_final_score(),
+            // A game lost on time: every square to the other side, as a forfeit is written.
+            black_score: match self.flag {
+                Some(Color::Black) => -64,
+                Some(Color::White) => 64,
+                None => end.black_final_score(),
+            },
             forfeit: self.flag.map(|c| {
                 format!(
-                    "{} lost on time",
+                    "{}: {} lost on time",
+                    players[c as usize],
                     crate::protocol::play::colour_name(c).to_lowercase()
                 )
             }),

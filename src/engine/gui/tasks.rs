@@ -120,11 +120,22 @@ impl GuiFrontEnd {
         let engine_to_move = self.settings.side(pos.side) == Side::Engine;
         if self.at_end() && engine_to_move && !self.paused {
             Some((Kind::Move, self.cursor, pos))
-        } else if self.hints_on && !(self.at_end() && engine_to_move) && pos.board.can_move() {
+        } else if self.hints_on
+            && !(self.at_end() && engine_to_move)
+            && pos.board.can_move()
+            && !self.hints_done(self.cursor, pos)
+        {
             Some((Kind::Hint, self.cursor, pos))
         } else {
             None
         }
+    }
+
+    /// Whether the hints of `pos` at `ply` are found already: one search a position.
+    fn hints_done(&self, ply: usize, pos: Position) -> bool {
+        self.finished_hints
+            .as_ref()
+            .is_some_and(|h| h.ply == ply && h.position == pos)
     }
 
     /// Stops the searches that are no longer wanted: all but a live one that is still what
