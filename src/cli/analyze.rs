@@ -101,9 +101,11 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
         }
         games.extend(read);
     }
-    for out in [&args.json, &args.svg].into_iter().flatten() {
-        super::check_output(out)?;
-    }
+    let outputs: Vec<(&str, &std::path::Path)> = [("--json", &args.json), ("--svg", &args.svg)]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect();
+    super::check_outputs("analyze", &outputs, args.files.iter().map(|p| p.as_path()))?;
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });

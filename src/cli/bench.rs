@@ -35,7 +35,7 @@ pub struct BenchArgs {
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let (depth, hash) = (args.depth, args.hash);
     if let Some(path) = &args.json {
-        super::check_output(path)?;
+        super::check_outputs("bench", &[("--json", path)], args.eval_file.as_deref())?;
     }
     let evaluator = match &args.eval_file {
         Some(path) => super::load_evaluator(path)?,

@@ -1,6 +1,16 @@
 //! `wedge book`: builds, extends, inspects and exports opening books ([docs/book.md](../../docs/book.md)).
 
-use super::{hash_mb, progress_reporter, thread_count};
+use super::{bounded_count, progress_reporter};
+
+/// Leaves scored at once: 1 to 256.
+fn leaf_threads(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 256)
+}
+
+/// A leaf search's table, MB: 1 to 4096 (one per thread).
+fn leaf_hash_mb(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 4096)
+}
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use wedge::board::text::read_openings_file;
@@ -20,17 +30,17 @@ pub struct GrowArgs {
 /// How book leaves are scored.
 #[derive(clap::Args, Clone)]
 pub struct LeafArgs {
-    /// Search depth for leaf positions.
-    #[arg(long, default_value_t = 20)]
+    /// Search depth for leaf positions (1 to 60).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
-    /// Leaves with at most this many empty squares are solved exactly.
-    #[arg(long, default_value_t = 20)]
+    /// Leaves with at most this many empty squares are solved exactly (0 to 30).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub exact_empties: u32,
-    /// Leaves scored at once.
-    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    /// Leaves scored at once (1 to 256).
+    #[arg(long, value_parser = leaf_threads, default_value_t = 1)]
     pub threads: usize,
-    /// Hash table per thread, MB.
-    #[arg(long, value_parser = hash_mb, default_value_t = 32)]
+    /// Hash table per thread, MB (1 to 4096).
+    #[arg(long, value_parser = leaf_hash_mb, default_value_t = 32)]
     pub hash: usize,
 }
 
@@ -158,11 +168,12 @@ fn load_book(path: Option<&Path>) -> Result<wedge::book::Book, String> {
 pub fn run(action: BookAction) -> Result<(), String> {
     use wedge::book::build::{build, BuildOptions};
     use wedge::book::grow::{extend, grow, learn, GrowOptions};
+    // The parsers keep every field in range.
     let options = |l: &LeafArgs| BuildOptions {
-        depth: l.depth.clamp(1, 60),
-        exact_empties: l.exact_empties.min(30),
-        threads: l.threads.clamp(1, 256),
-        hash_mb: l.hash.clamp(1, 4096),
+        depth: l.depth,
+        exact_empties: l.exact_empties,
+        threads: l.threads,
+        hash_mb: l.hash,
     };
     let journal_of = wedge::book::build::journal_path;
     let shard_of = |(part, parts): (usize, usize)| wedge::tools::shard::Shard { part, parts };
@@ -186,7 +197,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             leaf,
             shard,
         } => {
-            super::check_output(&out)?;
+            super::check_outputs("book build", &[("--out", &out)], openings.as_deref())?;
             let shard = shard_of(shard);
             if shard != wedge::tools::shard::Shard::WHOLE && positions.is_some() {
                 return Err(
@@ -242,6 +253,11 @@ pub fn run(action: BookAction) -> Result<(), String> {
             Ok(())
         }
         BookAction::Merge { books, out } => {
+            super::check_outputs(
+                "book merge",
+                &[("--out", &out)],
+                books.iter().map(|p| p.as_path()),
+            )?;
             let books = books
                 .iter()
                 .map(|p| wedge::book::Book::load(p).map_err(|e| e.to_string()))
@@ -288,7 +304,12 @@ pub fn run(action: BookAction) -> Result<(), String> {
             out,
             leaf,
         } => {
-            super::check_output(&out)?;
+            // The book may be updated in place (it is read whole first); the games may not.
+            super::check_outputs(
+                "book learn",
+                &[("--out", &out)],
+                games.iter().map(|p| p.as_path()),
+            )?;
             let b = load_book(book.as_deref())?;
             let mut lines = Vec::new();
             for path in &games {
@@ -353,13 +374,15 @@ pub fn run(action: BookAction) -> Result<(), String> {
         }
         BookAction::Probe { position, book } => {
             let b = load_book(book.as_deref())?;
-            let pos = if position.chars().filter(|c| !c.is_whitespace()).count() >= 64 {
-                position.parse::<Position>().map_err(|e| e.to_string())?
-            } else {
-                position
-                    .parse::<wedge::board::text::Game>()
-                    .map_err(|e| e.to_string())?
-                    .position()
+            // A transcript first (one of 32 moves or more is as long as a board); then a board,
+            // whose error is the one shown for text as long as a board.
+            let transcript = position.parse::<wedge::board::text::Game>();
+            let pos = match transcript {
+                Ok(game) => game.position(),
+                Err(_) if position.chars().filter(|c| !c.is_whitespace()).count() >= 64 => {
+                    position.parse::<Position>().map_err(|e| e.to_string())?
+                }
+                Err(e) => return Err(e.to_string()),
             };
             match b.get(pos.board) {
                 Some(e) => println!(

@@ -15,7 +15,9 @@ pub struct MatchArgs {
     /// several) and print the match's report again.
     /// With --sprt, the test is taken on the games counted (the shards of one match together).
     #[arg(long, num_args = 1.., value_name = "GGF_FILE", conflicts_with_all = [
-        "engines", "openings", "opening_plies", "games", "out", "json", "variant", "shard"
+        "engines", "openings", "opening_plies", "games", "out", "json", "variant", "shard",
+        "rounds", "seed", "concurrency", "move_timeout", "layout", "random_moves", "tc",
+        "movetime", "depth", "nodes"
     ])]
     pub recount: Vec<PathBuf>,
     /// Play only part I of N of the match (`--shard 2/8`: pairs 2, 10, 18, ...), for several
@@ -44,8 +46,8 @@ pub struct MatchArgs {
     /// Time per move or game.
     #[command(flatten)]
     pub time: TimeArgs,
-    /// Games played at once (each with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (each with its own engine processes; 1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = super::concurrency)]
     pub concurrency: usize,
     /// Stop when a sequential test decides, e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05".
     #[arg(long)]
@@ -89,14 +91,15 @@ pub struct TimeArgs {
     /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
     #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
     pub tc: Option<String>,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    /// Milliseconds per move (at least 1).
+    #[arg(long, conflicts_with_all = ["depth", "nodes"],
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, conflicts_with = "nodes")]
+    /// Fixed depth per move (1 to 60).
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long)]
+    /// Fixed nodes per move (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 }
 
@@ -208,9 +211,16 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
                 .into(),
         );
     }
-    for path in args.out.iter().chain(&args.json) {
-        super::check_output(path)?;
-    }
+    let outputs: Vec<(&str, &std::path::Path)> = [("--out", &args.out), ("--json", &args.json)]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect();
+    let inputs = args
+        .openings
+        .iter()
+        .chain(&args.recount)
+        .map(|p| p.as_path());
+    super::check_outputs("match", &outputs, inputs)?;
     if shard.parts > 1 && args.out.is_none() {
         return Err("match: a shard needs --out, where its games are kept for --recount".into());
     }

@@ -29,6 +29,11 @@ pub fn thread_count(text: &str) -> Result<usize, String> {
     bounded_count(text, 1, 1024)
 }
 
+/// Games played at once by `match` and `tune`: 1 to 256 (each game runs its own engines).
+pub fn concurrency(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 256)
+}
+
 /// A table size in MB: 1 MB to 1 TB (whether the memory is there is checked when it is allocated).
 pub fn hash_mb(text: &str) -> Result<usize, String> {
     bounded_count(text, 1, 1 << 20)
@@ -160,6 +165,52 @@ pub fn check_not_input<'a>(
             "{command}: {}: --out is one of the inputs",
             out.display()
         ));
+    }
+    Ok(())
+}
+
+/// The file a path names, for comparing paths: the canonical path of an existing file, else its
+/// canonical folder and its name (a file not yet written).
+fn file_identity(path: &Path) -> Option<std::path::PathBuf> {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return Some(p);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// Refuses outputs (each with the flag that names it) that are one of the inputs or the same file
+/// as another output: writing one would destroy an input, or the last written would replace the
+/// other. Also checks each output with [`check_output`].
+pub fn check_outputs<'a>(
+    command: &str,
+    outputs: &[(&str, &Path)],
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), String> {
+    let inputs: Vec<_> = inputs.into_iter().filter_map(file_identity).collect();
+    for (i, &(flag, out)) in outputs.iter().enumerate() {
+        check_output(out)?;
+        let Some(target) = file_identity(out) else {
+            continue;
+        };
+        if inputs.contains(&target) {
+            return Err(format!(
+                "{command}: {}: {flag} is one of the inputs",
+                out.display()
+            ));
+        }
+        if let Some(&(other, _)) = outputs[..i]
+            .iter()
+            .find(|(_, o)| file_identity(o).as_ref() == Some(&target))
+        {
+            return Err(format!(
+                "{command}: {}: {flag} and {other} name the same file",
+                out.display()
+            ));
+        }
     }
     Ok(())
 }

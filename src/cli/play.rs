@@ -35,7 +35,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub autosave: Option<PathBuf>,
     /// Do not save the game automatically.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["autosave", "resume"])]
     pub no_autosave: bool,
     /// Play without the opening book (on by default, as for the engine: docs/book.md).
     #[arg(long)]
@@ -70,6 +70,10 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     } else {
         args.autosave.clone().or_else(default_autosave)
     };
+    // A path that cannot be written is refused now, not after the first move.
+    if let Some(path) = &args.autosave {
+        super::check_output(path).map_err(|e| format!("--autosave: {e}"))?;
+    }
     let from =
         if args.resume {
             Some(autosave.clone().ok_or(

@@ -227,11 +227,11 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
     }
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (starts, described) = starts(&args, position.as_deref(), seed)?;
-    let mut records = args.records.as_deref().map(Records::create).transpose()?;
-
     stop_on_signals();
     let listener = TcpListener::bind((args.host.as_str(), port))
         .map_err(|e| format!("listening on {}:{port}: {e}", args.host))?;
+    // Created once the port is ours: a failed start leaves the last session's records alone.
+    let mut records = args.records.as_deref().map(Records::create).transpose()?;
     let addr = listener
         .local_addr()
         .map_err(|e| format!("listening on {}:{port}: {e}", args.host))?;

@@ -24,8 +24,9 @@ pub struct SolveArgs {
     /// Transposition table size per position being solved, in MB.
     #[arg(long, value_parser = hash_mb, default_value_t = 256)]
     pub hash: usize,
-    /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf).
-    #[arg(long, default_value_t = 1)]
+    /// Number of the first position in the file (e.g. 40 for fforum-40-59.obf; at most
+    /// 1,000,000,000).
+    #[arg(long, default_value_t = 1, value_parser = first_number)]
     pub first: usize,
     /// Order moves with this weights file (tables, a pattern network or named weights) instead
     /// of the built-in tables.
@@ -48,7 +49,8 @@ pub fn run(args: SolveArgs) -> Result<(), String> {
         eval,
     };
     if let Some(path) = &args.json {
-        super::check_output(path)?;
+        let inputs = [Some(args.file.as_path()), args.eval_file.as_deref()];
+        super::check_outputs("solve", &[("--json", path)], inputs.into_iter().flatten())?;
     }
     solve_file(
         &args.file,
@@ -119,4 +121,10 @@ fn solve_file(
         ));
     }
     Ok(())
+}
+
+/// The number of a file's first position: 0 to a billion, so that numbering a file's positions
+/// from it cannot overflow.
+fn first_number(text: &str) -> Result<usize, String> {
+    super::bounded_count(text, 0, 1_000_000_000)
 }

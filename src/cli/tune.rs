@@ -29,8 +29,8 @@ pub struct TuneArgs {
     /// Time per move or game.
     #[command(flatten)]
     pub time: super::matches::TimeArgs,
-    /// Games played at once (at most --pairs: a worker plays both games of a pair).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 256, at most --pairs: a worker plays both games of a pair).
+    #[arg(long, default_value_t = 1, value_parser = super::concurrency)]
     pub concurrency: usize,
     /// Seed of the perturbations and the openings' draw.
     #[arg(long, default_value_t = 1)]
@@ -70,7 +70,9 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout),
     };
-    super::check_output(&args.state)?;
+    let mut outputs = vec![("--state", args.state.as_path())];
+    outputs.extend(args.log.as_deref().map(|p| ("--log", p)));
+    super::check_outputs("tune", &outputs, args.openings.as_deref())?;
     let read = wedge::files::read_regular(&args.state, wedge::files::MAX_TEXT_BYTES);
     let mut state = match read {
         Ok(bytes) => TuneState::parse(&String::from_utf8_lossy(&bytes), &config)

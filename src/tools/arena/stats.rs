@@ -340,9 +340,12 @@ impl Sprt {
             let (k, v) = item
                 .split_once('=')
                 .ok_or_else(|| SprtError::NotKeyValue(item.to_string()))?;
+            // NaN or infinity would make every comparison below false and the test meaningless.
             let v: f64 = v
                 .parse()
-                .map_err(|_| SprtError::NotANumber(v.to_string()))?;
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| SprtError::NotANumber(v.to_string()))?;
             match k {
                 "elo0" => s.elo0 = v,
                 "elo1" => s.elo1 = v,
@@ -500,5 +503,13 @@ mod tests {
         assert_eq!(sprt20.state(&lopsided), SprtState::AcceptH0);
         assert!(Sprt::parse("elo0=5 elo1=0").is_err());
         assert!(Sprt::parse("elo2=5").is_err());
+        for bad in [
+            "elo0=nan elo1=5",
+            "elo0=0 elo1=inf",
+            "elo0=-inf",
+            "alpha=nan",
+        ] {
+            assert!(Sprt::parse(bad).is_err(), "{bad}");
+        }
     }
 }

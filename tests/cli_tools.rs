@@ -1,0 +1,271 @@
+//! The tools' command lines against mistakes a user makes: an output that names an input (or the
+//! other output), counts and numbers out of range, an SPRT of NaN, options that do not go
+//! together, and a failed start that must leave earlier files alone. Each refusal is checked to
+//! leave the files as they were.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn wedge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run wedge")
+}
+
+/// Asserts that a run failed with `expected` in its error and without a panic.
+fn assert_refused(out: &Output, expected: &str, what: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{what} was accepted: {err}");
+    assert!(err.contains(expected), "{what}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wedge-tools-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn an_output_that_names_an_input_or_the_other_output_is_refused() {
+    let dir = temp_dir("outputs");
+    let obf = dir.join("one.obf");
+    let ffo = std::fs::read_to_string("tests/data/fforum-1-19.obf").unwrap();
+    std::fs::write(&obf, ffo.lines().next().unwrap()).unwrap();
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "f5d6c3d3c4f4f6f3e6e7\n").unwrap();
+    let weights = dir.join("w.txt");
+    std::fs::write(&weights, "MobilityMid 3\n").unwrap();
+    let kept: Vec<(PathBuf, Vec<u8>)> = [&obf, &games, &weights]
+        .iter()
+        .map(|p| (p.to_path_buf(), std::fs::read(p).unwrap()))
+        .collect();
+    let (o, g, w) = (s(&obf), s(&games), s(&weights));
+    let report = dir.join("report.json");
+    let r = s(&report);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["solve", o, "--json", o], "--json is one of the inputs"),
+        (
+            vec!["bench", "--depth", "1", "--eval-file", w, "--json", w],
+            "--json is one of the inputs",
+        ),
+        (
+            vec!["analyze", g, "--depth", "1", "--exact", "0", "--json", g],
+            "--json is one of the inputs",
+        ),
+        (
+            vec!["analyze", g, "--depth", "1", "--exact", "0", "--svg", g],
+            "--svg is one of the inputs",
+        ),
+        (
+            vec!["analyze", g, "--json", r, "--svg", r],
+            "--svg and --json name the same file",
+        ),
+        (
+            vec!["book", "build", "--openings", g, "--out", g, "--depth", "1"],
+            "--out is one of the inputs",
+        ),
+        (
+            vec!["book", "learn", g, "--out", g, "--depth", "1"],
+            "--out is one of the inputs",
+        ),
+        (
+            vec![
+                "match", "--engine", "random", "--engine", "greedy", "--games", "2", "--out", r,
+                "--json", r,
+            ],
+            "--json and --out name the same file",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--games",
+                "2",
+                "--openings",
+                g,
+                "--json",
+                g,
+            ],
+            "--json is one of the inputs",
+        ),
+    ];
+    for (args, expected) in &cases {
+        assert_refused(&wedge(args), expected, &args.join(" "));
+        for (path, bytes) in &kept {
+            assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", args.join(" "));
+        }
+        assert!(!report.exists(), "{}", args.join(" "));
+    }
+    // The same flags into files of their own still work.
+    let out = wedge(&["solve", o, "--json", r]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&report)
+        .unwrap()
+        .contains("\"nodes\""));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn counts_and_tests_out_of_range_are_refused_not_bent() {
+    let m = [
+        "match", "--engine", "random", "--engine", "greedy", "--games", "2",
+    ];
+    let with = |extra: &[&'static str]| {
+        let mut a = m.to_vec();
+        a.extend(extra);
+        wedge(&a)
+    };
+    for (extra, expected) in [
+        (&["--concurrency", "0"][..], "--concurrency"),
+        (&["--concurrency", "100000"][..], "--concurrency"),
+        (&["--depth", "0"][..], "--depth"),
+        (&["--movetime", "0"][..], "--movetime"),
+        (&["--nodes", "0"][..], "--nodes"),
+        (&["--sprt", "elo0=nan elo1=5"][..], "nan"),
+        (&["--sprt", "elo0=0 elo1=inf"][..], "inf"),
+    ] {
+        assert_refused(&with(extra), expected, &extra.join(" "));
+    }
+    for (args, expected) in [
+        (
+            &["book", "build", "--out", "/tmp/never.book", "--depth", "0"][..],
+            "--depth",
+        ),
+        (
+            &[
+                "book",
+                "build",
+                "--out",
+                "/tmp/never.book",
+                "--exact-empties",
+                "31",
+            ][..],
+            "--exact-empties",
+        ),
+        (
+            &[
+                "book",
+                "build",
+                "--out",
+                "/tmp/never.book",
+                "--hash",
+                "999999",
+            ][..],
+            "--hash",
+        ),
+        (
+            &[
+                "solve",
+                "tests/data/fforum-1-19.obf",
+                "--first",
+                "18446744073709551615",
+            ][..],
+            "--first",
+        ),
+    ] {
+        assert_refused(&wedge(args), expected, &args.join(" "));
+    }
+    assert!(!Path::new("/tmp/never.book").exists());
+}
+
+#[test]
+fn a_recount_refuses_the_options_that_plan_a_match() {
+    let dir = temp_dir("recount");
+    let games = dir.join("g.ggf");
+    let played = wedge(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--out",
+        s(&games),
+    ]);
+    assert!(played.status.success());
+    for extra in [
+        &["--tc", "5+0"][..],
+        &["--concurrency", "9"][..],
+        &["--seed", "5"][..],
+        &["--rounds", "3"][..],
+    ] {
+        let mut args = vec!["match", "--recount", s(&games)];
+        args.extend(extra);
+        assert_refused(&wedge(&args), "cannot be used with", &extra.join(" "));
+    }
+    let counted = wedge(&["match", "--recount", s(&games)]);
+    assert!(counted.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn book_probe_reads_a_transcript_as_long_as_a_board() {
+    // 32 moves (each side's last legal move in turn): 64 characters, as many as a board string.
+    let mut pos = wedge::board::Position::START;
+    let mut line = String::new();
+    let mut written = 0;
+    while written < 32 {
+        if pos.board.must_pass() {
+            // A transcript leaves forced passes out.
+            pos = pos.play(wedge::board::Move::PASS).unwrap();
+            continue;
+        }
+        let mv = *pos.legal_move_list().last().expect("a move");
+        line.push_str(&mv.to_string());
+        pos = pos.play(mv).unwrap();
+        written += 1;
+    }
+    assert_eq!(line.len(), 64, "{line}");
+    let out = wedge(&["book", "probe", &line]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("in book") || text.contains("not in"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_listen_leaves_the_last_records() {
+    let dir = temp_dir("records");
+    let games = dir.join("games.ggf");
+    std::fs::write(&games, "(;GM[Othello variant]RE[draw];)\n").unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = wedge(&["server", "2", "--port", &port, "--records", s(&dir)]);
+    assert_refused(&out, "listening on", "a server on a port in use");
+    assert_eq!(
+        std::fs::read_to_string(&games).unwrap(),
+        "(;GM[Othello variant]RE[draw];)\n"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_refuses_an_autosave_it_cannot_write_before_the_game() {
+    let dir = temp_dir("autosave");
+    let out = wedge(&["play", "--autosave", s(&dir)]);
+    assert_refused(&out, "a folder", "--autosave into a folder");
+    let out = wedge(&["play", "--resume", "--no-autosave"]);
+    assert_refused(&out, "cannot be used with", "--resume --no-autosave");
+    std::fs::remove_dir_all(&dir).ok();
+}
