@@ -119,6 +119,22 @@ fn bad_commands_are_refused_and_change_nothing() {
     );
     assert_eq!(g.raw(request.as_bytes()), 413);
     assert_eq!(game_of(&g.state(&token)), before);
+    // Lengths no memory could hold, from anyone, plain or chunked: refused, and the server runs on.
+    for request in [
+        "POST /anything HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 99999999999\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 18446744073709551615\r\n\r\n",
+        "POST /api/command HTTP/1.1\r\nHost: evil.example\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffff\r\n",
+    ] {
+        assert_eq!(g.raw(request.as_bytes()), 413, "{request}");
+    }
+    // Malformed heads get 400, two Host headers too (two readers could see two requests).
+    let two_hosts = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{0}\r\nHost: 127.0.0.1:{0}\r\n\r\n",
+        g.port
+    );
+    assert_eq!(g.raw(two_hosts.as_bytes()), 400);
+    assert_eq!(g.raw(b"GET /\r\n\r\n"), 400);
+    assert_eq!(game_of(&g.state(&token)), before);
 }
 
 #[test]

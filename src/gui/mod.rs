@@ -5,7 +5,8 @@
 //!
 //! - a request whose `Host` is not the server's own address, or whose `Origin` is another site,
 //!   is refused, so a page elsewhere (or a DNS name rebound to 127.0.0.1) cannot drive the engine;
-//! - request bodies and addresses have size caps;
+//! - request heads, bodies and addresses have size caps, checked before anything is kept
+//!   ([`http`], which also closes silent connections);
 //! - the server reads and writes no file: games come and go through the browser's upload and
 //!   download.
 
@@ -14,12 +15,14 @@ use crate::engine::session;
 use crate::engine::Event;
 use crate::protocol::gui::{parse_command, token_json, Answer, ApiError, Command, Request};
 use crossbeam_channel::{bounded, Sender};
-use std::io::{Read, Write};
-use std::net::{IpAddr, SocketAddr};
+use http::{HttpError, HttpRequest, HttpResponse};
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tiny_http::{Header, Method, Response, Server, StatusCode};
+
+pub mod http;
 
 /// The largest request body read (a GGF game is a few kB; an upload of a whole file of games is
 /// refused well before it costs memory).
@@ -64,7 +67,7 @@ impl std::error::Error for GuiError {}
 
 /// A bound server, not yet serving.
 pub struct GuiServer {
-    server: Arc<Server>,
+    listener: TcpListener,
     addr: SocketAddr,
     /// The `Host` values the server answers to.
     hosts: Hosts,
@@ -74,20 +77,18 @@ impl GuiServer {
     /// Binds `host:port` (port 0: any free port).
     pub fn bind(host: IpAddr, port: u16) -> Result<GuiServer, GuiError> {
         let wanted = SocketAddr::new(host, port);
-        let server = Server::http(wanted).map_err(|e| GuiError::Bind {
+        let bind_error = |e: std::io::Error| GuiError::Bind {
             addr: wanted,
             reason: e.to_string(),
-        })?;
-        let addr = server.server_addr().to_ip().ok_or_else(|| GuiError::Bind {
-            addr: wanted,
-            reason: "not an IP address".into(),
-        })?;
+        };
+        let listener = TcpListener::bind(wanted).map_err(bind_error)?;
+        let addr = listener.local_addr().map_err(bind_error)?;
         let hosts = Hosts {
             ip: host,
             port: addr.port(),
         };
         Ok(GuiServer {
-            server: Arc::new(server),
+            listener,
             addr,
             hosts,
         })
@@ -108,14 +109,17 @@ impl GuiServer {
 
     /// Serves until `stop` is raised; engine messages go to `out`. Returns the exit status.
     pub fn run(self, stop: Arc<AtomicBool>, out: impl Write) -> i32 {
-        let GuiServer { server, hosts, .. } = self;
+        let GuiServer {
+            listener, hosts, ..
+        } = self;
         let start = move |events: Sender<Event>| -> std::io::Result<()> {
-            for i in 0..2 {
-                let (server, events, stop) = (server.clone(), events.clone(), stop.clone());
-                std::thread::Builder::new()
-                    .name(format!("http-{i}"))
-                    .spawn(move || serve(&server, &events, &hosts, &stop))?;
-            }
+            let (their_events, their_stop) = (events.clone(), stop.clone());
+            std::thread::Builder::new()
+                .name("http".into())
+                .spawn(move || {
+                    let handle = Arc::new(move |r: &HttpRequest| respond(r, &their_events, &hosts));
+                    http::serve(&listener, &their_stop, MAX_BODY, handle, refusal);
+                })?;
             std::thread::Builder::new()
                 .name("gui-ticker".into())
                 .spawn(move || loop {
@@ -192,45 +196,25 @@ fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
     Some((name, port))
 }
 
-/// Answers requests until `stop` is raised or the session has ended. Each request is answered on a
-/// thread of its own, so a client that never sends the body it announced holds up only itself.
-fn serve(server: &Server, events: &Sender<Event>, hosts: &Hosts, stop: &AtomicBool) {
-    while !stop.load(Ordering::Relaxed) {
-        let request = match server.recv_timeout(TICK) {
-            Ok(Some(r)) => r,
-            Ok(None) => continue,
-            Err(_) => return,
-        };
-        // The request waits in a slot the thread takes it from: if no thread can be started, it
-        // is still here to be answered on this one.
-        let slot = Arc::new(std::sync::Mutex::new(Some(request)));
-        let (theirs, their_events, hosts) = (slot.clone(), events.clone(), *hosts);
-        let spawned = std::thread::Builder::new()
-            .name("http-request".into())
-            .spawn(move || {
-                if let Some(request) = theirs.lock().ok().and_then(|mut r| r.take()) {
-                    respond(request, &their_events, &hosts);
-                }
-            });
-        if spawned.is_err() {
-            if let Some(request) = slot.lock().ok().and_then(|mut r| r.take()) {
-                respond(request, events, &hosts);
-            }
-        }
-    }
+/// The answer to a request the server could not read.
+fn refusal(e: &HttpError) -> HttpResponse {
+    reply(
+        e.status,
+        "application/json",
+        serde_json::json!({ "error": e.message, "kind": "http" }).to_string(),
+    )
 }
 
 /// Answers one request.
-fn respond(mut request: tiny_http::Request, events: &Sender<Event>, hosts: &Hosts) {
-    let (status, content_type, body) = match answer(&mut request, events, hosts) {
-        Ok(reply) => reply,
-        Err((status, message)) => (
-            status,
-            "application/json",
-            serde_json::json!({ "error": message, "kind": "http" }).to_string(),
-        ),
-    };
-    let mut response = Response::from_string(body).with_status_code(StatusCode(status));
+fn respond(request: &HttpRequest, events: &Sender<Event>, hosts: &Hosts) -> HttpResponse {
+    match answer(request, events, hosts) {
+        Ok((status, content_type, body)) => reply(status, content_type, body),
+        Err((status, message)) => refusal(&HttpError { status, message }),
+    }
+}
+
+/// A response with the headers every answer carries.
+fn reply(status: u16, content_type: &'static str, body: String) -> HttpResponse {
     let headers = [
         ("Content-Type", content_type),
         ("Cache-Control", "no-store"),
@@ -239,40 +223,29 @@ fn respond(mut request: tiny_http::Request, events: &Sender<Event>, hosts: &Host
         ("Referrer-Policy", "no-referrer"),
         ("Content-Security-Policy", POLICY),
     ];
-    for (name, value) in headers {
-        // Every name and value here is plain ASCII, which a header always accepts.
-        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(h);
-        }
+    HttpResponse {
+        status,
+        headers: headers.iter().map(|&(n, v)| (n, v.to_string())).collect(),
+        body: body.into_bytes(),
     }
-    let _ = request.respond(response);
-}
-
-/// The value of the request's header `name`, if it has one.
-fn header_value<'r>(request: &'r tiny_http::Request, name: &str) -> Option<&'r str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-        .map(|h| h.value.as_str())
 }
 
 type Reply = (u16, &'static str, String);
 
 /// The checks every request passes, then its route.
 fn answer(
-    request: &mut tiny_http::Request,
+    request: &HttpRequest,
     events: &Sender<Event>,
     hosts: &Hosts,
 ) -> Result<Reply, (u16, String)> {
-    let host = header_value(request, "Host").unwrap_or("");
+    let host = request.header("Host").unwrap_or("");
     if !hosts.allows(host) {
         return Err((
             403,
             format!("refused: Host '{}' is not this server", clip(host)),
         ));
     }
-    if let Some(origin) = header_value(request, "Origin") {
+    if let Some(origin) = request.header("Origin") {
         let own = origin
             .get(..7)
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"))
@@ -284,27 +257,26 @@ fn answer(
             ));
         }
     }
-    if request.url().len() > MAX_URL {
+    if request.target.len() > MAX_URL {
         return Err((414, format!("the address is longer than {MAX_URL} bytes")));
     }
-    let path = request.url().split('?').next().unwrap_or("").to_string();
+    let path = request.target.split('?').next().unwrap_or("").to_string();
     // A link from another site may open the page, but only the page itself may use the API.
-    let cross_site = header_value(request, "Sec-Fetch-Site").is_some_and(|s| s == "cross-site");
+    let cross_site = request
+        .header("Sec-Fetch-Site")
+        .is_some_and(|s| s == "cross-site");
     if cross_site && path.starts_with("/api/") {
         return Err((403, "refused: a request from another site".into()));
     }
-    let method = request.method().clone();
-    match (method, path.as_str()) {
-        (Method::Get, "/" | "/index.html") => Ok((200, "text/html; charset=utf-8", PAGE.into())),
-        (Method::Get, "/app.js") => Ok((200, "text/javascript; charset=utf-8", SCRIPT.into())),
-        (Method::Get, "/style.css") => Ok((200, "text/css; charset=utf-8", STYLE.into())),
-        (Method::Get, "/api/state") => {
-            let token = header_value(request, "X-Wedge-Token")
-                .unwrap_or("")
-                .to_string();
+    match (request.method.as_str(), path.as_str()) {
+        ("GET", "/" | "/index.html") => Ok((200, "text/html; charset=utf-8", PAGE.into())),
+        ("GET", "/app.js") => Ok((200, "text/javascript; charset=utf-8", SCRIPT.into())),
+        ("GET", "/style.css") => Ok((200, "text/css; charset=utf-8", STYLE.into())),
+        ("GET", "/api/state") => {
+            let token = request.header("X-Wedge-Token").unwrap_or("").to_string();
             command(events, token, Command::State)
         }
-        (Method::Post, "/api/claim") => {
+        ("POST", "/api/claim") => {
             let body = read_body(request)?;
             let force = serde_json::from_str::<serde_json::Value>(&body)
                 .ok()
@@ -318,16 +290,14 @@ fn answer(
                 Err(_) => Ok(api_error(&ApiError::Unavailable)),
             }
         }
-        (Method::Post, "/api/leave") => {
+        ("POST", "/api/leave") => {
             let token = read_body(request)?.trim().to_string();
             send(events, Request::Leave { token })?;
             Ok((204, "text/plain", String::new()))
         }
-        (Method::Post, "/api/command") => {
+        ("POST", "/api/command") => {
             let body = read_body(request)?;
-            let token = header_value(request, "X-Wedge-Token")
-                .unwrap_or("")
-                .to_string();
+            let token = request.header("X-Wedge-Token").unwrap_or("").to_string();
             match parse_command(&body) {
                 Ok(c) => command(events, token, c),
                 Err(e) => Ok(api_error(&e)),
@@ -377,22 +347,10 @@ fn api_error(e: &ApiError) -> Reply {
     (e.status(), "application/json", e.to_json())
 }
 
-/// The request's body as text, at most [`MAX_BODY`] bytes.
-fn read_body(request: &mut tiny_http::Request) -> Result<String, (u16, String)> {
-    let too_big = || (413, format!("the request is larger than {MAX_BODY} bytes"));
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_big());
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| (400, format!("cannot read the request: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err(too_big());
-    }
-    String::from_utf8(body).map_err(|_| (400, "the request is not UTF-8 text".into()))
+/// The request's body as text (the server has kept it within [`MAX_BODY`] bytes).
+fn read_body(request: &HttpRequest) -> Result<String, (u16, String)> {
+    String::from_utf8(request.body.clone())
+        .map_err(|_| (400, "the request is not UTF-8 text".into()))
 }
 
 /// At most 60 characters of what a client sent, for a message.
