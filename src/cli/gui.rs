@@ -31,6 +31,12 @@ pub fn run(args: GuiArgs) -> Result<(), String> {
     }
     let url = server.url();
     println!("wedge gui: open {url} in a browser (Ctrl-C ends it)");
+    if args.host.is_unspecified() {
+        println!(
+            "from other machines: http://<this machine's address>:{}/",
+            server.addr().port()
+        );
+    }
     if args.open {
         if let Err(e) = open_browser(&url) {
             eprintln!("cannot start a browser ({e}): open {url} yourself");

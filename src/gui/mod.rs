@@ -99,10 +99,14 @@ impl GuiServer {
         self.addr
     }
 
-    /// The page's address.
+    /// The page's address on this machine (for a server on every address, `0.0.0.0` or `::`,
+    /// the loopback one: a browser cannot open the wildcard address everywhere).
     pub fn url(&self) -> String {
         match self.addr.ip() {
-            IpAddr::V4(ip) if ip.is_loopback() => format!("http://127.0.0.1:{}/", self.addr.port()),
+            IpAddr::V4(ip) if ip.is_loopback() || ip.is_unspecified() => {
+                format!("http://127.0.0.1:{}/", self.addr.port())
+            }
+            IpAddr::V6(ip) if ip.is_unspecified() => format!("http://[::1]:{}/", self.addr.port()),
             _ => format!("http://{}/", self.addr),
         }
     }

@@ -31,6 +31,9 @@ async function claim(force) {
     return false;
   }
   token = body.token;
+  // The engine may have been restarted (its versions count from 0 again) or another tab may have
+  // changed the game: the next state is taken whatever its version.
+  state = null;
   hideOverlay();
   return true;
 }
