@@ -154,19 +154,7 @@ pub fn check_not_input<'a>(
     out: &Path,
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), String> {
-    let Ok(target) = std::fs::canonicalize(out) else {
-        return Ok(()); // a new file is no input
-    };
-    if inputs
-        .into_iter()
-        .any(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target))
-    {
-        return Err(format!(
-            "{command}: {}: --out is one of the inputs",
-            out.display()
-        ));
-    }
-    Ok(())
+    check_outputs(command, &[("--out", out)], inputs)
 }
 
 /// The file a path names, for comparing paths: the canonical path of an existing file, else its
