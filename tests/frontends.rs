@@ -312,6 +312,9 @@ fn protocol_is_detected_from_the_first_line() {
         ("nboard 2", "set myname wedge"),
         ("protocol_version", "= 2"),
         ("uci", "id name wedge"),
+        // GTP reads its commands as written: an upper-case word is no GTP command, and the
+        // wedge protocol names what it knows.
+        ("NAME", "info string error: unknown command 'NAME'"),
     ] {
         let mut s = Session::start("auto");
         s.send("");

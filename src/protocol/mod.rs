@@ -88,19 +88,19 @@ pub fn read_first_command(input: &mut impl std::io::BufRead) -> (Protocol, Vec<u
     (protocol, first)
 }
 
-/// Guesses the protocol from the first line a controller sends, in any case and after a byte-order
-/// mark: `nboard ...` is NBoard; a GTP command (or a numeric GTP id) is GTP; anything else is
-/// wedge's protocol.
+/// Guesses the protocol from the first line a controller sends, after a byte-order mark:
+/// `nboard ...` in any case is NBoard (its commands are read in any case); a GTP command as GTP
+/// writes it, in lower case (GTP's commands are read as written), or a numeric GTP id, is GTP;
+/// anything else is wedge's protocol.
 pub fn detect_protocol(first_line: &str) -> Protocol {
     let word = first_line
         .trim_start_matches('\u{feff}')
         .split_whitespace()
         .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if word == "nboard" {
+        .unwrap_or("");
+    if word.eq_ignore_ascii_case("nboard") {
         Protocol::Nboard
-    } else if (gtp::COMMANDS.contains(&word.as_str()) && word != "quit")
+    } else if (gtp::COMMANDS.contains(&word) && word != "quit")
         || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
     {
         Protocol::Gtp
