@@ -342,6 +342,15 @@ fn the_shards_of_a_build_merge_into_the_whole_build() {
         merge(&[whole, other]),
         Err(MergeError::OtherScores { shards: (1, 2), .. })
     ));
+    // Parts scored with other settings share no leaf, but their own leaves show it.
+    let part = |options: &BuildOptions, part| {
+        build(&games, options, None, Shard { part, parts: 3 }, &|_, _| {}).unwrap()
+    };
+    let mixed = [shards[0].clone(), part(&deeper, 1), shards[2].clone()];
+    assert_eq!(
+        merge(&mixed),
+        Err(MergeError::OtherSettings { shards: (1, 2) })
+    );
 }
 
 fn session(lines: &[&str], until: usize) -> Vec<String> {

@@ -393,6 +393,13 @@ pub enum MergeError {
         /// The position, as `<64 squares> <side>`.
         position: String,
     },
+    /// The leaves only one shard scored show other leaf settings than another shard's: other
+    /// `--depth`, or other `--exact-empties` (a leaf solved in one shard at as many empties as a
+    /// leaf searched in the other).
+    OtherSettings {
+        /// The shards (from 1).
+        shards: (usize, usize),
+    },
 }
 
 impl fmt::Display for MergeError {
@@ -410,7 +417,63 @@ impl fmt::Display for MergeError {
                  builds (other --depth, --exact-empties or engine) cannot be merged",
                 shards.0, shards.1
             ),
+            MergeError::OtherSettings { shards } => write!(
+                f,
+                "books {} and {} scored their leaves with other settings (--depth or \
+                 --exact-empties): shards of different builds cannot be merged",
+                shards.0, shards.1
+            ),
         }
+    }
+}
+
+/// What a shard's own leaves (those no other shard holds) show of its leaf settings: the depths
+/// of its searched leaves, the most empties of a solved one (not a finished game) and the fewest
+/// of a searched one.
+#[derive(Default)]
+struct LeafSettings {
+    depths: std::collections::BTreeSet<u8>,
+    most_solved: Option<u32>,
+    fewest_searched: Option<u32>,
+}
+
+impl LeafSettings {
+    fn of(book: &Book, count: &HashMap<Key, usize>) -> LeafSettings {
+        let mut s = LeafSettings::default();
+        for e in book.entries() {
+            let key = (e.player, e.opponent);
+            if e.flags & FLAG_LEAF == 0 || count.get(&key) != Some(&1) {
+                continue;
+            }
+            let Ok(board) = Board::new(e.player, e.opponent) else {
+                continue;
+            };
+            let empties = board.empty_count();
+            if e.depth == DEPTH_EXACT {
+                if !board.is_game_over() {
+                    s.most_solved = s.most_solved.max(Some(empties));
+                }
+            } else {
+                s.depths.insert(e.depth);
+                s.fewest_searched = Some(s.fewest_searched.map_or(empties, |f| f.min(empties)));
+            }
+        }
+        s
+    }
+
+    /// Whether the two could come from the same settings: one search depth, and every solved
+    /// leaf with fewer empties than every searched one.
+    fn agree(&self, other: &LeafSettings) -> bool {
+        let depths_agree = self.depths.len() <= 1
+            && other.depths.len() <= 1
+            && (self.depths.is_empty() || other.depths.is_empty() || self.depths == other.depths);
+        let below = |solved: Option<u32>, searched: Option<u32>| match (solved, searched) {
+            (Some(a), Some(b)) => a < b,
+            _ => true,
+        };
+        depths_agree
+            && below(self.most_solved, other.fewest_searched)
+            && below(other.most_solved, self.fewest_searched)
     }
 }
 
@@ -469,5 +532,56 @@ pub fn merge(books: &[Book]) -> Result<Book, MergeError> {
             entries.insert(k, *e);
         }
     }
+    // Leaves are scored by one shard each (a shared one is a transposition, or the base book's
+    // in an extension); a shard's own leaves show its settings, which must be every shard's.
+    let mut count: HashMap<Key, usize> = HashMap::new();
+    for book in books {
+        for e in book.entries().iter().filter(|e| e.flags & FLAG_LEAF != 0) {
+            *count.entry((e.player, e.opponent)).or_default() += 1;
+        }
+    }
+    let settings: Vec<LeafSettings> = books.iter().map(|b| LeafSettings::of(b, &count)).collect();
+    for (j, a) in settings.iter().enumerate() {
+        if let Some(i) = settings[j + 1..].iter().position(|b| !a.agree(b)) {
+            return Err(MergeError::OtherSettings {
+                shards: (j + 1, j + i + 2),
+            });
+        }
+    }
     Ok(negamax(entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LeafSettings;
+
+    fn leaves(
+        depths: &[u8],
+        most_solved: Option<u32>,
+        fewest_searched: Option<u32>,
+    ) -> LeafSettings {
+        LeafSettings {
+            depths: depths.iter().copied().collect(),
+            most_solved,
+            fewest_searched,
+        }
+    }
+
+    #[test]
+    fn leaf_settings_agree_only_when_one_build_could_show_both() {
+        let a = leaves(&[20], Some(20), Some(24));
+        assert!(a.agree(&leaves(&[20], Some(18), Some(21))));
+        assert!(
+            a.agree(&leaves(&[], None, None)),
+            "a part with no leaf of its own"
+        );
+        // Another depth, or two depths in one part.
+        assert!(!a.agree(&leaves(&[18], Some(18), Some(21))));
+        assert!(!a.agree(&leaves(&[18, 20], None, Some(30))));
+        // Solved at 22 empties in one part, searched at 21 in the other: other --exact-empties.
+        let searched_at_21 = leaves(&[20], Some(20), Some(21));
+        let solved_at_22 = leaves(&[20], Some(22), Some(26));
+        assert!(!searched_at_21.agree(&solved_at_22));
+        assert!(!solved_at_22.agree(&searched_at_21));
+    }
 }
