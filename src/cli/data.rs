@@ -162,7 +162,6 @@ pub fn run(action: DataAction) -> Result<(), String> {
             exact_empties,
             threads,
         } => {
-            super::check_output(&out)?;
             super::check_not_input("data label", &out, [positions.as_path()])?;
             if train::is_binary_data(&positions) {
                 return Err(format!(

@@ -148,7 +148,7 @@ pub fn write_json(path: &Path, doc: &impl serde::Serialize) -> Result<(), String
 }
 
 /// Refuses an output that is one of the inputs under any name (writing it would destroy what the
-/// run reads), naming the command.
+/// run reads), naming the command, or that cannot be written ([`check_output`]).
 pub fn check_not_input<'a>(
     command: &str,
     out: &Path,
@@ -179,21 +179,20 @@ pub fn check_outputs<'a>(
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), String> {
     let inputs: Vec<_> = inputs.into_iter().filter_map(file_identity).collect();
+    let targets: Vec<_> = outputs.iter().map(|(_, out)| file_identity(out)).collect();
     for (i, &(flag, out)) in outputs.iter().enumerate() {
         check_output(out)?;
-        let Some(target) = file_identity(out) else {
+        let Some(target) = &targets[i] else {
             continue;
         };
-        if inputs.contains(&target) {
+        if inputs.contains(target) {
             return Err(format!(
                 "{command}: {}: {flag} is one of the inputs",
                 out.display()
             ));
         }
-        if let Some(&(other, _)) = outputs[..i]
-            .iter()
-            .find(|(_, o)| file_identity(o).as_ref() == Some(&target))
-        {
+        if let Some(j) = targets[..i].iter().position(|t| t.as_ref() == Some(target)) {
+            let other = outputs[j].0;
             return Err(format!(
                 "{command}: {}: {flag} and {other} name the same file",
                 out.display()

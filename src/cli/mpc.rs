@@ -45,22 +45,10 @@ pub struct FitArgs {
 /// Runs `wedge mpc ...`.
 pub fn run(action: MpcAction) -> Result<(), String> {
     let MpcAction::Fit(args) = action;
-    super::check_output(&args.out)?;
-    let inputs: Vec<&std::path::Path> = args
-        .data
-        .iter()
-        .chain(&args.scores)
-        .map(|p| p.as_path())
-        .collect();
-    super::check_not_input("mpc fit", &args.out, inputs.iter().copied())?;
-    if let Some(path) = &args.scores_out {
-        super::check_output(path)?;
-        super::check_not_input("mpc fit", path, inputs.iter().copied())
-            .map_err(|e| e.replace("--out", "--scores-out"))?;
-        if path == &args.out {
-            return Err("mpc fit: --out and --scores-out are the same file".into());
-        }
-    }
+    let mut outputs = vec![("--out", args.out.as_path())];
+    outputs.extend(args.scores_out.as_deref().map(|p| ("--scores-out", p)));
+    let inputs = args.data.iter().chain(&args.scores).map(|p| p.as_path());
+    super::check_outputs("mpc fit", &outputs, inputs)?;
     let data = match &args.scores {
         Some(path) => mpc::read_scores(path).map_err(|e| e.to_string())?,
         None => {

@@ -154,7 +154,6 @@ pub struct TrainArgs {
 
 /// Plays the games the data file lacks and appends them.
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
-    super::check_output(&args.out)?;
     super::check_not_input("datagen", &args.out, [args.openings.as_path()])?;
     // As a match reads them: transcripts or GGF games, a finished game refused with its line.
     let list =
@@ -232,7 +231,6 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     use wedge::eval::pattern::net::{HEAD_SCALE, HIDDEN};
     use wedge::eval::pattern::{PatternWeights, Phasing};
     use wedge::tools::train::{parity_offsets, split, tempo_terms, train_net, NetOptions, Sample};
-    super::check_output(&args.out)?;
     let inputs = args.data.iter().chain(&args.test).chain(&args.init);
     super::check_not_input("train --net", &args.out, inputs.map(|p| p.as_path()))?;
     let init = match &args.init {
@@ -582,7 +580,6 @@ fn run_train(
     tempo: Option<f64>,
 ) -> Result<(), String> {
     use wedge::tools::train::{split, train, PhaseErrors};
-    super::check_output(out)?;
     super::check_not_input("train", out, data.iter().map(|p| p.as_path()).chain(init))?;
     if let Some(path) = init {
         options.init =

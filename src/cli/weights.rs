@@ -40,16 +40,11 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         patterns,
         tables,
     } = action;
-    for (flag, out) in [("--patterns", &patterns), ("--tables", &tables)] {
-        if let Some(out) = out {
-            super::check_output(out).map_err(|e| format!("{flag}: {e}"))?;
-            super::check_not_input("weights dump", out, from.iter().map(|p| p.as_path()))
-                .map_err(|e| e.replace("--out", flag))?;
-        }
-    }
-    if patterns.is_some() && patterns == tables {
-        return Err("weights dump: --patterns and --tables are the same file".into());
-    }
+    let outputs: Vec<(&str, &std::path::Path)> = [("--patterns", &patterns), ("--tables", &tables)]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect();
+    super::check_outputs("weights dump", &outputs, from.iter().map(|p| p.as_path()))?;
     let mut options = Options::default();
     for path in &from {
         options

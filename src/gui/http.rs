@@ -88,10 +88,7 @@ pub fn serve(
     while !stop.load(Ordering::Relaxed) {
         let stream = match listener.accept() {
             Ok((s, _)) => s,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(POLL);
-                continue;
-            }
+            // No client yet (WouldBlock), or one that went before it was taken: look again soon.
             Err(_) => {
                 std::thread::sleep(POLL);
                 continue;
