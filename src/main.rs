@@ -88,7 +88,7 @@ enum Command {
 /// head -1` exits with status 141 and no message), instead of Rust's default of ignoring SIGPIPE
 /// and panicking in `println!`. Only for the command-line tools that write to nothing but their
 /// output: the engine process keeps SIGPIPE ignored and ends cleanly when its writer sees the
-/// closed pipe, and so does the match runner, which writes to its engines' pipes.
+/// closed pipe, the match runner writes to its engines' pipes, and the browser board keeps serving.
 fn die_quietly_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: `signal` with SIG_DFL only restores the default disposition of SIGPIPE (end the
@@ -100,9 +100,14 @@ fn die_quietly_on_closed_pipe() {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    // Not for `match` and `tune`: they write to its engines' pipes, and an engine that exits must be a failure
-    // the runner reports, not a signal that kills the runner.
-    if cli.command.is_some() && !matches!(cli.command, Some(Command::Match(_) | Command::Tune(_))) {
+    // Not for `match` and `tune`: they write to its engines' pipes, and an engine that exits must
+    // be a failure the runner reports, not a signal that kills the runner. Not for `gui`: a board
+    // started by a launcher that does not read its output keeps serving.
+    let keeps_sigpipe_ignored = matches!(
+        cli.command,
+        Some(Command::Match(_) | Command::Tune(_) | Command::Gui(_))
+    );
+    if cli.command.is_some() && !keeps_sigpipe_ignored {
         die_quietly_on_closed_pipe();
     }
     let result = match cli.command {

@@ -204,6 +204,19 @@ fn on_every_address_the_page_is_served_by_address_and_refused_by_name() {
 }
 
 #[test]
+fn the_server_keeps_serving_when_its_output_is_closed() {
+    // A launcher that does not read the server's output (or read the address and went) must
+    // not end it.
+    let g = GuiServer::start_with_output_closed(&["--host", "0.0.0.0"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let request = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        g.port
+    );
+    assert_eq!(g.raw(request.as_bytes()), 200);
+}
+
+#[test]
 fn one_tab_holds_the_engine_at_a_time() {
     let g = GuiServer::start();
     let first = g.claim(false).unwrap();

@@ -1,5 +1,6 @@
 //! `wedge gui`: the board in the browser ([docs/gui.md](../../docs/gui.md)).
 
+use std::io::Write;
 use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -30,13 +31,20 @@ pub fn run(args: GuiArgs) -> Result<(), String> {
         );
     }
     let url = server.url();
-    println!("wedge gui: open {url} in a browser (Ctrl-C ends it)");
+    // Written without `println!`: a server started with its output closed (from a launcher, or
+    // by a reader that took the first line and went) keeps serving instead of panicking.
+    let mut banner = format!("wedge gui: open {url} in a browser (Ctrl-C ends it)\n");
     if args.host.is_unspecified() {
-        println!(
-            "from other machines: http://<this machine's address>:{}/",
+        banner += &format!(
+            "from other machines: http://<this machine's address>:{}/\n",
             server.addr().port()
         );
     }
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(banner.as_bytes())
+        .and_then(|_| stdout.flush());
+    drop(stdout);
     if args.open {
         if let Err(e) = open_browser(&url) {
             eprintln!("cannot start a browser ({e}): open {url} yourself");

@@ -21,6 +21,45 @@ impl GuiServer {
 
     /// `wedge gui --port 0` with more arguments.
     pub fn start_with(extra: &[&str]) -> GuiServer {
+        GuiServer::launch(extra)
+    }
+
+    /// `wedge gui` on a free port with more arguments, its output closed from the start (as a
+    /// launcher that does not read it); waits until it answers.
+    pub fn start_with_output_closed(extra: &[&str]) -> GuiServer {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args(["gui", "--port", &port.to_string()])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start wedge gui");
+        drop(child.stdout.take());
+        let until = std::time::Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("wedge gui ended ({status}) with its output closed");
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "wedge gui never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        GuiServer {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            port,
+        }
+    }
+
+    fn launch(extra: &[&str]) -> GuiServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
             .args(["gui", "--port", "0"])
             .args(extra)
@@ -30,9 +69,10 @@ impl GuiServer {
             .spawn()
             .expect("start wedge gui");
         let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        out.read_line(&mut first).unwrap();
+        // The rest of its output is read and dropped while it runs, as a terminal would.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
         // "wedge gui: open http://127.0.0.1:PORT/ in a browser ..."
         let url = first
             .split_whitespace()
