@@ -32,14 +32,7 @@ impl GuiServer {
             .local_addr()
             .unwrap()
             .port();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-            .args(["gui", "--port", &port.to_string()])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start wedge gui");
+        let mut child = spawn_gui(&port.to_string(), extra);
         drop(child.stdout.take());
         let until = std::time::Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -60,14 +53,7 @@ impl GuiServer {
     }
 
     fn launch(extra: &[&str]) -> GuiServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
-            .args(["gui", "--port", "0"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start wedge gui");
+        let mut child = spawn_gui("0", extra);
         let mut first = String::new();
         let mut out = BufReader::new(child.stdout.take().unwrap());
         out.read_line(&mut first).unwrap();
@@ -170,4 +156,16 @@ impl Drop for GuiServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `wedge gui --port PORT` with more arguments, its output piped.
+fn spawn_gui(port: &str, extra: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["gui", "--port", port])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start wedge gui")
 }
