@@ -40,11 +40,7 @@ pub fn run(args: GuiArgs) -> Result<(), String> {
             server.addr().port()
         );
     }
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout
-        .write_all(banner.as_bytes())
-        .and_then(|_| stdout.flush());
-    drop(stdout);
+    let _ = std::io::stdout().write_all(banner.as_bytes());
     if args.open {
         if let Err(e) = open_browser(&url) {
             eprintln!("cannot start a browser ({e}): open {url} yourself");
