@@ -19,11 +19,6 @@ impl GuiServer {
         GuiServer::start_with(&[])
     }
 
-    /// `wedge gui --port 0` with more arguments.
-    pub fn start_with(extra: &[&str]) -> GuiServer {
-        GuiServer::launch(extra)
-    }
-
     /// `wedge gui` on a free port with more arguments, its output closed from the start (as a
     /// launcher that does not read it); waits until it answers.
     pub fn start_with_output_closed(extra: &[&str]) -> GuiServer {
@@ -52,7 +47,8 @@ impl GuiServer {
         }
     }
 
-    fn launch(extra: &[&str]) -> GuiServer {
+    /// `wedge gui --port 0` with more arguments.
+    pub fn start_with(extra: &[&str]) -> GuiServer {
         let mut child = spawn_gui("0", extra);
         let mut first = String::new();
         let mut out = BufReader::new(child.stdout.take().unwrap());
