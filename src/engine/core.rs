@@ -244,6 +244,15 @@ impl Core {
         let _ = self.jobs.send(job);
     }
 
+    /// Makes the variant searcher's table now (a variant position was set), so that the first
+    /// search on it does not spend its time allocating; `isready` waits for it.
+    pub fn prepare_variant(&self) {
+        self.send(Job::PrepareVariant(
+            self.options.hash_mb,
+            self.options.variant,
+        ));
+    }
+
     /// Forgets what the search learnt (a new game).
     pub fn new_game(&self) {
         self.send(Job::Clear);

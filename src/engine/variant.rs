@@ -249,6 +249,31 @@ impl VariantWorker {
         })
     }
 
+    /// Makes the searcher and its table of `hash_mb` MB now (a variant position was set), so that
+    /// the first search's time is not spent allocating.
+    pub fn prepare(&mut self, hash_mb: usize, options: &VariantOptions) {
+        let (searcher, made_mb) = self
+            .searcher
+            .get_or_insert_with(|| (Searcher::new(hash_mb), hash_mb));
+        if *made_mb != hash_mb {
+            searcher.set_hash_mb(hash_mb);
+            *made_mb = hash_mb;
+        }
+        searcher.options = options.search_options();
+        searcher.prepare();
+    }
+
+    /// Resizes the table to `hash_mb` MB (the `Hash` option changed) if the searcher was made.
+    pub fn resize(&mut self, hash_mb: usize) {
+        if let Some((searcher, made_mb)) = &mut self.searcher {
+            if *made_mb != hash_mb {
+                searcher.set_hash_mb(hash_mb);
+                *made_mb = hash_mb;
+                searcher.prepare();
+            }
+        }
+    }
+
     /// Forgets what was learnt (a new game, `Clear Hash`).
     pub fn clear(&mut self) {
         if let Some((s, _)) = &mut self.searcher {

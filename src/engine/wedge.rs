@@ -433,7 +433,12 @@ impl WedgeFrontEnd {
         moves: &[VariantMove],
     ) {
         match variant::position(&base, moves) {
-            Ok(board) => self.variant = Some(board),
+            Ok(board) => {
+                if self.variant.is_none() {
+                    s.core.prepare_variant();
+                }
+                self.variant = Some(board);
+            }
             Err(e) => error(
                 &mut s.out,
                 format!(

@@ -41,6 +41,9 @@ pub enum Job {
     SetEvaluator(Evaluator),
     /// Resize the hash table (MB); answered by [`Report::Resized`].
     ResizeHash(usize),
+    /// Make the variant searcher and its table now (a variant position was set), with this
+    /// table size (MB) and these options.
+    PrepareVariant(usize, crate::engine::options::VariantOptions),
     /// Forget everything learnt (new game, `Clear Hash`).
     Clear,
     /// Reseed the random generator behind `Randomness`.
@@ -97,8 +100,10 @@ pub fn spawn(
                     Job::SetEvaluator(e) => searchers.standard.set_evaluator(e),
                     Job::ResizeHash(mb) => {
                         let result = searchers.standard.resize_hash(mb);
+                        searchers.variant.resize(mb);
                         report(&events, Report::Resized(mb, result));
                     }
+                    Job::PrepareVariant(mb, options) => searchers.variant.prepare(mb, &options),
                     Job::Clear => {
                         searchers.standard.clear();
                         searchers.variant.clear();

@@ -107,7 +107,7 @@ const UPPER: u8 = 2;
 const NO_MOVE: u16 = u16::MAX;
 
 /// One transposition table entry (16 bytes).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Entry {
     key: u64,
     value: i32,
@@ -123,6 +123,9 @@ pub struct Searcher {
     /// The evaluation's weights.
     pub weights: Weights,
     table: Vec<Entry>,
+    /// The table holds entries of a search (a cleared or new table does not, and clearing it
+    /// again would only cost time).
+    table_used: bool,
     hash_mb: usize,
     layout: Option<Layout>,
     nodes: u64,
@@ -151,6 +154,7 @@ impl Searcher {
             options: SearchOptions::default(),
             weights: Weights::default(),
             table: Vec::new(),
+            table_used: false,
             hash_mb: hash_mb.max(1),
             layout: None,
             nodes: 0,
@@ -164,11 +168,24 @@ impl Searcher {
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.hash_mb = hash_mb.max(1);
         self.table = Vec::new();
+        self.table_used = false;
+    }
+
+    /// Allocates the table now if the options use one, so that the next search does not spend
+    /// its time on it (a failed allocation falls back to a smaller table).
+    pub fn prepare(&mut self) {
+        if self.options.transposition_table && self.table.is_empty() {
+            self.table = allocate_table(self.hash_mb);
+            self.table_used = false;
+        }
     }
 
     /// Empties the table (a new game).
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        if self.table_used {
+            self.table.iter_mut().for_each(|e| *e = Entry::default());
+            self.table_used = false;
+        }
         self.layout = None;
     }
 
@@ -294,9 +311,8 @@ impl Searcher {
             self.clear();
             self.layout = Some(Layout::new(board.playable()));
         }
-        if self.options.transposition_table && self.table.is_empty() {
-            self.table = allocate_table(self.hash_mb);
-        }
+        self.prepare();
+        self.table_used = !self.table.is_empty();
     }
 
     /// The report before any search: the evaluation, or the final value of a finished game, and
@@ -641,6 +657,27 @@ mod tests {
         assert_eq!(decided(-WIN), Some(0));
         assert_eq!(decided(EVAL_LIMIT), None);
         assert_eq!(decided(-120), None);
+    }
+
+    #[test]
+    fn a_prepared_table_is_the_one_the_search_uses() {
+        let board = corners10();
+        let mut s = Searcher::new(2);
+        assert!(s.table.is_empty());
+        s.prepare();
+        let made = s.table.as_ptr();
+        assert!(!s.table.is_empty() && !s.table_used);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        s.search(&board, &limits, &AtomicBool::new(false), |_| {});
+        assert_eq!(s.table.as_ptr(), made, "the search allocated again");
+        assert!(s.table_used);
+        assert!(s.table.iter().any(|e| *e != Entry::default()));
+        s.clear();
+        assert!(!s.table_used);
+        assert!(s.table.iter().all(|e| *e == Entry::default()));
     }
 
     #[test]
