@@ -540,3 +540,52 @@ fn a_single_legal_move_is_not_thought_over_when_timed() {
     assert_eq!(r.depth, 10);
     assert_eq!(r.best_move, Some(wedge::board::Move::play(one)));
 }
+
+/// With `MultiPV` above 1 near the end, both a solve (`go exact`) and a search whose hand-over
+/// limit covers the position give every line its exact score: the best `multipv` moves, ranked,
+/// each line's score that of a solve of its child on its own.
+#[test]
+fn multipv_lines_are_exact_in_the_endgame() {
+    use wedge::search::{Info, SolveKind};
+    let ev = Evaluator::default();
+    let positions: Vec<Board> = positions_with_empties(41, 400, 12..=14, 3);
+    assert!(positions.len() >= 3);
+    for b in positions {
+        let mut exact: Vec<i32> = b
+            .legal_moves()
+            .map(|m| {
+                -wedge::search::Solver::new(4)
+                    .solve_exact(b.play(m).unwrap())
+                    .score
+            })
+            .collect();
+        exact.sort_unstable_by(|a, b| b.cmp(a));
+        let multipv = exact.len().min(3);
+        for solve in [Some(SolveKind::Exact), None] {
+            let limits = Limits {
+                multipv: 3,
+                solve,
+                solve_empties: 20,
+                ..Limits::default()
+            };
+            let mut lines: Vec<Info> = Vec::new();
+            let mut s = Searcher::new(8, ev.clone());
+            let r = s.search(b, &limits, Arc::new(AtomicBool::new(false)), &mut |i| {
+                lines.push(i)
+            });
+            assert_eq!(r.score, Score::Exact(exact[0]), "{b:?} {solve:?}");
+            // The last report of each line is the one that stands.
+            for k in 1..=multipv {
+                let last = lines.iter().rev().find(|i| i.multipv == k).unwrap();
+                assert_eq!(
+                    last.score,
+                    Score::Exact(exact[k - 1]),
+                    "{b:?} {solve:?} line {k}"
+                );
+                let child = b.play_move(last.pv[0]).unwrap();
+                let alone = wedge::search::Solver::new(4).solve_exact(child).score;
+                assert_eq!(-alone, exact[k - 1], "{b:?} {solve:?} line {k}'s move");
+            }
+        }
+    }
+}

@@ -295,15 +295,19 @@ impl Searcher {
             _ => (moves, false),
         };
         let empties = board.empty_count();
+        let multipv = limits.multipv.clamp(1, 64);
         if let Some(kind) = limits.solve {
-            if restricted {
-                return self.solve_moves(board, moves, kind, start, report);
+            if restricted || multipv > 1 {
+                return self.solve_moves(board, moves, kind, multipv, start, report);
             }
             return self.solve(board, kind, start, report).0;
         }
         // Hand over to the solver when the endgame is small enough for the time we have. A short
         // midgame search first gives a sound move to fall back on if the solve cannot finish.
-        if limits.nodes.is_none() && empties <= limits.solve_empties && !restricted {
+        // Not with MultiPV: the solver proves one move, and the lines need every root move's
+        // score (the deepening below reaches the end and raises its level instead).
+        if limits.nodes.is_none() && empties <= limits.solve_empties && !restricted && multipv == 1
+        {
             let quick = Limits {
                 depth: Some(limits.depth.map_or(6, |d| d.min(6))),
                 solve_empties: 0,
@@ -324,7 +328,6 @@ impl Searcher {
             // Not for one move chosen by `searchmoves`: that asks for its score at full depth.
             max_depth = max_depth.min(ONLY_MOVE_DEPTH);
         }
-        let multipv = limits.multipv.clamp(1, 64);
         let mut roots: Vec<RootMove> = Bitboard(moves)
             .map(|sq| RootMove {
                 sq: sq.index() as u8,

@@ -54,7 +54,7 @@ impl Searcher {
             SolveKind::Wld => Score::Wld(r.score.signum()),
         };
         if !r.aborted {
-            self.report_proof(score, &r.pv, empties, start, report);
+            self.report_proof(1, score, &r.pv, empties, start, report);
         }
         let best_move = r.best_move.or_else(|| {
             board
@@ -111,6 +111,7 @@ impl Searcher {
     /// solve filled, so its fill is the `hashfull` reported.
     pub(super) fn report_proof(
         &self,
+        multipv: usize,
         score: Score,
         pv: &[Move],
         empties: u32,
@@ -118,7 +119,7 @@ impl Searcher {
         report: &mut dyn FnMut(Info),
     ) {
         report(Info {
-            multipv: 1,
+            multipv,
             depth: empties,
             seldepth: empties,
             score,
@@ -131,14 +132,16 @@ impl Searcher {
         });
     }
 
-    /// Solves only the root moves in `moves` (`searchmoves` with `go exact` or `go wld`): each
-    /// child is solved on its own and the best is kept. Ends early, with the best so far, when
-    /// stopped.
+    /// Solves the root moves in `moves` one by one (`searchmoves`, or `MultiPV` above 1, with
+    /// `go exact` or `go wld`): each child is solved on its own and the best `multipv` are
+    /// reported as lines 1..multipv, the best first. Ends early, with the best so far and no
+    /// proof reported, when stopped.
     pub(super) fn solve_moves(
         &mut self,
         board: Board,
         moves: u64,
         kind: SolveKind,
+        multipv: usize,
         start: Instant,
         report: &mut dyn FnMut(Info),
     ) -> SearchResult {
@@ -147,7 +150,7 @@ impl Searcher {
             .then(|| self.tree.node_limit.saturating_sub(self.tree.nodes));
         self.solver.set_node_limit(budget);
         let empties = board.empty_count();
-        let mut best: Option<(i32, Move, Vec<Move>)> = None;
+        let mut solved: Vec<(i32, Vec<Move>)> = Vec::new();
         for sq in Bitboard(moves) {
             let mv = Move::play(sq);
             let Some(child) = board.play_move(mv) else {
@@ -163,14 +166,21 @@ impl Searcher {
                 self.tree.aborted = true;
                 break;
             }
-            let score = -r.score;
-            if best.as_ref().is_none_or(|b| score > b.0) {
-                let pv = std::iter::once(mv).chain(r.pv).collect();
-                best = Some((score, mv, pv));
+            solved.push((-r.score, std::iter::once(mv).chain(r.pv).collect()));
+        }
+        // The best first; among equal scores, the first solved (a stable sort).
+        solved.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let proven = |score: i32| match kind {
+            SolveKind::Exact => Score::Exact(score),
+            SolveKind::Wld => Score::Wld(score.signum()),
+        };
+        if !self.tree.aborted {
+            for (k, (score, pv)) in solved.iter().take(multipv).enumerate() {
+                self.report_proof(k + 1, proven(*score), pv, empties, start, report);
             }
         }
         let first = Bitboard(moves).next().map(Move::play);
-        let Some((score, mv, pv)) = best else {
+        let Some((score, pv)) = solved.into_iter().next() else {
             return SearchResult {
                 best_move: first,
                 score: Score::Eval(0),
@@ -179,16 +189,13 @@ impl Searcher {
                 depth: 0,
             };
         };
-        let score = match kind {
-            _ if self.tree.aborted => Score::Eval(100 * score),
-            SolveKind::Exact => Score::Exact(score),
-            SolveKind::Wld => Score::Wld(score.signum()),
+        let score = if self.tree.aborted {
+            Score::Eval(100 * score)
+        } else {
+            proven(score)
         };
-        if !self.tree.aborted {
-            self.report_proof(score, &pv, empties, start, report);
-        }
         SearchResult {
-            best_move: Some(mv),
+            best_move: pv.first().copied(),
             score,
             pv,
             nodes: self.tree.nodes,
