@@ -43,6 +43,18 @@ pub enum RecountError {
         /// Another run and where its first game is.
         other: (String, String),
     },
+    /// One file given twice: its games would count twice.
+    SameFile(String),
+    /// One game of a run (the same pair and game number) read twice, in these files (the same
+    /// one when a file holds it twice): a copy of a file, or games appended again.
+    RepeatedGame {
+        /// The game: `pair N game G`.
+        game: String,
+        /// The file of its first copy.
+        first: String,
+        /// The file of the other.
+        second: String,
+    },
 }
 
 impl fmt::Display for RecountError {
@@ -56,6 +68,24 @@ impl fmt::Display for RecountError {
                  of one match are the same command with another --shard",
                 first.0, first.1, other.0, other.1
             ),
+            RecountError::SameFile(path) => {
+                write!(f, "{path} is given twice: its games would be counted twice")
+            }
+            RecountError::RepeatedGame {
+                game,
+                first,
+                second,
+            } => {
+                if first == second {
+                    write!(f, "{first} holds the game '{game}' twice")
+                } else {
+                    write!(
+                        f,
+                        "the game '{game}' of one run is in both {first} and {second} (a copy?): \
+                         it would be counted twice"
+                    )
+                }
+            }
         }
     }
 }
@@ -83,19 +113,38 @@ pub fn recount(paths: &[PathBuf]) -> Result<Recount, RecountError> {
     let mut players = None;
     let mut games = Vec::new();
     let mut first_run: Option<(String, String)> = None;
+    let mut seen_files = Vec::new();
+    // Each numbered game once: keyed by its run (or its file, without one), pair and number.
+    let mut seen_games: HashMap<(String, String, u32), usize> = HashMap::new();
     for (index, path) in paths.iter().enumerate() {
+        let here = path.display().to_string();
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if seen_files.contains(&same) {
+            return Err(RecountError::SameFile(here));
+        }
+        seen_files.push(same);
         let read_games =
             read_lines(path, |line| read(index, line, &mut players)).map_err(RecountError::File)?;
         for g in &read_games {
+            if let Some((pair, number)) = &g.pair {
+                let run = g.run.clone().unwrap_or_else(|| format!("file {index}"));
+                if let Some(&before) = seen_games.get(&(run.clone(), pair.clone(), *number)) {
+                    return Err(RecountError::RepeatedGame {
+                        game: format!("{PAIR_PREFIX}{pair}{GAME_INFIX}{number}"),
+                        first: paths[before].display().to_string(),
+                        second: here.clone(),
+                    });
+                }
+                seen_games.insert((run, pair.clone(), *number), index);
+            }
             let Some(run) = &g.run else { continue };
-            let here = path.display().to_string();
             match &first_run {
-                None => first_run = Some((run.clone(), here)),
+                None => first_run = Some((run.clone(), here.clone())),
                 Some((r, _)) if r == run => {}
                 Some(first) => {
                     return Err(RecountError::MixedRuns {
                         first: first.clone(),
-                        other: (run.clone(), here),
+                        other: (run.clone(), here.clone()),
                     })
                 }
             }
@@ -333,5 +382,37 @@ mod tests {
         assert!(matches!(e, GameLineError::Ggf(_)), "{e:?}");
         assert!(e.to_string().starts_with("GGF"), "{e}");
         assert!(count_files(&["\n \n"]).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_game_read_twice_is_refused() {
+        let dir = std::env::temp_dir().join(format!("wedge-recount-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = |p: u32, g: u32| {
+            line("new", "old", 2, Some((p, g)), false).replace(
+                &format!("{GAME_INFIX}{g}]"),
+                &format!("{GAME_INFIX}{g}{RUN_INFIX}abc]"),
+            )
+        };
+        let one = dir.join("one.ggf");
+        let copy = dir.join("copy.ggf");
+        let other = dir.join("other.ggf");
+        std::fs::write(&one, format!("{}\n{}\n", run(1, 1), run(1, 2))).unwrap();
+        std::fs::write(&copy, format!("{}\n{}\n", run(1, 1), run(1, 2))).unwrap();
+        std::fs::write(&other, format!("{}\n{}\n", run(2, 1), run(2, 2))).unwrap();
+        // Two files of one run with other pairs count together.
+        let r = recount(&[one.clone(), other.clone()]).unwrap();
+        assert_eq!(r.tally.wins + r.tally.losses + r.tally.draws, 4);
+        let e = recount(&[one.clone(), one.clone()]).unwrap_err();
+        assert!(matches!(e, RecountError::SameFile(_)), "{e:?}");
+        let e = recount(&[one.clone(), other.clone(), copy.clone()]).unwrap_err();
+        assert!(
+            e.to_string().contains("'pair 1 game 1'") && e.to_string().contains("copy.ggf"),
+            "{e}"
+        );
+        std::fs::write(&copy, format!("{}\n{}\n", run(1, 1), run(1, 1))).unwrap();
+        let e = recount(&[copy.clone()]).unwrap_err();
+        assert!(e.to_string().contains("twice"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
