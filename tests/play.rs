@@ -346,6 +346,21 @@ fn a_seed_out_of_range_is_refused() {
     assert!(err.contains("--seed"), "{err}");
 }
 
+/// A time a move outside 0.01..86400 seconds is refused, as the in-game `time` command refuses it.
+#[test]
+fn a_time_out_of_range_is_refused() {
+    for t in ["0.001", "1e-9", "0", "-1", "86401"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args(["play", &format!("--time={t}"), "--no-autosave"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--time {t}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("0.01..86400"), "--time {t}: {err}");
+    }
+}
+
 /// Playing again the move that was taken back keeps the moves after it to replay; another move
 /// drops them.
 #[test]

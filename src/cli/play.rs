@@ -59,8 +59,8 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
                 Err(e) => return Err(format!("--clock: {e}")),
             }
         }
-        (None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
-            TimeSetting::PerMove(((t * 1000.0).round() as u64).max(10))
+        (None, Some(t)) if t.is_finite() && (0.01..=86_400.0).contains(&t) => {
+            TimeSetting::PerMove((t * 1000.0).round() as u64)
         }
         (None, Some(t)) => return Err(format!("--time: {t} is not 0.01..86400 seconds")),
         (None, None) => TimeSetting::PerMove(DEFAULT_MOVE_MS),
