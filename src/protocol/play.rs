@@ -153,6 +153,8 @@ pub enum PlayError {
     NotASide(String),
     /// `edit black|white|empty` without squares (the word typed).
     NoSquares(String),
+    /// A word where a square was expected (an `edit` square list; as typed).
+    NotASquare(String),
     /// `save` or `load` without a file name (the command).
     NoFile(String),
     /// The arguments do not fit the command's form: the form, as help shows it.
@@ -200,6 +202,13 @@ impl std::fmt::Display for PlayError {
             PlayError::NoSquares(w) => write!(f, "edit {w} needs squares, e.g. 'edit {w} a1 h8'"),
             PlayError::NoFile(verb) => {
                 write!(f, "{verb} needs a file name, e.g. '{verb} game.ggf'")
+            }
+            PlayError::NotASquare(text) => {
+                let shown: String = crate::board::square::truncate(text)
+                    .chars()
+                    .flat_map(char::escape_debug)
+                    .collect();
+                write!(f, "'{shown}' is not a square (a1..h8)")
             }
             PlayError::Usage(form) => f.write_str(form),
             PlayError::Unknown(word) => {
@@ -390,7 +399,14 @@ fn parse_edit(args: &[&str]) -> Result<Edit, PlayError> {
             }
             let squares = squares
                 .iter()
-                .map(|s| parse_square(s))
+                .map(|s| {
+                    parse_square(s).map_err(|e| match e {
+                        PlayError::Square(text, SquareError::NotASquare) => {
+                            PlayError::NotASquare(text)
+                        }
+                        e => e,
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Edit::Place(target, squares))
         }
@@ -709,6 +725,10 @@ mod tests {
         assert_eq!(
             parse("edit black a9").unwrap_err().to_string(),
             "a9: there is no row 9"
+        );
+        assert_eq!(
+            parse("edit white f5 zz").unwrap_err().to_string(),
+            "'zz' is not a square (a1..h8)"
         );
         assert_eq!(parse("random on 42"), Ok(PlayCommand::Random(Some(42))));
         assert_eq!(parse("random off"), Ok(PlayCommand::RandomOff));
