@@ -137,8 +137,14 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
         (&["--nodes", "0"][..], "--nodes"),
         (&["--sprt", "elo0=nan elo1=5"][..], "nan"),
         (&["--sprt", "elo0=0 elo1=inf"][..], "inf"),
+        (&["--sprt", "foo"][..], "--sprt"),
+        (&["--tc", "abc"][..], "--tc"),
+        (&["--games", "0"][..], "--games"),
     ] {
-        assert_refused(&with(extra), expected, &extra.join(" "));
+        let out = with(extra);
+        assert_refused(&out, expected, &extra.join(" "));
+        // A bad command line (docs/match.md): exit status 2.
+        assert_eq!(out.status.code(), Some(2), "{}", extra.join(" "));
     }
     for (args, expected) in [
         (

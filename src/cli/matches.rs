@@ -50,7 +50,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = super::concurrency)]
     pub concurrency: usize,
     /// Stop when a sequential test decides, e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05".
-    #[arg(long)]
+    #[arg(long, value_parser = sprt_text)]
     pub sprt: Option<String>,
     /// Append each game as a GGF line to this file; each engine's stderr is appended to
     /// FILE.NAME.stderr.log beside it (without --out it is not kept).
@@ -80,6 +80,20 @@ fn rounds(text: &str) -> Result<usize, String> {
     super::bounded_count(text, 1, 100_000)
 }
 
+/// A `--tc` text that reads as a clock (a bad one is a bad command line, exit status 2).
+fn tc_text(text: &str) -> Result<String, String> {
+    wedge::tools::arena::parse_tc(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// A `--sprt` text that reads as a test (a bad one is a bad command line, exit status 2).
+fn sprt_text(text: &str) -> Result<String, String> {
+    wedge::tools::arena::stats::Sprt::parse(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
 /// Random moves of a variant opening: 0 to 1,000 (more than any board has squares).
 fn random_moves(text: &str) -> Result<usize, String> {
     super::bounded_count(text, 0, 1_000)
@@ -89,7 +103,7 @@ fn random_moves(text: &str) -> Result<usize, String> {
 #[derive(clap::Args)]
 pub struct TimeArgs {
     /// Clock per game: SECONDS+INCREMENT, e.g. 60+0.5.
-    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"], value_parser = tc_text)]
     pub tc: Option<String>,
     /// Milliseconds per move (at least 1).
     #[arg(long, conflicts_with_all = ["depth", "nodes"],
