@@ -112,6 +112,13 @@ fn obf_errors() {
         format!("{START}; G8:+99;").parse::<ObfLine>(),
         Err(ParseObfError::BadItem(_))
     ));
+    // A score for a move that cannot be played there (black's moves are d3 c4 f5 e6).
+    let illegal = format!("{START}; F5:+0; A1:+0;").parse::<ObfLine>();
+    assert_eq!(illegal, Err(ParseObfError::IllegalMove("A1".into())));
+    assert_eq!(
+        illegal.unwrap_err().to_string(),
+        "'A1' is not a legal move in this position"
+    );
     assert!(matches!(
         "XO; G8:+1;".parse::<ObfLine>(),
         Err(ParseObfError::Board(_))

@@ -266,6 +266,8 @@ pub enum ParseObfError {
     BadItem(String),
     /// A move in an item was not a square or pass.
     BadMove(ParseSquareError),
+    /// A move in an item is not legal in the line's position (the move, as written).
+    IllegalMove(String),
 }
 
 impl fmt::Display for ParseObfError {
@@ -276,6 +278,9 @@ impl fmt::Display for ParseObfError {
                 write!(f, "'{s}' is not a MOVE:SCORE item (expected e.g. G8:+18)")
             }
             ParseObfError::BadMove(e) => e.fmt(f),
+            ParseObfError::IllegalMove(m) => {
+                write!(f, "'{m}' is not a legal move in this position")
+            }
         }
     }
 }
@@ -302,7 +307,8 @@ impl FromStr for ObfLine {
             let (mv, score) = item
                 .split_once(':')
                 .ok_or_else(|| ParseObfError::BadItem(truncate(item)))?;
-            let mv: Move = mv.trim().parse().map_err(ParseObfError::BadMove)?;
+            let mv_text = mv.trim();
+            let mv: Move = mv_text.parse().map_err(ParseObfError::BadMove)?;
             let score: i32 = score
                 .trim()
                 .trim_start_matches('+')
@@ -310,6 +316,9 @@ impl FromStr for ObfLine {
                 .map_err(|_| ParseObfError::BadItem(truncate(item)))?;
             if !(-64..=64).contains(&score) {
                 return Err(ParseObfError::BadItem(truncate(item)));
+            }
+            if position.play(mv).is_none() {
+                return Err(ParseObfError::IllegalMove(truncate(mv_text)));
             }
             scores.push((mv, score));
         }
