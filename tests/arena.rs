@@ -803,10 +803,14 @@ fn recount_of_the_written_games_gives_the_report_again() {
     assert_eq!(lines(&played).len(), 3, "{played}");
     assert_eq!(lines(&counted), lines(&played), "{counted}");
     assert_eq!(report_counts(&counted), (7, 3, 1));
-    // Two files (here the same run twice) add up; their pairs stay within each file.
+    // One file given twice, or a copy of it, would count its games twice: refused.
     let out = wedge_match(&["--recount", ggf_arg, ggf_arg], 30);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(report_counts(&text(&out.stdout)), (14, 6, 2));
+    assert_refused(&out, &["given twice"]);
+    let copy = dir.join("copy.ggf");
+    std::fs::copy(&ggf, &copy).unwrap();
+    let out = wedge_match(&["--recount", ggf_arg, copy.to_str().unwrap()], 30);
+    assert_refused(&out, &["copy.ggf", "counted twice"]);
+    assert!(text(&out.stdout).is_empty());
     // A line that is no game is named by file and line, and nothing is reported.
     let bad = dir.join("bad.ggf");
     let first_game = std::fs::read_to_string(&ggf).unwrap();

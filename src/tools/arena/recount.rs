@@ -411,7 +411,7 @@ mod tests {
             "{e}"
         );
         std::fs::write(&copy, format!("{}\n{}\n", run(1, 1), run(1, 1))).unwrap();
-        let e = recount(&[copy.clone()]).unwrap_err();
+        let e = recount(std::slice::from_ref(&copy)).unwrap_err();
         assert!(e.to_string().contains("twice"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
