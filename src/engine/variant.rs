@@ -226,17 +226,11 @@ impl VariantWorker {
         stop: &Arc<AtomicBool>,
         info: &mut dyn FnMut(Report),
     ) -> Report {
-        let (searcher, hash_mb) = self
-            .searcher
-            .get_or_insert_with(|| (Searcher::new(job.hash_mb), job.hash_mb));
-        if *hash_mb != job.hash_mb {
-            searcher.set_hash_mb(job.hash_mb);
-            *hash_mb = job.hash_mb;
-        }
-        if self.last.is_some_and(|last| last != job.options) {
+        let last = self.last.replace(job.options);
+        let searcher = self.made(job.hash_mb);
+        if last.is_some_and(|last| last != job.options) {
             searcher.clear();
         }
-        self.last = Some(job.options);
         searcher.options = job.options.search_options();
         searcher.weights = job.options.weights;
         searcher.search(board, &job.plan.limits, stop, |report| {
@@ -252,6 +246,21 @@ impl VariantWorker {
     /// Makes the searcher and its table of `hash_mb` MB now (a variant position was set), so that
     /// the first search's time is not spent allocating.
     pub fn prepare(&mut self, hash_mb: usize, options: &VariantOptions) {
+        let searcher = self.made(hash_mb);
+        searcher.options = options.search_options();
+        searcher.prepare();
+    }
+
+    /// Resizes the table to `hash_mb` MB (the `Hash` option changed) if the searcher was made.
+    pub fn resize(&mut self, hash_mb: usize) {
+        if self.searcher.is_some() {
+            self.made(hash_mb).prepare();
+        }
+    }
+
+    /// The searcher, made now if it was not, with a table of `hash_mb` MB (emptied and freed when
+    /// the size changes; allocated by its next search or [`Searcher::prepare`]).
+    fn made(&mut self, hash_mb: usize) -> &mut Searcher {
         let (searcher, made_mb) = self
             .searcher
             .get_or_insert_with(|| (Searcher::new(hash_mb), hash_mb));
@@ -259,19 +268,7 @@ impl VariantWorker {
             searcher.set_hash_mb(hash_mb);
             *made_mb = hash_mb;
         }
-        searcher.options = options.search_options();
-        searcher.prepare();
-    }
-
-    /// Resizes the table to `hash_mb` MB (the `Hash` option changed) if the searcher was made.
-    pub fn resize(&mut self, hash_mb: usize) {
-        if let Some((searcher, made_mb)) = &mut self.searcher {
-            if *made_mb != hash_mb {
-                searcher.set_hash_mb(hash_mb);
-                *made_mb = hash_mb;
-                searcher.prepare();
-            }
-        }
+        searcher
     }
 
     /// Forgets what was learnt (a new game, `Clear Hash`).
