@@ -288,6 +288,72 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
             ],
             "must be 0 to 900",
         ),
+        (
+            &[
+                "datagen",
+                "--openings",
+                "o.txt",
+                "--out",
+                "d.wdb",
+                "--depth",
+                "31",
+            ],
+            "not in 1..=30",
+        ),
+        (
+            &[
+                "datagen",
+                "--openings",
+                "o.txt",
+                "--out",
+                "d.wdb",
+                "--exact-empties",
+                "27",
+            ],
+            "not in 0..=26",
+        ),
+        (
+            &[
+                "datagen",
+                "--openings",
+                "o.txt",
+                "--out",
+                "d.wdb",
+                "--randomness",
+                "2001",
+            ],
+            "not in 0..=2000",
+        ),
+        (
+            &[
+                "datagen",
+                "--openings",
+                "o.txt",
+                "--out",
+                "d.wdb",
+                "--label-depth",
+                "0",
+            ],
+            "not in 1..=30",
+        ),
+        // A selectivity between the levels is refused, not rounded to the next one.
+        (&["bench", "--selectivity", "90"], "is not one of 73, 87"),
+        (
+            &["evaltest", "--data", "d.wdb", "--selectivity", "101"],
+            "is not one of 73, 87",
+        ),
+        (
+            &[
+                "data",
+                "merge",
+                "d.wdb",
+                "--out",
+                "m.wdb",
+                "--max-positions",
+                "0",
+            ],
+            "must be 1 to",
+        ),
     ] {
         assert_refused(&wedge(args), expected, &format!("{args:?}"));
     }
@@ -448,6 +514,17 @@ fn every_data_reader_warns_of_a_torn_tail_and_data_info_reads_text() {
     let said = String::from_utf8_lossy(&info.stdout);
     assert!(said.contains("text, 3 games"), "{said}");
     assert!(said.contains("by empties"), "{said}");
+    // Merging text needs its labels named: the text format does not say what they are.
+    let unnamed = dir.join("unnamed.wdb");
+    let out = wedge(&[
+        "data",
+        "merge",
+        text.to_str().unwrap(),
+        "--out",
+        unnamed.to_str().unwrap(),
+    ]);
+    assert_refused(&out, "--text-labels", "data merge of text without labels");
+    assert!(!unnamed.exists());
 
     // Cut the binary file inside its last game: each reader uses the rest and says what it skipped.
     let bytes = std::fs::read(&binary).unwrap();

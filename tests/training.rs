@@ -395,8 +395,14 @@ fn binary_datagen_resumes_after_a_cut_and_shards_merge_into_the_whole_run() {
         assert_eq!(datagen(&openings(), &shard, path, &|_, _| {}).unwrap(), 2);
     }
     let (m1, m2) = (temp_path("m1.wdb"), temp_path("m2.wdb"));
-    merge(&[s2.clone(), s1.clone()], OUTCOME_LABELS, &m1, None).unwrap();
-    merge(std::slice::from_ref(&whole), OUTCOME_LABELS, &m2, None).unwrap();
+    merge(&[s2.clone(), s1.clone()], Some(OUTCOME_LABELS), &m1, None).unwrap();
+    merge(
+        std::slice::from_ref(&whole),
+        Some(OUTCOME_LABELS),
+        &m2,
+        None,
+    )
+    .unwrap();
     assert_eq!(std::fs::read(&m1).unwrap(), std::fs::read(&m2).unwrap());
     // Training reads the binary file.
     assert_eq!(
@@ -438,8 +444,14 @@ fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
     assert_eq!(sorted(resumed.blocks), sorted(data.blocks.clone()));
     // Merged, both give the same version 2 file, smaller than version 1 by far.
     let (m1, m2) = (temp_path("m-old.wdb"), temp_path("m-fresh.wdb"));
-    merge(std::slice::from_ref(&old), OUTCOME_LABELS, &m1, None).unwrap();
-    merge(std::slice::from_ref(&fresh), OUTCOME_LABELS, &m2, None).unwrap();
+    merge(std::slice::from_ref(&old), Some(OUTCOME_LABELS), &m1, None).unwrap();
+    merge(
+        std::slice::from_ref(&fresh),
+        Some(OUTCOME_LABELS),
+        &m2,
+        None,
+    )
+    .unwrap();
     let merged = std::fs::read(&m1).unwrap();
     assert_eq!(merged, std::fs::read(&m2).unwrap());
     assert_eq!(read_data_file(&m1).unwrap().version, 2);

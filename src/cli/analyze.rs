@@ -26,7 +26,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub exact: u32,
     /// Selectivity of the searches, percent (73, 87, 95, 98, 99; 100: full width).
-    #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u8).range(73..=100))]
+    #[arg(long, default_value_t = 73, value_parser = super::selectivity_percent)]
     pub selectivity: u8,
     /// Positions analysed at once (each with its own table).
     #[arg(long, value_parser = thread_count)]

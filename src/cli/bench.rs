@@ -14,7 +14,7 @@ pub struct BenchArgs {
     /// Confidence of the midgame search's Multi-ProbCut, percent (73, 87, 95, 98, 99; 100: full
     /// width); the default is the engine's `Selectivity`.
     #[arg(long, default_value_t = wedge::search::selectivity::DEFAULT_PERCENT,
-          value_parser = clap::value_parser!(u8).range(73..=100))]
+          value_parser = super::selectivity_percent)]
     pub selectivity: u8,
     /// Hash table size in MB.
     #[arg(long, value_parser = hash_mb, default_value_t = 64)]

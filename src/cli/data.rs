@@ -18,12 +18,13 @@ pub enum DataAction {
         /// The output (`.wdb`); with --max-positions, parts `<stem>-000.wdb`, ... beside it.
         #[arg(long)]
         out: PathBuf,
-        /// The most positions of a part (whole games).
-        #[arg(long)]
+        /// The most positions of a part, 1 or more (whole games: a longer game is a part alone).
+        #[arg(long, value_parser = positive_count)]
         max_positions: Option<usize>,
-        /// What the labels of text inputs are: `outcome`, `exact` or `search:D`.
-        #[arg(long, default_value = "outcome", value_parser = parse_label_kind)]
-        text_labels: (LabelKind, u8),
+        /// What the labels of text inputs are: `outcome`, `exact` or `search:D` (required with
+        /// a text input: the text format does not record it).
+        #[arg(long, value_parser = parse_label_kind)]
+        text_labels: Option<(LabelKind, u8)>,
         /// In text inputs, positions with at most this many empties have exact labels (the
         /// solved end of each game; datagen's --exact-empties).
         #[arg(long, default_value_t = 0)]
@@ -57,7 +58,7 @@ pub enum DataAction {
         depth: u32,
         /// Selectivity of the searches, percent as the `Selectivity` option: 73, 87, 95, 98, 99
         /// or 100 (full width).
-        #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u8).range(73..=100))]
+        #[arg(long, default_value_t = 73, value_parser = super::selectivity_percent)]
         selectivity: u8,
         /// Solve positions with at most this many empties exactly instead.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=26))]
@@ -72,6 +73,11 @@ pub enum DataAction {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+/// A count of 1 or more.
+fn positive_count(text: &str) -> Result<usize, String> {
+    super::bounded_count(text, 1, usize::MAX)
 }
 
 /// Runs a `wedge data` action.
@@ -106,12 +112,12 @@ pub fn run(action: DataAction) -> Result<(), String> {
                     }
                 }
             }
-            let labels = train::TextLabels {
-                kind: text_labels.0,
-                depth: text_labels.1,
+            let labels = text_labels.map(|(kind, depth)| train::TextLabels {
+                kind,
+                depth,
                 exact_empties: text_exact_empties,
-            };
-            let r = train::merge(&inputs, labels, &out, max_positions.map(|m| m.max(1)))
+            });
+            let r = train::merge(&inputs, labels, &out, max_positions)
                 .map_err(|e| format!("data merge: {e}"))?;
             println!(
                 "read {} positions; {} repeats left out; wrote {} positions of {} games",

@@ -53,6 +53,26 @@ pub fn timeout_seconds(text: &str) -> Result<u64, String> {
     bounded_count(text, 1, 86_400).map(|n| n as u64)
 }
 
+/// A Multi-ProbCut confidence in percent as the tools take it: one of the levels' confidences
+/// (73, 87, 95, 98, 99) or 100 (full width). The `Selectivity` option rounds a value in between
+/// up, as a spin must; a tool's flag refuses it, so that a run records what it ran.
+pub fn selectivity_percent(text: &str) -> Result<u8, String> {
+    use wedge::search::selectivity::MPC_CONFIDENCE;
+    let listed = || {
+        let all: Vec<String> = MPC_CONFIDENCE.iter().map(|c| c.to_string()).collect();
+        format!("{} or 100 (full width)", all.join(", "))
+    };
+    let n: u8 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not one of {}", listed()))?;
+    if n == 100 || MPC_CONFIDENCE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not one of {}", listed()))
+    }
+}
+
 /// A shard of a long job: parses `I/N` (1 <= I <= N) into (I - 1, N).
 pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("'{text}': expected I/N with 1 <= I <= N, e.g. 3/8");

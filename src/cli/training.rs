@@ -18,14 +18,14 @@ pub struct DatagenArgs {
     /// Games the file should hold when done.
     #[arg(long, default_value_t = 1000, value_parser = super::game_count)]
     pub games: usize,
-    /// Search depth of the moves.
-    #[arg(long, default_value_t = 6)]
+    /// Search depth of the moves, 1 to 30.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
-    /// Solve exactly from this many empties.
-    #[arg(long, default_value_t = 18)]
+    /// Solve exactly from this many empties, 0 to 26.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=26))]
     pub exact_empties: u32,
-    /// Root noise in centidiscs, for variety.
-    #[arg(long, default_value_t = 200)]
+    /// Root noise in centidiscs, for variety, 0 to 2000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(i32).range(0..=2000))]
     pub randomness: i32,
     /// Games played at once.
     #[arg(long, value_parser = thread_count, default_value_t = 1)]
@@ -34,8 +34,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Label the positions above the exact-solve point with a search of this depth instead
-    /// of the game's result (deep-search labels).
-    #[arg(long)]
+    /// of the game's result (deep-search labels), 1 to 30.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub label_depth: Option<u32>,
     /// Only write positions with this many empties, e.g. `30-40` (default: all).
     #[arg(long, value_parser = parse_empties_range)]
@@ -47,7 +47,7 @@ pub struct DatagenArgs {
     pub siblings: bool,
     /// Selectivity of the searches (moves and labels), percent as the `Selectivity` option:
     /// 73, 87, 95, 98, 99 or 100 (full width).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(73..=100))]
+    #[arg(long, default_value_t = 100, value_parser = super::selectivity_percent)]
     pub selectivity: u8,
     /// Play only part I of N disjoint parts of the run (`--shard 2/8`: games 1, 9, 17, ...), for
     /// spreading one run over machines; `wedge data merge` joins the parts.
@@ -77,7 +77,7 @@ pub struct EvalTestArgs {
     pub depth: Option<u32>,
     /// Selectivity of that search, percent as the `Selectivity` option: 73, 87, 95, 98, 99 or
     /// 100 (full width).
-    #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u8).range(73..=100))]
+    #[arg(long, default_value_t = 73, value_parser = super::selectivity_percent)]
     pub selectivity: u8,
 }
 
@@ -160,12 +160,12 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         wedge::tools::arena::read_openings(&args.openings, None).map_err(|e| e.to_string())?;
     let options = wedge::tools::train::DatagenOptions {
         games: args.games,
-        depth: args.depth.clamp(1, 30),
-        exact_empties: args.exact_empties.min(26),
-        randomness: args.randomness.clamp(0, 2000),
-        threads: args.threads.clamp(1, 256),
+        depth: args.depth,
+        exact_empties: args.exact_empties,
+        randomness: args.randomness,
+        threads: args.threads,
         seed: args.seed,
-        label_depth: args.label_depth.map(|d| d.clamp(1, 30)),
+        label_depth: args.label_depth,
         keep: args.keep_empties.unwrap_or((0, 60)),
         siblings: args.siblings,
         selectivity: wedge::search::selectivity::level_for_percent(args.selectivity),

@@ -52,6 +52,8 @@ pub enum MergeError {
     Write(PathBuf, std::io::Error),
     /// An output file is one of the inputs (writing it would destroy what the merge reads).
     OutputIsInput(PathBuf),
+    /// A text input was given without saying what its labels are (the text format does not).
+    TextLabelsUnnamed(PathBuf),
     /// The inputs hold no positions: nothing is written, so no output is replaced by an empty
     /// file.
     Empty,
@@ -66,6 +68,12 @@ impl fmt::Display for MergeError {
             MergeError::OutputIsInput(path) => {
                 write!(f, "{}: an output is one of the inputs", path.display())
             }
+            MergeError::TextLabelsUnnamed(path) => write!(
+                f,
+                "{}: a text data file; name what its labels are (--text-labels outcome, exact \
+                 or search:D, and --text-exact-empties E)",
+                path.display()
+            ),
             MergeError::Empty => write!(f, "the inputs hold no positions; nothing written"),
         }
     }
@@ -114,11 +122,12 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
     Ok(blocks)
 }
 
-/// Merges `inputs` (binary or text; text labels recorded as `text_labels` says) into `out`, or into
-/// numbered parts `<stem>-000.wdb`, ... of at most `max_positions` positions each (whole games).
+/// Merges `inputs` (binary or text; text labels recorded as `text_labels` says, a text input
+/// without them refused) into `out`, or into numbered parts `<stem>-000.wdb`, ... of at most
+/// `max_positions` positions each (whole games: a game longer than that is a part alone).
 pub fn merge(
     inputs: &[PathBuf],
-    text_labels: TextLabels,
+    text_labels: Option<TextLabels>,
     out: &Path,
     max_positions: Option<usize>,
 ) -> Result<MergeReport, MergeError> {
@@ -132,7 +141,16 @@ pub fn merge(
             }
             games.extend(data.blocks);
         } else {
-            games.extend(read_text_blocks(path, text_labels).map_err(MergeError::Text)?);
+            // A file that cannot be read says so before its labels are asked for.
+            crate::files::check_regular(path, crate::files::MAX_DATA_BYTES).map_err(|e| {
+                MergeError::Text(FileError {
+                    path: path.clone(),
+                    line: 0,
+                    message: e.to_string(),
+                })
+            })?;
+            let labels = text_labels.ok_or_else(|| MergeError::TextLabelsUnnamed(path.clone()))?;
+            games.extend(read_text_blocks(path, labels).map_err(MergeError::Text)?);
         }
     }
     // In game-number order (stable: inputs in the order given among equal numbers), so that the
@@ -276,12 +294,16 @@ mod tests {
             format!("{} -4\n# game 0\n{} 0\n# game 1\n", children[2], start),
         )
         .unwrap();
-        let labels = TextLabels {
+        let out = dir.join("all.wdb");
+        // A text input whose labels are not named is refused, nothing written.
+        let unnamed = merge(&[a.clone(), b.clone()], None, &out, None);
+        assert!(matches!(&unnamed, Err(MergeError::TextLabelsUnnamed(p)) if *p == b));
+        assert!(!out.exists());
+        let labels = Some(TextLabels {
             kind: LabelKind::Outcome,
             depth: 0,
             exact_empties: 0,
-        };
-        let out = dir.join("all.wdb");
+        });
         let report = merge(&[a.clone(), b.clone()], labels, &out, None).unwrap();
         assert_eq!((report.read, report.duplicates, report.written), (5, 3, 2));
         let data = datafile::read_data_file(&out).unwrap();
