@@ -388,7 +388,7 @@ fn games_load_save_and_are_analysed() {
         moves: moves.clone(),
         black_score: end.black_final_score(),
         forfeit: None,
-        name: None,
+        name: Some("pair 3".into()),
     }
     .to_string();
     let load = serde_json::json!({ "type": "load", "text": written }).to_string();
@@ -396,7 +396,7 @@ fn games_load_save_and_are_analysed() {
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["moves"].as_array().unwrap().len(), moves.len());
     assert_eq!(s["over"], true);
-    // Saved back, it is the same game, byte for byte.
+    // Saved back, it is the same game, byte for byte (its name tag included).
     let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
     assert_eq!(saved["ggf"].as_str().unwrap(), written);
     // The analysis: every move's loss, and a graph point for each move.

@@ -30,7 +30,8 @@ use tasks::{Analysis, Search};
 /// another tab may take the engine.
 pub const TAB_TIMEOUT: Duration = Duration::from_secs(8);
 
-/// Names and places a loaded GGF game carried, written back when it is saved.
+/// Names, place, date, time control and game name a loaded GGF game carried, written back when it
+/// is saved.
 #[derive(Clone, Debug, Default)]
 struct Record {
     black: Option<String>,
@@ -38,6 +39,7 @@ struct Record {
     place: Option<String>,
     date: Option<u64>,
     time_control: Option<String>,
+    name: Option<String>,
 }
 
 /// The tab that holds the engine.
@@ -486,7 +488,7 @@ impl GuiFrontEnd {
         Ok(())
     }
 
-    /// The game as GGF: the loaded game's names and place, or who plays here.
+    /// The game as GGF: the loaded game's names, place and tags, or who plays here.
     fn ggf(&self) -> GgfGame {
         let name = |c: Color| match self.settings.side(c) {
             Side::Human => "human".to_string(),
@@ -534,7 +536,7 @@ impl GuiFrontEnd {
                     crate::protocol::play::colour_name(c).to_lowercase()
                 )
             }),
-            name: None,
+            name: self.record.name.clone(),
         }
     }
 }
@@ -566,6 +568,7 @@ fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
             place: r.place.clone(),
             date: r.date,
             time_control: r.time_control.clone(),
+            name: r.name.clone(),
         };
         return Ok((r.game, record));
     }
