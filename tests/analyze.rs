@@ -389,6 +389,13 @@ fn a_midgame_move_is_scored_at_the_depth_of_the_best_one() {
         &mut solver,
         &["--depth", "4", "--exact", "14", "--selectivity", "100"],
     );
+    assert_eq!(
+        doc["settings"]["depth"].as_u64(),
+        Some(4),
+        "{}",
+        doc["settings"]
+    );
+    assert!(doc["settings"]["time"].is_null(), "{}", doc["settings"]);
     let mut searcher = Searcher::new(16, Evaluator::default());
     let (mut others, mut bests) = (0, 0);
     for m in doc["games"][0]["moves"].as_array().unwrap() {
@@ -442,6 +449,14 @@ fn a_time_limit_does_not_cut_the_exact_solves() {
     let mut solver = Solver::new(16);
     let Analysed { positions, doc, .. } =
         analyse_the_blunder_game("time", &mut solver, &["--time", "0.001", "--exact", "16"]);
+    // The settings state the time that limited the searches, and no depth.
+    assert_eq!(
+        doc["settings"]["time"].as_f64(),
+        Some(0.001),
+        "{}",
+        doc["settings"]
+    );
+    assert!(doc["settings"]["depth"].is_null(), "{}", doc["settings"]);
     let mut solved = 0;
     for m in doc["games"][0]["moves"].as_array().unwrap() {
         let number = m["number"].as_u64().unwrap() as usize;

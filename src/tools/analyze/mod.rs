@@ -83,12 +83,11 @@ impl Mark {
 }
 
 /// What to search each position with.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Depth of the midgame searches (plies).
+    /// Depth of the midgame searches (plies); not used when `time` is given.
     pub depth: u32,
     /// A time per position instead of a depth (results then depend on the machine).
-    #[serde(serialize_with = "seconds")]
     pub time: Option<Duration>,
     /// Positions with at most this many empty squares are solved exactly.
     pub exact_empties: u32,
@@ -98,10 +97,26 @@ pub struct Settings {
     pub thresholds: Thresholds,
 }
 
-fn seconds<S: serde::Serializer>(t: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => s.serialize_some(&t.as_secs_f64()),
-        None => s.serialize_none(),
+/// The settings as the JSON document states them: the depth, or `null` when a time was given
+/// instead (the depth is then not what limited the searches), and the time in seconds.
+impl serde::Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Stated<'a> {
+            depth: Option<u32>,
+            time: Option<f64>,
+            exact_empties: u32,
+            selectivity: u8,
+            thresholds: &'a Thresholds,
+        }
+        Stated {
+            depth: self.time.is_none().then_some(self.depth),
+            time: self.time.map(|t| t.as_secs_f64()),
+            exact_empties: self.exact_empties,
+            selectivity: self.selectivity,
+            thresholds: &self.thresholds,
+        }
+        .serialize(s)
     }
 }
 
