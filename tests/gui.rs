@@ -142,6 +142,15 @@ fn foreign_hosts_and_origins_are_refused() {
     let g = GuiServer::start();
     let token = g.claim(false).unwrap();
     let port = g.port;
+    // A claim that is not the page's JSON is refused, and takes nothing from the tab.
+    for body in ["force", r#"{"force":"yes"}"#] {
+        let (status, answer) = g.post("/api/claim", None, body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("bad claim"),
+            "{answer}"
+        );
+    }
     // The page from a name rebound to 127.0.0.1 (DNS rebinding) is not served.
     let rebound = format!("GET / HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n");
     assert_eq!(g.raw(rebound.as_bytes()), 403);

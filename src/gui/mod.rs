@@ -13,7 +13,9 @@
 use crate::engine::gui::GuiFrontEnd;
 use crate::engine::session;
 use crate::engine::Event;
-use crate::protocol::gui::{parse_command, token_json, Answer, ApiError, Command, Request};
+use crate::protocol::gui::{
+    parse_claim, parse_command, token_json, Answer, ApiError, Command, Request,
+};
 use crossbeam_channel::{bounded, Sender};
 use http::{HttpError, HttpRequest, HttpResponse};
 use std::io::Write;
@@ -281,11 +283,10 @@ fn answer(
             command(events, token, Command::State)
         }
         ("POST", "/api/claim") => {
-            let body = read_body(request)?;
-            let force = serde_json::from_str::<serde_json::Value>(&body)
-                .ok()
-                .and_then(|v| v.get("force").and_then(serde_json::Value::as_bool))
-                .unwrap_or(false);
+            let force = match parse_claim(&read_body(request)?) {
+                Ok(force) => force,
+                Err(e) => return Ok(api_error(&e)),
+            };
             let (reply, answer) = bounded(1);
             send(events, Request::Claim { force, reply })?;
             match answer.recv_timeout(ANSWER_TIMEOUT) {

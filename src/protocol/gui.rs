@@ -236,6 +236,30 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// The `force` of a claim's body: `{"force": true}` or `{"force": false}`; an empty body or
+/// object is `false`. Anything else (not JSON, another field, a force that is not a boolean) is
+/// refused, so that a mistyped claim does not take the engine from another tab, or fail to.
+pub fn parse_claim(body: &str) -> Result<bool, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Claim {
+        #[serde(default)]
+        force: bool,
+    }
+    if body.trim().is_empty() {
+        return Ok(false);
+    }
+    let bad = |e: String| ApiError::Invalid(format!("bad claim: {e}"));
+    let value: serde_json::Value = serde_json::from_str(body).map_err(|e| bad(e.to_string()))?;
+    // serde would also read a struct from an array (`[true]`); a claim is an object.
+    if !value.is_object() {
+        return Err(bad("expected an object such as {\"force\": false}".into()));
+    }
+    serde_json::from_value::<Claim>(value)
+        .map(|c| c.force)
+        .map_err(|e| bad(e.to_string()))
+}
+
 /// A command from the body of a request.
 pub fn parse_command(body: &str) -> Result<Command, ApiError> {
     let bad = |e: serde_json::Error| ApiError::Invalid(format!("bad command: {e}"));
@@ -549,6 +573,20 @@ mod tests {
         ] {
             let e = parse_command(bad).unwrap_err();
             assert_eq!(e.status(), 400, "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_claim_says_force_or_is_refused() {
+        assert!(matches!(parse_claim(r#"{"force":true}"#), Ok(true)));
+        assert!(matches!(parse_claim(r#"{"force":false}"#), Ok(false)));
+        assert!(matches!(parse_claim("{}"), Ok(false)));
+        assert!(matches!(parse_claim(""), Ok(false)));
+        for bad in ["force", r#"{"force":"yes"}"#, r#"{"forse":true}"#, "[true]"] {
+            assert!(
+                matches!(parse_claim(bad), Err(ApiError::Invalid(_))),
+                "{bad}"
+            );
         }
     }
 
