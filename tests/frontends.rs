@@ -712,3 +712,66 @@ fn gtp_answers_in_order_during_genmove() {
         Err(RecvTimeoutError::Disconnected)
     ));
 }
+
+#[test]
+fn nboard_lines_after_ping_wait_for_the_stopped_search() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 40");
+    s.send("set option OwnBook false");
+    s.send(&format!("set game {}", ggf(MIDGAME.parse().unwrap(), &[])));
+    s.send("hint 1");
+    s.until(|l| l.starts_with("search "));
+    // A GUI that does not wait for the pong: the go after it is not lost.
+    s.send("ping 2");
+    s.send("set depth 2");
+    s.send("go");
+    let lines = s.until(|l| l.starts_with("==="));
+    let pong = lines.iter().position(|l| l == "pong 2").expect("pong 2");
+    let thinking = lines.iter().position(|l| l.contains("thinking")).unwrap();
+    assert!(pong < thinking, "{lines:?}");
+}
+
+#[test]
+fn nboard_answers_a_go_that_ends_the_input() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["--protocol", "nboard"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(
+        stdin,
+        "nboard 2\nset option OwnBook false\nset depth 4\nset game {}\ngo\n",
+        ggf(MIDGAME.parse().unwrap(), &[])
+    )
+    .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("=== ")), "{text}");
+}
+
+#[test]
+fn a_refused_hash_size_is_answered_as_refused() {
+    let mut s = Session::start("gtp");
+    let e = gtp_ask(&mut s, "set_option Hash 1048576");
+    assert!(e.starts_with("? ") && e.contains("cannot allocate"), "{e}");
+    assert_eq!(gtp_ask(&mut s, "set_option Hash 2"), "=");
+    assert_eq!(gtp_ask(&mut s, "name"), "= wedge");
+
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set option Hash 1048576");
+    s.send("ping 1");
+    let lines = s.until(|l| l == "pong 1");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error ") && l.contains("cannot allocate")),
+        "{lines:?}"
+    );
+}

@@ -122,6 +122,8 @@ pub struct Core {
     jobs: Sender<Job>,
     /// The hash size the worker last allocated (what `Hash` falls back to when a resize fails).
     hash_in_use: usize,
+    /// `Hash` changes sent to the worker and not yet answered.
+    resizes: usize,
 }
 
 impl Core {
@@ -146,6 +148,7 @@ impl Core {
                 book_rng: Rng::new(0),
                 jobs,
                 hash_in_use: hash_mb,
+                resizes: 0,
             },
             warning,
         ))
@@ -155,7 +158,10 @@ impl Core {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match self.options.set(name, value)? {
             Effect::None => {}
-            Effect::ResizeHash(mb) => self.send(Job::ResizeHash(mb)),
+            Effect::ResizeHash(mb) => {
+                self.resizes += 1;
+                self.send(Job::ResizeHash(mb));
+            }
             Effect::ClearHash => self.send(Job::Clear),
             Effect::Threads(n) => self.send(Job::SetThreads(n)),
             Effect::Seed(seed) => {
@@ -184,6 +190,12 @@ impl Core {
         Ok(())
     }
 
+    /// Whether a `Hash` change is still being allocated by the worker ([`Core::hash_resized`]
+    /// takes its answer).
+    pub fn resizing(&self) -> bool {
+        self.resizes > 0
+    }
+
     /// Takes the worker's answer to a `Hash` change: on failure the option goes back to the size
     /// in use and the error says what happened.
     /// `mb` is the size that was asked for: the option goes back only if no other size was asked
@@ -193,6 +205,7 @@ impl Core {
         mb: usize,
         result: Result<(), TableAllocError>,
     ) -> Result<(), CoreError> {
+        self.resizes = self.resizes.saturating_sub(1);
         match result {
             Ok(()) => {
                 self.hash_in_use = mb;

@@ -28,14 +28,34 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// depth decides, this only guarantees an answer.
 const DEPTH_SAFETY_MS: u64 = 60_000;
 
-/// A search in progress and what to do with its move.
+/// A command whose answer waits for the worker: a search, or a `Hash` size being allocated.
 struct Pending {
-    /// The id of the command that started it.
+    /// The id of the command.
     id: String,
-    /// Its stop flag (set to shorten it when `quit` is queued).
-    stop: Arc<AtomicBool>,
-    /// `genmove` plays the move on the board; `reg_genmove` does not.
-    play: bool,
+    /// What it waits for.
+    waiting: Waiting,
+}
+
+/// What a pending command waits for.
+enum Waiting {
+    /// A search's move.
+    Move {
+        /// Its stop flag (set to shorten it when `quit` is queued).
+        stop: Arc<AtomicBool>,
+        /// `genmove` plays the move on the board; `reg_genmove` does not.
+        play: bool,
+    },
+    /// The worker's word on a new table size: `=` once it is allocated, `?` when it cannot be.
+    Resize,
+}
+
+impl Pending {
+    /// Shortens what it waits for, if that can be shortened (a search can; an allocation not).
+    fn hurry(&self) {
+        if let Waiting::Move { stop, .. } = &self.waiting {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// The state of a GTP session.
@@ -74,7 +94,7 @@ impl FrontEnd for GtpFrontEnd {
             (Some(p), line) => {
                 // Answered in order once the search is done; a queued quit shortens it.
                 if line.as_deref().is_ok_and(is_quit) {
-                    p.stop.store(true, Ordering::Relaxed);
+                    p.hurry();
                 }
                 self.queue.push_back(line);
                 true
@@ -91,22 +111,46 @@ impl FrontEnd for GtpFrontEnd {
     fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         let go_on = match report {
             Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
-                if let Some(p) = self.pending.take() {
+                if let Some(Pending {
+                    id,
+                    waiting: Waiting::Move { play, .. },
+                }) = self
+                    .pending
+                    .take_if(|p| matches!(p.waiting, Waiting::Move { .. }))
+                {
                     let mv = result.best_move.unwrap_or(Move::PASS);
-                    if p.play {
+                    if play {
                         self.play_move(mv);
                     }
-                    reply(s, &p.id, Ok(mv.to_string()));
+                    reply(s, &id, Ok(mv.to_string()));
                 }
                 self.answer_queue(s)
             }
             Report::Resized(mb, result) => {
-                // The core keeps the table size in use; a failure is logged (GTP has no
-                // unsolicited line for it).
-                if let Err(e) = s.core.hash_resized(mb, result) {
-                    log::error!("{e}");
+                // The core keeps the table size in use; the `set_option` that asked for it is
+                // answered now (GTP has no unsolicited line, so an earlier size's failure is
+                // only logged).
+                let resized = s
+                    .core
+                    .hash_resized(mb, result)
+                    .map(|()| String::new())
+                    .map_err(|e| Error::Refused(e.to_string()));
+                match self
+                    .pending
+                    .take_if(|p| matches!(p.waiting, Waiting::Resize))
+                {
+                    Some(p) if !s.core.resizing() => {
+                        reply(s, &p.id, resized);
+                        self.answer_queue(s)
+                    }
+                    other => {
+                        self.pending = other;
+                        if let Err(e) = resized {
+                            log::error!("{e}");
+                        }
+                        true
+                    }
                 }
-                true
             }
             // Iterations are not shown; this front end starts no other game's search nor tool.
             Report::Game(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => true,
@@ -121,7 +165,7 @@ impl FrontEnd for GtpFrontEnd {
 
     fn stop(&mut self) {
         if let Some(p) = &self.pending {
-            p.stop.store(true, Ordering::Relaxed);
+            p.hurry();
         }
     }
 }
@@ -167,7 +211,7 @@ impl GtpFrontEnd {
         }
         if let Some(p) = &self.pending {
             if self.queue.iter().any(|l| l.as_deref().is_ok_and(is_quit)) {
-                p.stop.store(true, Ordering::Relaxed);
+                p.hurry();
             }
         }
         true
@@ -216,12 +260,26 @@ impl GtpFrontEnd {
             Ok(Command::GenMove { colour, play }) => match self.genmove(s, colour, play) {
                 Ok(Answer::Now(mv)) => Ok(mv),
                 Ok(Answer::Searching(stop)) => {
-                    self.pending = Some(Pending { id, stop, play });
+                    self.pending = Some(Pending {
+                        id,
+                        waiting: Waiting::Move { stop, play },
+                    });
                     return true;
                 }
                 Err(e) => Err(e),
             },
-            Ok(command) => self.apply(s, command),
+            Ok(command) => {
+                let result = self.apply(s, command);
+                // A new `Hash` size is answered once the worker has allocated it (or could not).
+                if result.is_ok() && s.core.resizing() {
+                    self.pending = Some(Pending {
+                        id,
+                        waiting: Waiting::Resize,
+                    });
+                    return true;
+                }
+                result
+            }
         };
         reply(s, &id, result);
         true
@@ -383,7 +441,10 @@ impl GtpFrontEnd {
         let mut p = SearchRequest::default();
         let clock = match (self.left[c as usize], self.settings) {
             (Some((left, n)), _) => Some((ms(left), (n > 0).then_some(n))),
-            (None, Some(s)) if s.main > 0.0 => Some((ms(s.main), None)),
+            // Byo-yomi time with no stones is GTP's "no time limit", whatever the main time.
+            (None, Some(s)) if s.main > 0.0 && !(s.byo > 0.0 && s.stones == 0) => {
+                Some((ms(s.main), None))
+            }
             (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
                 p.movetime_ms = Some(ms(s.byo / f64::from(s.stones)));
                 None
@@ -404,5 +465,29 @@ impl GtpFrontEnd {
             p.moves_to_go = moves;
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byo_yomi_time_without_stones_is_no_time_limit() {
+        let mut gtp = GtpFrontEnd::new();
+        let settings = |main, byo, stones| Some(TimeSettings { main, byo, stones });
+        // GTP's "no time limit", whatever the main time: the default time a move.
+        gtp.settings = settings(600.0, 5.0, 0);
+        let p = gtp.go_params(Color::Black);
+        assert_eq!(p.movetime_ms, Some(DEFAULT_MOVE_MS));
+        assert_eq!(p.clock_ms, [None, None]);
+        // Main time with a byo-yomi of stones to come: the main time is the clock.
+        gtp.settings = settings(600.0, 5.0, 1);
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.movetime_ms, p.clock_ms), (None, [None, Some(600_000)]));
+        // Main time alone.
+        gtp.settings = settings(60.0, 0.0, 0);
+        let p = gtp.go_params(Color::Black);
+        assert_eq!((p.movetime_ms, p.clock_ms), (None, [Some(60_000), None]));
     }
 }

@@ -4,7 +4,7 @@
 //! not UTF-8 become errors; what the line means is the front end's business.
 
 use super::Event;
-use crate::protocol::{LineError, MAX_LINE_BYTES};
+use crate::protocol::{LineError, LineFault, LINE_HEAD_BYTES, MAX_LINE_BYTES};
 use crossbeam_channel::Sender;
 use std::io::BufRead;
 
@@ -17,6 +17,8 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
     loop {
         line.clear();
         let mut too_long = false;
+        // The first bytes of a line too long to keep, for its error.
+        let mut head = Vec::new();
         let mut saw_newline = false;
         let mut read_any = false;
         loop {
@@ -36,6 +38,8 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
             if !too_long {
                 if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
                     too_long = true;
+                    line.extend_from_slice(&chunk[..chunk.len().min(LINE_HEAD_BYTES)]);
+                    head = line[..line.len().min(LINE_HEAD_BYTES)].to_vec();
                     line.clear();
                 } else {
                     line.extend_from_slice(chunk);
@@ -60,12 +64,14 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
             line.drain(..3);
         }
         first = false;
-        let text = if too_long || line.len() > MAX_LINE_BYTES {
-            Err(LineError::TooLong)
+        let text = if too_long {
+            Err(LineError::new(LineFault::TooLong, &head))
+        } else if line.len() > MAX_LINE_BYTES {
+            Err(LineError::new(LineFault::TooLong, &line))
         } else {
             std::str::from_utf8(&line)
                 .map(str::to_string)
-                .map_err(|_| LineError::NotUtf8)
+                .map_err(|_| LineError::new(LineFault::NotUtf8, &line))
         };
         if events.send(Event::Line(text)).is_err() {
             return;

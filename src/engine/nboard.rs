@@ -2,9 +2,11 @@
 //! it): the game comes as GGF (`set game`) and moves (`move`), `go` answers `=== <move>/<eval>/<time>`
 //! within the game's clock, `hint N` streams `search <pv> <eval> 0 <depth>` lines for the N best
 //! moves between `status` lines, `analyze` searches every position of the game and answers
-//! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`. Unknown
-//! commands are ignored, as the protocol asks, and logged on stderr. The text is read and written
-//! by [`crate::protocol::nboard`].
+//! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`; what
+//! comes after a `ping` waits until the stopped search has reported, so a GUI need not wait for
+//! the `pong` before its next `go`. Unknown commands are ignored, as the protocol asks, and logged
+//! on stderr. At the end of the input a running `go` or `analyze` still answers (a `hint` is cut
+//! short) before the session ends. The text is read and written by [`crate::protocol::nboard`].
 
 use super::core::Plan;
 use super::report::{GameEvent, Report, SearchEvent};
@@ -16,6 +18,7 @@ use crate::engine::request::SearchRequest;
 use crate::protocol::nboard::{self as text, parse_line, Command};
 use crate::protocol::LineError;
 use crate::search::{Info, Score, SearchResult};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -57,6 +60,12 @@ pub struct NboardFrontEnd {
     running: Option<Running>,
     /// Positions `analyze` has still to search, the next one last: (ply, position).
     to_analyze: Vec<(usize, Position)>,
+    /// Lines that came after a `ping` while the search it stopped winds down, or while a new
+    /// `Hash` size is allocated, applied in order once that has reported (so that an allocation's
+    /// error comes before the `pong` of a later `ping`).
+    queued: VecDeque<Result<String, LineError>>,
+    /// The input has ended: the session ends once no search runs and nothing is queued.
+    input_ended: bool,
 }
 
 /// The score of a position whose only move is a pass, from the score of the position after it.
@@ -76,34 +85,46 @@ impl Default for NboardFrontEnd {
 
 impl FrontEnd for NboardFrontEnd {
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
-        match line {
-            Ok(line) => self.command(s, &line),
-            Err(e) => {
-                log::warn!("nboard: ignored input: {e}");
-                true
-            }
+        if self.stopping() || s.core.resizing() {
+            self.queued.push_back(line);
+            return true;
         }
+        self.apply(s, line)
     }
 
     fn report(&mut self, s: &mut Session<'_>, report: Report) -> bool {
         match report {
             Report::Game(GameEvent::Standard(SearchEvent::Info(info))) => self.info(s, &info),
-            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => self.done(s, result),
+            Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
+                self.done(s, result);
+                if !self.apply_queued(s) {
+                    return false;
+                }
+            }
             Report::Resized(mb, result) => {
-                // The core keeps the table size in use; a failure is logged (NBoard has no line
-                // for it).
+                // The core keeps the table size in use; a refused size is answered as a refused
+                // `set option` is.
                 if let Err(e) = s.core.hash_resized(mb, result) {
-                    log::error!("{e}");
+                    s.out.line(&text::error_line(e));
+                }
+                if !self.apply_queued(s) {
+                    return false;
                 }
             }
             // This front end starts no other game's search nor tool.
             Report::Game(_) | Report::Progress(..) | Report::Tool(_) | Report::Pong => {}
         }
-        true
+        self.go_on()
     }
 
     fn end_of_input(&mut self, _s: &mut Session<'_>) -> bool {
-        false
+        self.input_ended = true;
+        // A `go` or `analyze` is bounded and answers; a `hint` is not (it runs until `ping`), so
+        // it is stopped and answers what it has.
+        if let Some(r) = self.running.as_ref().filter(|r| r.purpose == Purpose::Hint) {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        self.go_on()
     }
 
     fn stop(&mut self) {
@@ -123,7 +144,45 @@ impl NboardFrontEnd {
             depth: DEFAULT_DEPTH,
             running: None,
             to_analyze: Vec::new(),
+            queued: VecDeque::new(),
+            input_ended: false,
         }
+    }
+
+    /// Whether a `ping` has stopped the running search and it has not reported yet.
+    fn stopping(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.pongs.is_empty())
+    }
+
+    /// False once the input has ended and nothing is left to answer.
+    fn go_on(&self) -> bool {
+        !(self.input_ended && self.running.is_none() && self.queued.is_empty())
+    }
+
+    /// Applies one line of input; false ends the session.
+    fn apply(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
+        match line {
+            Ok(line) => self.command(s, &line),
+            Err(e) => {
+                log::warn!("nboard: ignored input: {e}");
+                true
+            }
+        }
+    }
+
+    /// Applies the lines queued behind a `ping` or a `Hash` change, in order, until one more
+    /// `ping` stops a search they started or another `Hash` change is being allocated; false when
+    /// one ended the session.
+    fn apply_queued(&mut self, s: &mut Session<'_>) -> bool {
+        while !self.stopping() && !s.core.resizing() {
+            let Some(line) = self.queued.pop_front() else {
+                break;
+            };
+            if !self.apply(s, line) {
+                return false;
+            }
+        }
+        true
     }
 
     fn position(&self) -> Position {

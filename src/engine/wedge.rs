@@ -110,7 +110,12 @@ impl FrontEnd for WedgeFrontEnd {
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
         let parsed = match line {
             Ok(text) => parse_command(&text),
-            Err(e) => Err(Fault::Input(e).into()),
+            Err(e) => {
+                let mut error: ParseError = Fault::Input(e).into();
+                // A `go` whose line cannot be read still owes its `bestmove`.
+                error.is_go = e.first_word_is("go");
+                Err(error)
+            }
         };
         let go_on = self.input(s, Input::Line(parsed));
         self.go_on(s, go_on)

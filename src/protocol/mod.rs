@@ -32,20 +32,64 @@ pub use parser::{
 };
 use std::fmt;
 
-/// Why a line of input could not be read as text, whatever the protocol.
+/// Why a line of input could not be read as text, whatever the protocol, with the line's first
+/// bytes, so that a front end can still tell what the line was meant to be (a `go` owes a
+/// `bestmove` even when its line cannot be read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineError {
+pub struct LineError {
+    /// What was wrong.
+    pub kind: LineFault,
+    /// The line's first [`LINE_HEAD_BYTES`] bytes (fewer when it is shorter).
+    head: [u8; LINE_HEAD_BYTES],
+    head_len: u8,
+}
+
+/// The line bytes a [`LineError`] keeps.
+pub const LINE_HEAD_BYTES: usize = 16;
+
+/// What was wrong with a line of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineFault {
     /// Longer than [`MAX_LINE_BYTES`] (skipped whole, never buffered in full).
     TooLong,
     /// Not UTF-8.
     NotUtf8,
 }
 
+impl LineError {
+    /// The error `kind` for a line that starts with `start` (only its first bytes are kept).
+    pub fn new(kind: LineFault, start: &[u8]) -> LineError {
+        let mut head = [0u8; LINE_HEAD_BYTES];
+        let n = start.len().min(LINE_HEAD_BYTES);
+        head[..n].copy_from_slice(&start[..n]);
+        LineError {
+            kind,
+            head,
+            head_len: n as u8,
+        }
+    }
+
+    /// Whether the line's first word (after any blanks) is `word`, as far as its kept bytes show:
+    /// the word must end within them.
+    pub fn first_word_is(&self, word: &str) -> bool {
+        let head = &self.head[..self.head_len as usize];
+        let start = head
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(head.len());
+        let rest = &head[start..];
+        rest.starts_with(word.as_bytes())
+            && rest
+                .get(word.len())
+                .is_some_and(|b| b.is_ascii_whitespace())
+    }
+}
+
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LineError::TooLong => write!(f, "line too long (at most {MAX_LINE_BYTES} bytes)"),
-            LineError::NotUtf8 => f.write_str("the line is not valid UTF-8"),
+        match self.kind {
+            LineFault::TooLong => write!(f, "line too long (at most {MAX_LINE_BYTES} bytes)"),
+            LineFault::NotUtf8 => f.write_str("the line is not valid UTF-8"),
         }
     }
 }

@@ -123,6 +123,20 @@ fn parse_move(text: &str) -> Result<Command<'_>, ParseError> {
     Ok(Command::Move { mv, seconds, text })
 }
 
+/// A `set depth` number brought into 1..=60 (however large or negative, as long as it is a whole
+/// number); `None` when it is not one.
+fn depth_in_range(text: &str) -> Option<u32> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match text.parse::<i64>() {
+        Ok(d) => d.clamp(1, 60) as u32,
+        Err(_) if text.starts_with('-') => 1,
+        Err(_) => 60,
+    })
+}
+
 /// Reads one line into a command; `Ok(None)` for a blank line.
 pub fn parse_line(line: &str) -> Result<Option<Command<'_>>, ParseError> {
     // A byte-order mark some Windows programs put before their first line.
@@ -135,8 +149,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command<'_>>, ParseError> {
     let key = words.get(1).map(|w| w.to_ascii_lowercase());
     let command = match (verb.as_str(), key.as_deref()) {
         ("nboard", _) => Command::Hello,
-        ("set", Some("depth")) => match words.get(2).and_then(|d| d.parse::<u32>().ok()) {
-            Some(d) => Command::SetDepth(d.clamp(1, 60)),
+        ("set", Some("depth")) => match words.get(2).and_then(|d| depth_in_range(d)) {
+            Some(d) => Command::SetDepth(d),
             None => return Err(ParseError::BadDepth(line.to_string())),
         },
         ("set", Some("game")) => Command::SetGame(rest_after(line, 2)),
@@ -196,9 +210,14 @@ pub fn book_move_line(mv: Move, score: i32) -> String {
     format!("=== {}/{score}.00/0.0", move_text(mv))
 }
 
-/// One book move answering `hint`: `book <move> <eval> 0 <depth>`.
+/// One book move answering `hint`: `book <move> <eval> 0 <depth>`, the depth `100%` for a solved
+/// line (the book's [`crate::book::DEPTH_EXACT`]) as for a search's exact result.
 pub fn book_line(mv: Move, score: i32, depth: u8) -> String {
-    format!("book {} {score}.00 0 {depth}", move_text(mv))
+    if depth == crate::book::DEPTH_EXACT {
+        format!("book {} {score}.00 0 100%", move_text(mv))
+    } else {
+        format!("book {} {score}.00 0 {depth}", move_text(mv))
+    }
 }
 
 /// One line of a `hint` search: `search <pv> <eval> 0 <depth>`, the moves joined by `-` and the
@@ -241,6 +260,27 @@ mod tests {
         assert_eq!(
             parse_line("\u{feff}Set Depth 80"),
             Ok(Some(Command::SetDepth(60)))
+        );
+        for (line, depth) in [
+            ("set depth -3", 1),
+            ("set depth 0", 1),
+            ("set depth 99999999999", 60),
+            ("set depth -99999999999999999999999", 1),
+            ("set depth +7", 7),
+        ] {
+            assert_eq!(
+                parse_line(line),
+                Ok(Some(Command::SetDepth(depth))),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            parse_line("set depth -"),
+            Err(ParseError::BadDepth("set depth -".into()))
+        );
+        assert_eq!(
+            book_line("c4".parse().unwrap(), 2, crate::book::DEPTH_EXACT),
+            "book C4 2.00 0 100%"
         );
         assert_eq!(
             parse_line("set depth x"),
