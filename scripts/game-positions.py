@@ -59,11 +59,21 @@ def positions(line):
 
 
 def main():
-    lo, hi, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    usage = 'usage: scripts/game-positions.py LO HI SEED GAMES.ggf... > positions.txt'
+    if len(sys.argv) < 5:
+        sys.exit(usage)
+    try:
+        lo, hi, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    except ValueError:
+        sys.exit(f'LO, HI and SEED must be whole numbers\n{usage}')
     rng = random.Random(seed)
     seen = set()
     for path in sys.argv[4:]:
-        with open(path) as f:
+        try:
+            f = open(path)
+        except OSError as e:
+            sys.exit(f'{path}: {e.strerror}')
+        with f:
             for line in f:
                 if not line.startswith('(;'):
                     continue

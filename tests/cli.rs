@@ -336,6 +336,25 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
             ],
             "not in 1..=30",
         ),
+        // A variant match is played whole (its records are not read back).
+        (
+            &[
+                "match",
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--variant",
+                "10x10",
+                "--depth",
+                "1",
+                "--shard",
+                "1/2",
+                "--out",
+                "v.ggf",
+            ],
+            "cannot be split into shards",
+        ),
         // A selectivity between the levels is refused, not rounded to the next one.
         (&["bench", "--selectivity", "90"], "is not one of 73, 87"),
         (

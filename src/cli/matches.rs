@@ -178,9 +178,14 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         }
         None => {
             let all = match &args.openings {
-                Some(path) => {
-                    arena::read_openings(path, args.opening_plies).map_err(|e| e.to_string())?
-                }
+                Some(path) => arena::read_openings(path, args.opening_plies).map_err(|e| {
+                    // A finished game as an opening: say how to use its first moves instead.
+                    if args.opening_plies.is_none() && e.message.starts_with("the game is over:") {
+                        format!("{e} (--opening-plies N keeps the first N moves of each game)")
+                    } else {
+                        e.to_string()
+                    }
+                })?,
                 None => vec![wedge::board::text::Game::new(Position::START)],
             };
             if all.is_empty() {
@@ -235,6 +240,26 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         .chain(&args.recount)
         .map(|p| p.as_path());
     super::check_outputs("match", &outputs, inputs)?;
+    if args.variant.is_some() {
+        // Variant records are written, not read back: a variant match is played whole, into a
+        // new file.
+        if shard.parts > 1 {
+            return Err(
+                "match: a variant match cannot be split into shards (its records are \
+                        not read back to join them); play it whole"
+                    .into(),
+            );
+        }
+        if let Some(out) = &args.out {
+            if std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "match: {} holds games already, and a variant match is not resumed: give a \
+                     new --out",
+                    out.display()
+                ));
+            }
+        }
+    }
     if shard.parts > 1 && args.out.is_none() {
         return Err("match: a shard needs --out, where its games are kept for --recount".into());
     }

@@ -31,8 +31,8 @@ pub struct FitArgs {
     /// Deepest search (1 to 56: positions need two empties more).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=56))]
     pub depth: u32,
-    /// Positions drawn from the data (at `depth + 2` to 58 empties).
-    #[arg(long, default_value_t = 1000)]
+    /// Positions drawn from the data (at `depth + 2` to 58 empties), 1 to 10,000,000.
+    #[arg(long, default_value_t = 1000, value_parser = super::game_count)]
     pub positions: usize,
     /// Seed of the draw.
     #[arg(long, default_value_t = 1)]

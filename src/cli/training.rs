@@ -9,7 +9,7 @@ use wedge::eval::weights::Weights;
 /// The arguments of `wedge datagen`.
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Openings (transcripts, one a line).
+    /// Openings, one a line: transcripts or GGF games (a finished game refused).
     #[arg(long)]
     pub openings: PathBuf,
     /// The data file (appended to; games already in it are skipped).

@@ -80,7 +80,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => TuneState::new(&config),
         Err(e) => return Err(format!("tune: {}: {e}", args.state.display())),
     };
-    if state.done > 0 {
+    if state.done > 0 && state.done < config.iterations {
         eprintln!(
             "resuming {} at iteration {} of {}",
             args.state.display(),

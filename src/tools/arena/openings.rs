@@ -29,10 +29,9 @@ impl fmt::Display for OpeningError {
         match self {
             OpeningError::Ggf(e) => write!(f, "{e}"),
             OpeningError::Transcript(e) => write!(f, "{e}"),
-            OpeningError::Over(None) => f.write_str(
-                "the game is over: an opening must leave a move to play (--opening-plies N keeps \
-                 the first N moves of each game)",
-            ),
+            OpeningError::Over(None) => {
+                f.write_str("the game is over: an opening must leave a move to play")
+            }
             OpeningError::Over(Some(n)) => write!(
                 f,
                 "the game is over within its first {n} moves: an opening must leave a move to play"

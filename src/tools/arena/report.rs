@@ -246,6 +246,13 @@ pub fn json_report(config: &MatchConfig, tally: &Tally, failures: &[(String, Str
             interval95: Some(half_width),
             unbounded: false,
         },
+        stats::EloEstimate::NoSpread { elo } => Elo {
+            basis,
+            samples,
+            estimate: Some(elo),
+            interval95: None,
+            unbounded: false,
+        },
         e => Elo {
             basis,
             samples,

@@ -142,6 +142,10 @@ impl Tally {
             None => EloEstimate::Unknown,
             Some((mean, _, _)) if mean >= 1.0 => EloEstimate::Unbounded { a_won: true },
             Some((mean, _, _)) if mean <= 0.0 => EloEstimate::Unbounded { a_won: false },
+            // Every sample scored the same: an estimate, but no spread to build an interval from.
+            Some((mean, var, _)) if var <= 0.0 => EloEstimate::NoSpread {
+                elo: elo_from_score(mean),
+            },
             Some(_) => {
                 let (elo, half_width) = self.elo();
                 EloEstimate::Finite { elo, half_width }
@@ -232,6 +236,11 @@ pub enum EloEstimate {
         /// Whether A scored everything (else nothing).
         a_won: bool,
     },
+    /// Every sample scored the same (not all or nothing): an estimate with no interval.
+    NoSpread {
+        /// Elo difference, A minus B.
+        elo: f64,
+    },
     /// An estimate and the half-width of its 95% interval.
     Finite {
         /// Elo difference, A minus B.
@@ -248,12 +257,20 @@ impl fmt::Display for EloEstimate {
             EloEstimate::Unbounded { a_won: true } => write!(f, "unbounded (A scored every point)"),
             EloEstimate::Unbounded { a_won: false } => write!(f, "unbounded (A scored no point)"),
             EloEstimate::Finite { elo, half_width } => {
-                // Rounded first and 0.0 added, so a tiny negative estimate reads +0.0, not -0.0.
-                let shown = (elo * 10.0).round() / 10.0 + 0.0;
-                write!(f, "{shown:+.1} +/- {half_width:.1}")
+                write!(f, "{:+.1} +/- {half_width:.1}", rounded(*elo))
             }
+            EloEstimate::NoSpread { elo } => write!(
+                f,
+                "{:+.1}, no interval (every sample scored the same)",
+                rounded(*elo)
+            ),
         }
     }
+}
+
+/// `elo` rounded to tenths, with 0.0 added so that a tiny negative estimate reads +0.0, not -0.0.
+fn rounded(elo: f64) -> f64 {
+    (elo * 10.0).round() / 10.0 + 0.0
 }
 
 /// Expected score for an Elo difference.
@@ -434,6 +451,18 @@ mod tests {
         let (elo, ci) = t.elo();
         assert!((elo - elo_from_score(7.0 / 12.0)).abs() < 1e-9);
         assert!(ci > 0.0);
+    }
+
+    #[test]
+    fn pairs_that_all_score_the_same_give_no_interval() {
+        let mut t = Tally::default();
+        for _ in 0..2 {
+            t.add_game(Outcome::Win, 2);
+            t.add_game(Outcome::Loss, -2);
+            t.add_pair(Outcome::Win, Outcome::Loss);
+        }
+        assert_eq!(t.elo_estimate(), EloEstimate::NoSpread { elo: 0.0 });
+        assert!(t.elo_estimate().to_string().contains("no interval"));
     }
 
     #[test]
