@@ -320,6 +320,18 @@ fn the_shards_of_a_build_merge_into_the_whole_build() {
         .collect();
     let merged = merge(&shards).unwrap();
     assert_eq!(merged.to_bytes(), whole.to_bytes(), "byte for byte");
+    // A shard left out, or given twice in place of another, leaves inner positions short of
+    // their moves' positions: refused, not written as a smaller book.
+    for partial in [
+        vec![shards[0].clone(), shards[1].clone()],
+        vec![shards[0].clone(), shards[0].clone(), shards[2].clone()],
+    ] {
+        assert!(
+            matches!(merge(&partial), Err(MergeError::Incomplete { .. })),
+            "{:?}",
+            merge(&partial).map(|b| b.len())
+        );
+    }
     // Shards of another build are refused: other openings, or other leaf scores.
     let fewer = build(
         &games[..6],

@@ -400,12 +400,25 @@ pub enum MergeError {
         /// The shards (from 1).
         shards: (usize, usize),
     },
+    /// After the merge an inner position lacks the positions after some of its moves: a shard
+    /// of the build is missing (or one was given in place of another).
+    Incomplete {
+        /// Inner positions that lack a move's position.
+        positions: usize,
+        /// One of them, as `<64 squares> <side>`.
+        example: String,
+    },
 }
 
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MergeError::Empty => f.write_str("no books to merge"),
+            MergeError::Incomplete { positions, example } => write!(
+                f,
+                "the merged book lacks the positions after some moves of {positions} inner \
+                 positions (e.g. {example}): a shard of the build is missing; give every shard once"
+            ),
             MergeError::OtherOpenings { first, other } => write!(
                 f,
                 "book {other} holds other positions than book {first}: shards of different \
@@ -547,6 +560,33 @@ pub fn merge(books: &[Book]) -> Result<Book, MergeError> {
                 shards: (j + 1, j + i + 2),
             });
         }
+    }
+    // Every inner position holds each move's position: a missing shard leaves some out.
+    let lacking: Vec<Key> = entries
+        .iter()
+        .filter(|(_, e)| e.flags & FLAG_LEAF == 0)
+        .map(|(&k, _)| k)
+        .filter(|&k| {
+            let board = Board::new(k.0, k.1).unwrap_or(Board::START);
+            let pos = Position {
+                board,
+                side: Color::Black,
+            };
+            pos.legal_move_list()
+                .into_iter()
+                .filter_map(|mv| board.play_move(mv))
+                .any(|child| !entries.contains_key(&key(child)))
+        })
+        .collect();
+    if let Some(&k) = lacking.iter().min() {
+        return Err(MergeError::Incomplete {
+            positions: lacking.len(),
+            example: Position {
+                board: Board::new(k.0, k.1).unwrap_or(Board::START),
+                side: Color::Black,
+            }
+            .to_string(),
+        });
     }
     Ok(negamax(entries))
 }
