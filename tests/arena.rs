@@ -875,6 +875,22 @@ fn shards_of_a_match_count_as_the_whole_match() {
         text(&out.stderr)
     );
     assert_eq!(std::fs::read_to_string(&shards[1]).unwrap(), before);
+    // A run cut short after 5 games and run again plays the other 7 and reports all 12, as
+    // the count of the whole run does.
+    let cut = dir.join("cut.ggf");
+    let first5: String = std::fs::read_to_string(&whole)
+        .unwrap()
+        .lines()
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&cut, first5).unwrap();
+    let resumed = text(&run(&["--out", cut.to_str().unwrap()]).stdout);
+    let counted = text(&wedge_match(&["--recount", cut.to_str().unwrap()], 30).stdout);
+    assert!(resumed.contains("12 games"), "{resumed}");
+    // The same tally, pairs and Elo (the last line differs: failures against forfeits).
+    let head = |t: &str| t.lines().take(3).collect::<Vec<_>>().join("\n");
+    assert_eq!(head(&resumed), head(&counted));
     // A shard of another run (another seed) is refused, by the runner and by the count.
     let other = dir.join("other.ggf");
     run(&[

@@ -473,15 +473,34 @@ fn game_of_run(
     }
 }
 
-/// The games of run `run` that `path` holds already (pair, A black), for a shard run again.
-/// Refuses a file with games of another run; a last line cut short (the process was killed while
-/// writing it) is removed.
+/// A played game of run `run` in a match file (at `at`): (pair, A black) and A's disc difference
+/// from its result (`RE[+4.000]`, or `RE[-64.000:r]` for a forfeit).
+fn game_done(
+    record: &wedge::board::ggf::GgfRecord,
+    run: &str,
+    at: &str,
+) -> Result<((usize, bool), i32), String> {
+    let (pair, a_black) = game_of_run(record, run, at)?;
+    let black = record
+        .result
+        .as_deref()
+        .and_then(|r| r.split(':').next())
+        .and_then(|r| r.trim().parse::<f64>().ok())
+        .filter(|r| r.is_finite() && r.abs() <= 64.0)
+        .ok_or_else(|| format!("{at}: a game without a disc result (RE)"))?
+        .round() as i32;
+    Ok(((pair, a_black), if a_black { black } else { -black }))
+}
+
+/// The games of run `run` that `path` holds already, (pair, A black) to A's disc difference, for
+/// a match or shard run again. Refuses a file with games of another run or without a result; a
+/// last line cut short (the process was killed while writing it) is removed.
 fn games_done(
     path: &std::path::Path,
     run: &str,
-) -> Result<std::collections::HashSet<(usize, bool)>, String> {
+) -> Result<std::collections::HashMap<(usize, bool), i32>, String> {
     use wedge::board::ggf::parse_ggf_record;
-    let mut done = std::collections::HashSet::new();
+    let mut done = std::collections::HashMap::new();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
@@ -495,7 +514,8 @@ fn games_done(
         }
         let at = format!("{}:{}", path.display(), i + 1);
         let record = parse_ggf_record(line).map_err(|e| format!("{at}: {e}"))?;
-        done.insert(game_of_run(&record, run, &at)?);
+        let (game, a_discs) = game_done(&record, run, &at)?;
+        done.insert(game, a_discs);
     }
     // Only now, with every whole line a game of this run: a last line without its newline is a
     // whole record of this run (its newline is added), or a record cut short (cut), or refused.
@@ -503,7 +523,8 @@ fn games_done(
         let at = format!("{}:{}", path.display(), text[..whole].lines().count() + 1);
         let tail = text[whole..].trim();
         if let Ok(record) = parse_ggf_record(tail) {
-            done.insert(game_of_run(&record, run, &at)?);
+            let (game, a_discs) = game_done(&record, run, &at)?;
+            done.insert(game, a_discs);
             use std::io::Write;
             std::fs::OpenOptions::new()
                 .append(true)

@@ -83,8 +83,9 @@ pub struct MatchConfig {
     pub stderr_logs: Option<std::path::PathBuf>,
     /// The part of the match this process plays: pairs `p` with `p % parts == part` (from 0).
     pub shard: Shard,
-    /// Games already played by an earlier run of this shard (pair, A black): not played again.
-    pub done: std::collections::HashSet<(usize, bool)>,
+    /// Games already played by an earlier run of this shard, (pair, A black) to A's disc
+    /// difference: not played again, and counted in the tally (and the SPRT) from the start.
+    pub done: HashMap<(usize, bool), i32>,
     /// The run's identity, written into each record (`GN[pair 17 game 1 run <id>]`) so that the
     /// shards of one run can be counted together and those of different runs cannot.
     pub run: Option<String>,
@@ -109,7 +110,7 @@ impl MatchConfig {
                 [true, false]
                     .into_iter()
                     .take(self.games_of_pair(p))
-                    .any(|a_black| !self.done.contains(&(p, a_black)))
+                    .any(|a_black| !self.done.contains_key(&(p, a_black)))
             })
             .collect()
     }
@@ -122,7 +123,7 @@ impl MatchConfig {
                 [true, false]
                     .into_iter()
                     .take(self.games_of_pair(p))
-                    .filter(|&a_black| !self.done.contains(&(p, a_black)))
+                    .filter(|&a_black| !self.done.contains_key(&(p, a_black)))
                     .count()
             })
             .sum()
@@ -335,7 +336,27 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
     let started = Barrier::new(workers + 1);
     let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
     let (tx, rx) = unbounded::<R>();
+    // The games an earlier run played count from the start: a pair half played then is completed
+    // by its other game now.
     let mut tally = Tally::default();
+    let mut halves: HashMap<usize, Outcome> = HashMap::new();
+    let mut earlier: Vec<(&(usize, bool), &i32)> = config.done.iter().collect();
+    earlier.sort();
+    for (&(pair, _), &a_discs) in earlier {
+        let outcome = Outcome::from_discs(a_discs);
+        tally.add_game(outcome, a_discs);
+        if let Some(first) = halves.remove(&pair) {
+            tally.add_pair(first, outcome);
+        } else {
+            halves.insert(pair, outcome);
+        }
+    }
+    // A test the earlier games have decided plays no more.
+    if let Some(sprt) = &config.sprt {
+        if sprt.state(&tally) != SprtState::Continue {
+            return Ok(tally);
+        }
+    }
     std::thread::scope(|scope| {
         for worker in 0..workers {
             let tx = tx.clone();
@@ -369,7 +390,7 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
                         if stopped(&stop) {
                             return;
                         }
-                        if config.done.contains(&(pair, a_black)) {
+                        if config.done.contains_key(&(pair, a_black)) {
                             continue;
                         }
                         let seed =
@@ -388,7 +409,6 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
         if failed {
             return;
         }
-        let mut halves: HashMap<usize, Outcome> = HashMap::new();
         for r in &rx {
             tally.add_game(r.outcome(), r.a_discs());
             if let Some(first) = halves.remove(&r.pair()) {
