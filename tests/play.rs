@@ -346,6 +346,26 @@ fn a_seed_out_of_range_is_refused() {
     assert!(err.contains("--seed"), "{err}");
 }
 
+/// An --autosave file that holds something other than one saved game (here a match's two
+/// records) is refused untouched rather than replaced by the first save.
+#[test]
+fn an_autosave_file_that_is_not_a_saved_game_is_not_overwritten() {
+    let path = temp("not-a-save.ggf");
+    let records = "(;GM[Othello]PC[m]PB[a]PW[b]RE[+0.000]TY[8]B[f5];)\n\
+                   (;GM[Othello]PC[m]PB[b]PW[a]RE[+0.000]TY[8]B[f5];)\n";
+    std::fs::write(&path, records).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["play", "--autosave", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a saved game"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), records);
+    let _ = std::fs::remove_file(&path);
+}
+
 /// A time a move outside 0.01..86400 seconds is refused, as the in-game `time` command refuses it.
 #[test]
 fn a_time_out_of_range_is_refused() {

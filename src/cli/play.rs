@@ -73,6 +73,20 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     // A path that cannot be written is refused now, not after the first move.
     if let Some(path) = &args.autosave {
         super::check_output(path).map_err(|e| format!("--autosave: {e}"))?;
+        // The save replaces the file: one that holds anything but one saved game (a match's
+        // records, notes) is not overwritten.
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES)
+                .map_err(|e| format!("--autosave: {}: {e}", path.display()))?;
+            if let Err(e) = read_saved(&String::from_utf8_lossy(&bytes)) {
+                return Err(format!(
+                    "--autosave: {} is not a saved game ({}:{e}), and saving would replace it; \
+                     give another file",
+                    path.display(),
+                    path.display()
+                ));
+            }
+        }
     }
     let from =
         if args.resume {
