@@ -568,13 +568,8 @@ pub fn merge(books: &[Book]) -> Result<Book, MergeError> {
         .map(|(&k, _)| k)
         .filter(|&k| {
             let board = Board::new(k.0, k.1).unwrap_or(Board::START);
-            let pos = Position {
-                board,
-                side: Color::Black,
-            };
-            pos.legal_move_list()
+            super::grow::children(board)
                 .into_iter()
-                .filter_map(|mv| board.play_move(mv))
                 .any(|child| !entries.contains_key(&key(child)))
         })
         .collect();

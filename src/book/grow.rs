@@ -39,7 +39,7 @@ fn board_of(k: Key) -> Board {
 }
 
 /// The positions a move leads to, a forced pass included.
-fn children(board: Board) -> Vec<Board> {
+pub(super) fn children(board: Board) -> Vec<Board> {
     let pos = Position {
         board,
         side: Color::Black,
