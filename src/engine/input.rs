@@ -38,9 +38,15 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
             if !too_long {
                 if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
                     too_long = true;
-                    line.extend_from_slice(&chunk[..chunk.len().min(LINE_HEAD_BYTES)]);
-                    head = line[..line.len().min(LINE_HEAD_BYTES)].to_vec();
-                    line.clear();
+                    // The head starts at the first word, so that blanks before a `go` do not
+                    // hide it.
+                    line.extend_from_slice(chunk);
+                    let start = line
+                        .iter()
+                        .position(|b| !b.is_ascii_whitespace())
+                        .unwrap_or(line.len());
+                    head = line[start..line.len().min(start + LINE_HEAD_BYTES)].to_vec();
+                    line = Vec::new();
                 } else {
                     line.extend_from_slice(chunk);
                 }

@@ -57,8 +57,14 @@ pub enum LineFault {
 }
 
 impl LineError {
-    /// The error `kind` for a line that starts with `start` (only its first bytes are kept).
+    /// The error `kind` for a line that starts with `start` (only its first bytes from the first
+    /// word on are kept).
     pub fn new(kind: LineFault, start: &[u8]) -> LineError {
+        let blanks = start
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(start.len());
+        let start = &start[blanks..];
         let mut head = [0u8; LINE_HEAD_BYTES];
         let n = start.len().min(LINE_HEAD_BYTES);
         head[..n].copy_from_slice(&start[..n]);
@@ -69,8 +75,8 @@ impl LineError {
         }
     }
 
-    /// Whether the line's first word (after any blanks) is `word`, as far as its kept bytes show:
-    /// the word must end within them.
+    /// Whether the line's first word (after any blanks) is `word`, in any case as command words
+    /// are, as far as its kept bytes show: the word must end within them.
     pub fn first_word_is(&self, word: &str) -> bool {
         let head = &self.head[..self.head_len as usize];
         let start = head
@@ -78,7 +84,8 @@ impl LineError {
             .position(|b| !b.is_ascii_whitespace())
             .unwrap_or(head.len());
         let rest = &head[start..];
-        rest.starts_with(word.as_bytes())
+        rest.get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word.as_bytes()))
             && rest
                 .get(word.len())
                 .is_some_and(|b| b.is_ascii_whitespace())
@@ -157,6 +164,18 @@ pub fn detect_protocol(first_line: &str) -> Protocol {
 mod tests {
     use super::*;
     use std::io::{BufReader, Read};
+
+    #[test]
+    fn an_unreadable_line_is_known_by_its_first_word_in_any_case_after_any_blanks() {
+        let go = |line: &[u8]| LineError::new(LineFault::NotUtf8, line).first_word_is("go");
+        assert!(go(b"go depth \xff"));
+        assert!(go(b"GO depth \xff"));
+        assert!(go(b"Go\tdepth \xff"));
+        assert!(go(b"                    go depth \xff"));
+        assert!(!go(b"gorilla \xff"));
+        assert!(!go(b"position \xff go"));
+        assert!(!go(b"go"));
+    }
 
     #[test]
     fn blank_lines_before_the_first_command_are_dropped_and_the_command_kept() {
