@@ -440,6 +440,35 @@ fn book_on_and_off() {
     let depth = session(&["position startpos", "go depth 2"], 1);
     assert!(!depth.iter().any(|l| l.contains("book move")));
     assert!(depth.iter().any(|l| l.starts_with("info depth 2")));
+    // searchmoves asks for a search too, even when none of its moves is legal (all are searched).
+    for go in [
+        "go movetime 50 searchmoves f5",
+        "go movetime 50 searchmoves a1",
+    ] {
+        let named = session(&["position startpos", go], 1);
+        assert!(!named.iter().any(|l| l.contains("book move")), "{named:?}");
+    }
+    // With MultiPV above 1 the book's line is numbered as the first of the lines.
+    let multipv = session(
+        &[
+            "setoption name MultiPV value 3",
+            "position startpos",
+            "go movetime 50",
+        ],
+        1,
+    );
+    assert!(
+        multipv
+            .iter()
+            .any(|l| l.starts_with("info string book move")),
+        "{multipv:?}"
+    );
+    assert!(
+        multipv
+            .iter()
+            .any(|l| l.starts_with("info multipv 1 depth ") && l.contains(" nodes 0 ")),
+        "{multipv:?}"
+    );
 }
 
 #[test]

@@ -313,125 +313,36 @@ fn midgame_search_with_helper_threads() {
 }
 
 #[test]
-fn exact_and_wld_solves() {
-    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+fn a_go_without_the_movers_clock_warns_and_searches_until_stop() {
     let mut e = Engine::start();
-    e.send(&format!("position board {ffo1} X"));
-    e.send("go exact");
-    let (lines, mv) = e.bestmove();
-    assert_eq!(mv, "g8");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("score cp 1800 ") && l.contains(" exact +18 ")),
-        "{lines:#?}"
-    );
-    e.send("go wld");
-    let (lines, _) = e.bestmove();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("score cp 200 ") && l.contains(" wld win ")),
-        "{lines:#?}"
-    );
-}
-
-#[test]
-fn a_solve_with_a_depth_short_of_the_end_is_that_search() {
-    // 55 empties: a solve would take hours; depth 6 makes it a depth-6 search that answers.
-    let mut e = Engine::start();
-    e.send("position startpos moves f5 d6 c3 d3 c4");
-    for go in ["go exact depth 6", "go wld depth 6", "go mate 3 depth 5"] {
+    e.send("setoption name OwnBook value false");
+    // White to move; only black's clock, or only increments: no time limit for white.
+    e.send("position startpos moves f5");
+    for go in ["go btime 1000", "go winc 100 binc 100", "go movestogo 10"] {
         e.send(go);
-        let (lines, mv) = e.bestmove();
-        let depths: Vec<&String> = lines
-            .iter()
-            .filter(|l| l.starts_with("info depth"))
-            .collect();
-        let last = depths.last().expect("info lines");
-        let deepest = if go.contains("depth 6") { 6 } else { 5 };
+        let lines = e.until(|l| l.starts_with("info string"));
         assert!(
-            last.starts_with(&format!("info depth {deepest} ")),
+            lines.last().unwrap()
+                == "info string warning: go names no clock for the side to move: no time limit (send stop)",
             "{go}: {lines:#?}"
         );
-        assert!(
-            !last.contains(" exact ") && !last.contains(" wld "),
-            "{last}"
-        );
-        assert!(!mv.is_empty() && mv != "none", "{go}: {mv}");
+        e.send("stop");
+        let (_, mv) = e.bestmove();
+        assert!(["d6", "f6", "f4"].contains(&mv.as_str()), "{go}: {mv}");
     }
-    // A depth that reaches the end still proves: FFO #1 has 14 empties.
-    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
-    e.send(&format!("position board {ffo1} X"));
-    e.send("go exact depth 14");
-    let (lines, mv) = e.bestmove();
-    assert_eq!(mv, "g8");
-    assert!(
-        lines.iter().any(|l| l.contains(" exact +18 ")),
-        "{lines:#?}"
-    );
-}
-
-#[test]
-fn a_solve_reports_its_selective_passes_first() {
-    // FFO #40, 20 empties: two selective passes (probable scores) before the exact score.
-    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
-    let mut e = Engine::start();
-    e.send(&format!("position board {ffo40} X"));
-    e.send("go exact");
-    let (lines, mv) = e.bestmove();
-    assert_eq!(mv, "a2");
-    let infos: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
-    assert_eq!(infos.len(), 3, "{lines:#?}");
-    for l in &infos[..2] {
+    // The mover's clock, or another limit: no warning.
+    for go in [
+        "go wtime 200",
+        "go btime 1000 depth 3",
+        "go btime 1000 movetime 100",
+    ] {
+        e.send(go);
+        let (lines, _) = e.bestmove();
         assert!(
-            l.starts_with("info depth 20 seldepth 20 score cp ") && l.contains(" discs "),
-            "{l}"
+            !lines.iter().any(|l| l.contains("warning")),
+            "{go}: {lines:#?}"
         );
-        assert!(l.contains(" pv "), "{l}");
     }
-    assert!(
-        infos[2].contains("score cp 3800 ") && infos[2].contains(" exact +38 "),
-        "{lines:#?}"
-    );
-}
-
-#[test]
-fn solves_with_helper_threads_and_stops_them() {
-    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
-    // FFO #45: seconds of solving even with several threads.
-    let ffo45 = "---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO--";
-    let solve_ffo1 = |e: &mut Engine| {
-        e.send(&format!("position board {ffo1} X"));
-        e.send("go exact");
-        let (lines, mv) = e.bestmove();
-        assert_eq!(mv, "g8");
-        assert!(
-            lines.iter().any(|l| l.contains(" exact +18 ")),
-            "{lines:#?}"
-        );
-    };
-    let mut e = Engine::start();
-    e.send("setoption name Threads value 3");
-    solve_ffo1(&mut e);
-    // A stop reaches the helpers too: the answer comes at once and the engine goes on serving.
-    e.send(&format!("position board {ffo45} X"));
-    e.send("go exact");
-    // Long enough for the helpers to be deep in the solve (this is no timing assertion).
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    e.send("stop");
-    let (_, mv) = e.bestmove();
-    let ffo45_pos: Position = format!("{ffo45} X").parse().unwrap();
-    assert!(legal_in(&ffo45_pos, &mv), "{mv}");
-    solve_ffo1(&mut e);
-    e.send("setoption name Threads value 1");
-    e.send(&format!("position board {ffo1} X"));
-    e.send("go wld");
-    let (lines, _) = e.bestmove();
-    assert!(lines.iter().any(|l| l.contains(" wld win ")), "{lines:#?}");
 }
 
 #[test]

@@ -153,6 +153,27 @@ fn every_go_form_answers_on_a_variant_board() {
         "{lines:#?}"
     );
     assert!(legal(&mv));
+    // Clocks named by colour and by player at once (white is player 1): a malformed go.
+    e.send("go wtime 3000 p1time 3000");
+    let (lines, mv) = e.bestmove();
+    assert!(
+        lines[0].starts_with("info string error: go: on a variant board name the clocks"),
+        "{lines:#?}"
+    );
+    assert_eq!(mv, "none");
+    // Only the other side's clock (red is to move): a warning, then a search until `stop`.
+    e.send("go wtime 1000");
+    let lines = e.until(|l| l.starts_with("info string"));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("warning: go names no clock for the side to move"),
+        "{lines:#?}"
+    );
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal(&mv));
     // An exact solve near the end of a small game: the score is the final disc difference.
     e.send("position variant 4x4 board W.R./WWRR/RWW./.RR. W");
     let (info, mv) = search(&mut e, "go exact");

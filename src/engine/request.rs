@@ -52,6 +52,24 @@ impl SearchRequest {
         })
     }
 
+    /// Whether the request names clocks (a remaining time, an increment or `moves_to_go`) yet none
+    /// for `side`, the side to move, and no other limit (time, depth, nodes): such a search runs
+    /// until stopped or solved, a front end's mistake worth a warning.
+    pub fn lacks_clock_of(&self, side: Side) -> bool {
+        let names_clocks = self
+            .clock_ms
+            .iter()
+            .chain(&self.inc_ms)
+            .any(Option::is_some)
+            || self.moves_to_go.is_some();
+        names_clocks
+            && self.clock_ms[side as usize].is_none()
+            && self.movetime_ms.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && !self.infinite
+    }
+
     /// A move in at most `ms` milliseconds.
     pub fn move_time(ms: u64) -> SearchRequest {
         SearchRequest {

@@ -29,6 +29,10 @@ use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// Written before a search whose `go` names clocks but not the side to move's, and no other limit.
+const NO_CLOCK_WARNING: &str =
+    "info string warning: go names no clock for the side to move: no time limit (send stop)";
+
 /// Writes `info string error: <message>`.
 fn error(out: &mut Writer<'_>, message: impl Display) {
     out.line(&error_line(message));
@@ -469,6 +473,8 @@ impl WedgeFrontEnd {
         let pos = self.position.unwrap_or(Position::START);
         let ponder = params.ponder;
         params.ponder = false;
+        // `searchmoves` asks for a search of those moves, even when none of them is legal.
+        let named_moves = params.searchmoves.is_some();
         if let Some(set) = params.searchmoves {
             if set & pos.board.legal_moves().0 == 0 && pos.board.can_move() {
                 error(
@@ -484,8 +490,9 @@ impl WedgeFrontEnd {
             Some((None, Vec::new()))
         } else if pos.board.must_pass() {
             Some((Some(Move::PASS), Vec::new()))
-        } else if ponder || params.depth.is_some() || params.nodes.is_some() {
-            // `go depth` and `go nodes` ask for a search of that size: the book does not answer.
+        } else if ponder || params.depth.is_some() || params.nodes.is_some() || named_moves {
+            // `go depth`, `go nodes` and `go searchmoves` ask for a search: the book does not
+            // answer.
             None
         } else {
             s.core.book_move(pos, &params.request()).map(|m| {
@@ -495,7 +502,8 @@ impl WedgeFrontEnd {
                     m.score
                 ));
                 let info = s.core.book_info(pos.board, &m);
-                s.out.line(&info_line(&info, self.mode, false));
+                s.out
+                    .line(&info_line(&info, self.mode, s.core.options.multipv > 1));
                 (Some(m.mv), info.pv)
             })
         };
@@ -512,7 +520,11 @@ impl WedgeFrontEnd {
         } else {
             params
         };
-        let plan = s.core.plan(pos, &search_params.request());
+        let request = search_params.request();
+        if request.lacks_clock_of(pos.side.into()) {
+            s.out.line(NO_CLOCK_WARNING);
+        }
+        let plan = s.core.plan(pos, &request);
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
@@ -573,6 +585,17 @@ impl WedgeFrontEnd {
     /// `go` on a variant board: the variant player's search on the worker, with the same stop flag,
     /// holding back and ponder handling as on 8 x 8 (protocol.md, 3.1).
     fn go_variant(&mut self, s: &mut Session<'_>, board: VariantBoard, mut params: GoParams) {
+        if params.by_colour && params.by_player {
+            // White is player 1 here: `wtime` and `p1time` would name one clock twice, and the
+            // two namings cannot be told apart once mixed. A malformed `go`: no search.
+            error(
+                &mut s.out,
+                "go: on a variant board name the clocks by colour (wtime, btime, winc, binc) or by \
+                 player (p1time, p2time, p1inc, p2inc), not both",
+            );
+            s.out.line(&bestmove(None, self.mode));
+            return;
+        }
         let ponder = params.ponder;
         params.ponder = false;
         // searchmoves names 8x8 squares: it has no meaning on a variant board.
@@ -597,7 +620,11 @@ impl WedgeFrontEnd {
             infinite: params.infinite || ponder,
             ..params
         };
-        let plan = variant::plan(&board, &search_params.variant_request(), &s.core.options);
+        let request = search_params.variant_request();
+        if request.lacks_clock_of(board.to_move()) {
+            s.out.line(NO_CLOCK_WARNING);
+        }
+        let plan = variant::plan(&board, &request, &s.core.options);
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }

@@ -56,6 +56,12 @@ impl Progress {
         self.solving_nodes.store(nodes, Relaxed);
     }
 
+    /// A solve starts: no iteration or root move is in progress (the node count stays).
+    pub fn set_solving(&self) {
+        self.depth.store(0, Relaxed);
+        self.current.store(u32::from(NO_SQUARE), Relaxed);
+    }
+
     /// The iteration and the root move (square index and number from 1) now being searched.
     pub fn set_current(&self, depth: u32, square: u8, number: usize) {
         self.depth.store(depth, Relaxed);

@@ -71,6 +71,13 @@ const ASPIRATION: i32 = 150;
 /// Deepest iteration of a timed search with a single legal move.
 const ONLY_MOVE_DEPTH: u32 = 8;
 
+/// Empties up to which `go exact`/`wld` runs the solver at once: such a solve takes milliseconds.
+const SURE_SOLVE_EMPTIES: u32 = 16;
+
+/// Depth of the midgame search that gives a longer solve (or the solver's hand-over) a move and a
+/// score to fall back on.
+const QUICK_DEPTH: u32 = 6;
+
 /// The midgame searcher: owns the transposition table, the evaluation and the endgame solver, which
 /// persist between searches of the same game.
 pub struct Searcher {
@@ -300,7 +307,30 @@ impl Searcher {
             if restricted || multipv > 1 {
                 return self.solve_moves(board, moves, kind, multipv, start, report);
             }
-            return self.solve(board, kind, start, report).0;
+            if empties <= SURE_SOLVE_EMPTIES {
+                return self.solve(board, kind, start, report).0;
+            }
+            // A solve this far from the end may be cut short (time, nodes, `stop`) before its
+            // first selective pass: a short midgame search first leaves a scored line and a
+            // sound move to fall back on.
+            let quick = Limits {
+                depth: Some(QUICK_DEPTH),
+                solve: None,
+                solve_empties: 0,
+                ..limits.clone()
+            };
+            let fallback = self.search(board, &quick, self.tree.stop.clone(), report);
+            if self.tree.aborted {
+                return fallback;
+            }
+            let (solved, confidence) = self.solve(board, kind, start, report);
+            if self.tree.aborted && confidence == 0 {
+                return SearchResult {
+                    nodes: self.tree.nodes,
+                    ..fallback
+                };
+            }
+            return solved;
         }
         // Hand over to the solver when the endgame is small enough for the time we have. A short
         // midgame search first gives a sound move to fall back on if the solve cannot finish.
@@ -309,7 +339,7 @@ impl Searcher {
         if limits.nodes.is_none() && empties <= limits.solve_empties && !restricted && multipv == 1
         {
             let quick = Limits {
-                depth: Some(limits.depth.map_or(6, |d| d.min(6))),
+                depth: Some(limits.depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH))),
                 solve_empties: 0,
                 ..limits.clone()
             };

@@ -16,6 +16,7 @@ impl Searcher {
         report: &mut dyn FnMut(Info),
     ) -> (SearchResult, u8) {
         self.solver.set_stop_flag(self.tree.stop.clone());
+        self.tree.progress.set_solving();
         let budget = (self.tree.node_limit != u64::MAX)
             .then(|| self.tree.node_limit.saturating_sub(self.tree.nodes));
         self.solver.set_node_limit(budget);
