@@ -161,10 +161,14 @@ fn the_built_in_mpc_table_reproduces_from_the_committed_values() {
 
 #[test]
 fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
+    // A book these refusals must never write (a path of this process alone).
+    let never_path =
+        std::env::temp_dir().join(format!("wedge-cli-never-{}.book", std::process::id()));
+    let never = never_path.to_str().unwrap();
     let huge = "18446744073709551615";
     for (args, expected) in [
         (
-            &["book", "extend", "--out", "/tmp/never.book", "--max", "0"][..],
+            &["book", "extend", "--out", never, "--max", "0"][..],
             "0 is not in 1..",
         ),
         (
@@ -376,6 +380,7 @@ fn numbers_out_of_range_are_refused_before_anything_is_allocated() {
     ] {
         assert_refused(&wedge(args), expected, &format!("{args:?}"));
     }
+    assert!(!never_path.exists());
 }
 
 #[test]

@@ -121,6 +121,10 @@ fn an_output_that_names_an_input_or_the_other_output_is_refused() {
 
 #[test]
 fn counts_and_tests_out_of_range_are_refused_not_bent() {
+    // A book these refusals must never write (a path of this process alone).
+    let never_path =
+        std::env::temp_dir().join(format!("wedge-tools-never-{}.book", std::process::id()));
+    let never = never_path.to_str().unwrap();
     let m = [
         "match", "--engine", "random", "--engine", "greedy", "--games", "2",
     ];
@@ -148,29 +152,15 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
     }
     for (args, expected) in [
         (
-            &["book", "build", "--out", "/tmp/never.book", "--depth", "0"][..],
+            &["book", "build", "--out", never, "--depth", "0"][..],
             "--depth",
         ),
         (
-            &[
-                "book",
-                "build",
-                "--out",
-                "/tmp/never.book",
-                "--exact-empties",
-                "31",
-            ][..],
+            &["book", "build", "--out", never, "--exact-empties", "31"][..],
             "--exact-empties",
         ),
         (
-            &[
-                "book",
-                "build",
-                "--out",
-                "/tmp/never.book",
-                "--hash",
-                "999999",
-            ][..],
+            &["book", "build", "--out", never, "--hash", "999999"][..],
             "--hash",
         ),
         (
@@ -185,7 +175,7 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
     ] {
         assert_refused(&wedge(args), expected, &args.join(" "));
     }
-    assert!(!Path::new("/tmp/never.book").exists());
+    assert!(!never_path.exists());
 }
 
 #[test]

@@ -219,6 +219,39 @@ fn perft_and_bench_answer_stop_isready_and_quit() {
 }
 
 #[test]
+fn the_engine_and_the_command_line_count_perft_alike() {
+    // A forced pass and a finished game as well as an ordinary position: the engine's count and
+    // `wedge perft` (with and without --divide) agree.
+    let finished = format!("{}O X", "X".repeat(63));
+    // White to move has no square; black can play a1.
+    let pass = format!("-OXXXXXX{} O", "-".repeat(56));
+    let mut e = Engine::start();
+    for board in [Position::START.to_string(), pass, finished] {
+        e.send(&format!("position board {board}"));
+        e.send("perft 3");
+        let engine = e.until(|l| l.starts_with("perft 3:")).pop().unwrap();
+        let engine = engine.split(',').next().unwrap().to_string();
+        for divide in [false, true] {
+            let mut args = vec!["perft", "3", "--board", &board];
+            if divide {
+                args.push("--divide");
+            }
+            let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+                .args(&args)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            let cli = text.lines().find(|l| l.starts_with("perft 3:")).unwrap();
+            assert_eq!(
+                cli.split(',').next().unwrap(),
+                engine,
+                "{board} {divide}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn end_of_input_ends_a_long_search_with_its_move() {
     let mut e = Engine::start();
     e.send("setoption name OwnBook value false");

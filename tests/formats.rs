@@ -71,7 +71,20 @@ fn fen_round_trips_and_errors() {
         Position::from_fen("8/8/8/3ox3/3xo3/8/8/8"),
         Err(ParseBoardError::MissingSide)
     );
-    assert!(Position::from_fen("8/8/8/3oz3/3xo3/8/8/8 x").is_err());
+    let bad = Position::from_fen("8/8/8/3oW3/3xo3/8/8/8 x");
+    assert_eq!(
+        bad,
+        Err(ParseBoardError::BadFenChar {
+            index: 28,
+            found: 'W'
+        })
+    );
+    assert!(
+        bad.unwrap_err()
+            .to_string()
+            .contains("holds 'W' (expected x or o"),
+        "a FEN names its own characters"
+    );
     assert!(Position::from_fen("8/8/8/3ox3/3xo3/8/8/08 x").is_err());
     assert!(Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x extra").is_err());
     assert!(Position::from_fen("").is_err());

@@ -27,6 +27,13 @@ pub enum ParseBoardError {
     BadSide(String),
     /// A FEN row does not describe exactly 8 squares (row number 1-8 given).
     BadFenRow(usize),
+    /// A FEN square holds something other than a disc (`x`, `o`) or a run of empties (a digit).
+    BadFenChar {
+        /// Index of the square (0 = a1).
+        index: usize,
+        /// The character found.
+        found: char,
+    },
     /// A FEN does not have 8 rows.
     WrongFenRows(usize),
 }
@@ -53,6 +60,12 @@ impl fmt::Display for ParseBoardError {
             ParseBoardError::BadFenRow(r) => {
                 write!(f, "FEN row {r} does not describe exactly 8 squares")
             }
+            ParseBoardError::BadFenChar { index, found } => write!(
+                f,
+                "FEN square {} holds '{}' (expected x or o for a disc, a digit 1-8 for empty squares)",
+                super::Square::ALL[*index % 64],
+                found.escape_default()
+            ),
             ParseBoardError::WrongFenRows(n) => {
                 write!(f, "a FEN needs 8 rows separated by '/', found {n}")
             }
@@ -164,7 +177,7 @@ impl Position {
                         'x' | 'X' => black |= bit,
                         'o' | 'O' => white |= bit,
                         _ => {
-                            return Err(ParseBoardError::BadSquareChar {
+                            return Err(ParseBoardError::BadFenChar {
                                 index: r * 8 + col,
                                 found: c,
                             })

@@ -46,8 +46,8 @@ pub struct AnalyzeArgs {
     /// Write the whole analysis as JSON (schema in docs/analyze.md).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Draw each game's evaluation graph as SVG: this file for one game, `NAME-2.svg`, ... for
-    /// several.
+    /// Draw each game's evaluation graph as SVG: this file for one game; for several, numbered
+    /// files beside it (`graph.svg`: `graph-1.svg`, `graph-2.svg`, ...).
     #[arg(long)]
     pub svg: Option<PathBuf>,
 }

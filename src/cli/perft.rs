@@ -29,12 +29,9 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
     };
     let start = Instant::now();
     let total = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::perft_divide(pos.board, depth) {
-            println!("{mv} {n}");
-            total += n;
-        }
-        total
+        let never = std::sync::atomic::AtomicBool::new(false);
+        perft::perft_divide_stoppable(pos.board, depth, &never, |mv, n| println!("{mv} {n}"))
+            .unwrap_or_default()
     } else {
         perft::perft(pos.board, depth)
     };

@@ -29,7 +29,8 @@ pub struct TuneArgs {
     /// Time per move or game.
     #[command(flatten)]
     pub time: super::matches::TimeArgs,
-    /// Games played at once (1 to 256, at most --pairs: a worker plays both games of a pair).
+    /// Games played at once (1 to 256; above --pairs, --pairs at once: a worker plays both games
+    /// of a pair).
     #[arg(long, default_value_t = 1, value_parser = super::concurrency)]
     pub concurrency: usize,
     /// Seed of the perturbations and the openings' draw.

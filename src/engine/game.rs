@@ -238,7 +238,8 @@ pub struct PerftTask<G: EngineGame> {
 
 impl<G: EngineGame> Task for PerftTask<G> {
     /// The count below each legal move (a forced pass is one move), each reported as soon as it is
-    /// known, then the total; `stop` ends it within milliseconds.
+    /// known, then the total (a finished game: no move, one leaf, as `wedge perft` counts it);
+    /// `stop` ends it within milliseconds.
     fn run(self: Box<Self>, _: &mut Searchers, events: &Sender<Event>) {
         let start = Instant::now();
         let depth = self.depth.max(1);
@@ -250,7 +251,7 @@ impl<G: EngineGame> Task for PerftTask<G> {
         } else {
             pos.moves()
         };
-        let mut total = 0;
+        let mut total = u64::from(pos.is_over());
         let mut stopped = false;
         for mv in moves {
             let Some(child) = pos.play(mv) else { continue };

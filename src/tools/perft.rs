@@ -22,7 +22,8 @@ pub fn perft(board: Board, depth: u32) -> u64 {
 }
 
 /// The count below each legal move of `board` (`depth >= 1`): the `--divide` breakdown. A forced
-/// pass appears as a single `Move::PASS` entry; a finished game gives an empty list.
+/// pass appears as a single `Move::PASS` entry; a finished game gives an empty list (and counts
+/// one leaf: [`perft_divide_stoppable`] gives the total).
 pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
     let mut out = Vec::new();
     // Never stopped, so the count is always complete.
@@ -42,7 +43,8 @@ pub fn summary(depth: u32, total: u64, time: std::time::Duration) -> String {
 }
 
 /// [`perft_divide`] that can be stopped: `on_move` gets each root move's count as soon as it is
-/// known; returns `None` if `stop` was set before the count was complete.
+/// known; returns the total (1 for a finished game, as [`perft`]), or `None` if `stop` was set
+/// before the count was complete.
 pub fn perft_divide_stoppable(
     board: Board,
     depth: u32,
@@ -57,6 +59,8 @@ pub fn perft_divide_stoppable(
             let n = perft_stoppable(board.pass(), depth - 1, stop)?;
             on_move(Move::PASS, n);
             total = n;
+        } else {
+            total = 1;
         }
         return Some(total);
     }
@@ -142,5 +146,20 @@ mod tests {
             perft_divide_stoppable(Board::START, 20, &stop, |_, _| {}),
             None
         );
+    }
+
+    #[test]
+    fn a_finished_game_is_one_leaf_in_every_count() {
+        let full: crate::board::Position = format!("{}O X", "X".repeat(63)).parse().unwrap();
+        assert!(full.board.is_game_over());
+        for depth in 1..4 {
+            let mut moves = 0;
+            let total =
+                perft_divide_stoppable(full.board, depth, &AtomicBool::new(false), |_, _| {
+                    moves += 1
+                });
+            assert_eq!((total, moves), (Some(1), 0));
+            assert_eq!(perft(full.board, depth), 1);
+        }
     }
 }

@@ -186,10 +186,10 @@ impl fmt::Display for Fault {
             ),
             Fault::Twice(name) => {
                 let alias = match *name {
-                    "btime" | "p1time" => " (btime and p1time are the same value)",
-                    "wtime" | "p2time" => " (wtime and p2time are the same value)",
-                    "binc" | "p1inc" => " (binc and p1inc are the same value)",
-                    "winc" | "p2inc" => " (winc and p2inc are the same value)",
+                    "btime" | "p1time" => " (btime and p1time name one value: give it once)",
+                    "wtime" | "p2time" => " (wtime and p2time name one value: give it once)",
+                    "binc" | "p1inc" => " (binc and p1inc name one value: give it once)",
+                    "winc" | "p2inc" => " (winc and p2inc name one value: give it once)",
                     _ => "",
                 };
                 write!(f, "go: '{name}' given twice{alias}")

@@ -250,7 +250,7 @@ fn go_errors_are_clear() {
     assert_eq!(g.searchmoves, Some(f5 | d3));
     assert_eq!(go("go mate 3").mate, Some(3));
     assert!(err("go depth 3 depth 4").contains("twice"));
-    assert!(err("go btime 10 p1time 10").contains("same value"));
+    assert!(err("go btime 10 p1time 10").contains("name one value"));
     assert!(err("go infinite infinite").contains("twice"));
     assert!(err("go exact wld").contains("exclude"));
     assert!(err("go 5").contains("unknown parameter '5'"));
