@@ -37,6 +37,19 @@ fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
             && before[0].contains("16 MB table in use is kept"),
         "{before:?}"
     );
+    // With debug on a search tells its plan in words (the book would answer instead).
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos moves f5");
+    e.send("go movetime 100");
+    let (lines, _) = e.bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string plan: depth ")
+                && l.contains(", stop at ")
+                && !l.contains("Some(")),
+        "{lines:#?}"
+    );
     e.send("position startpos");
     e.send("go depth 4");
     let (_, mv) = e.bestmove();

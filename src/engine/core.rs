@@ -32,12 +32,27 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A one-line description for debug output.
+    /// A one-line description for debug output, e.g. `plan: depth any, soft limit 480 ms, stop at
+    /// 1940 ms, solve from 20 empties` (the soft limit as [`Limits::soft_time`]).
     pub fn describe(&self) -> String {
-        format!(
-            "plan: depth {:?}, soft {:?}, hard {:?}, solve at {} empties",
-            self.limits.depth, self.limits.soft_time, self.hard, self.limits.solve_empties
-        )
+        let depth = self
+            .limits
+            .depth
+            .map_or("any".to_string(), |d| d.to_string());
+        let soft = self
+            .limits
+            .soft_time
+            .map_or("no soft limit".to_string(), |d| {
+                format!("soft limit {} ms", d.as_millis())
+            });
+        let hard = self.hard.map_or("no time limit".to_string(), |d| {
+            format!("stop at {} ms", d.as_millis())
+        });
+        let solve = match self.limits.solve_empties {
+            0 => "no solve".to_string(),
+            n => format!("solve from {n} empties"),
+        };
+        format!("plan: depth {depth}, {soft}, {hard}, {solve}")
     }
 }
 
