@@ -4,7 +4,8 @@
 /// The package version (`Cargo.toml`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The commit the binary was built from (12 hex digits), or `unknown` outside a git checkout.
+/// The commit the binary was built from (12 hex digits, with `-modified` when tracked files differed
+/// from it), or `unknown` outside a git checkout.
 pub const COMMIT: &str = env!("WEDGE_COMMIT");
 
 /// The `-C target-cpu` the binary was compiled for (`native` by default: the building machine's),

@@ -142,6 +142,16 @@ fn undo_redo_hint_and_errors_keep_the_game() {
     assert_eq!(moves(&back), "(none)");
     e.send("redo 2");
     assert_eq!(moves(&to_prompt(&mut e)), two);
+    // A bare redo replays what a bare undo took back: forward to the human's turn.
+    e.send("undo");
+    assert_eq!(moves(&to_prompt(&mut e)), "(none)");
+    e.send("redo");
+    let again = to_prompt(&mut e);
+    assert!(
+        again.iter().any(|l| l.starts_with("Replayed 2 move")),
+        "{again:?}"
+    );
+    assert_eq!(moves(&again), two);
     // A hint names the best moves with scores.
     e.send("hint 2");
     let hint = e.until(|l| l.starts_with("Hint"));
@@ -247,7 +257,7 @@ fn a_redo_onto_the_engines_turn_lets_it_move_and_an_unfinished_game_has_no_resul
     assert_eq!(moves(&to_prompt(&mut e)), "(none)");
     // Replaying the human's move alone gives the engine the turn: it moves without being asked,
     // and whatever was typed ahead (here a hint) waits for it and does not stop it.
-    e.send("redo");
+    e.send("redo 1");
     e.send("hint");
     let lines = to_prompt(&mut e);
     assert!(

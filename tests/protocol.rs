@@ -36,6 +36,21 @@ fn handshake_uci_and_ugi() {
         .iter()
         .any(|l| l.contains("option name Hash type spin default")));
     assert_eq!(e.sync(), Vec::<String>::new());
+    // Lines sent with the handshake are applied after its last line, in order.
+    e.send("uci\nsetoption name Hash value 8\nisready\nugi\nisready");
+    let lines = e.until(|l| l == "readyok");
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| !l.starts_with("option") && !l.starts_with("id"))
+            .count(),
+        2,
+        "uciok, readyok: {lines:#?}"
+    );
+    assert!(lines.contains(&"uciok".to_string()));
+    let lines = e.until(|l| l == "readyok");
+    assert!(lines.contains(&"ugiok".to_string()), "{lines:#?}");
 }
 
 #[test]

@@ -119,7 +119,8 @@ pub enum BookAction {
         #[command(flatten)]
         leaf: LeafArgs,
     },
-    /// Print the book's size and depth statistics.
+    /// Print the book's positions, leaves, exact entries, size, the start's score and depth, and
+    /// the positions by disc count.
     Stats {
         /// The book (default: the built-in one).
         #[arg(long)]

@@ -7,8 +7,9 @@ use wedge::board::Position;
 /// The arguments of `wedge match`.
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// An engine: `random`, `greedy`, or "name=NAME cmd=PROGRAM [arg=ARG]... [option.NAME=VALUE]...".
-    /// Give it twice; the first is the one the statistics speak for.
+    /// An engine: `random`, `greedy`, or "name=NAME cmd=PROGRAM [arg=ARG]... [option.NAME=VALUE]...
+    /// [proto=wedge|uci|ugi|nboard|gtp]" (default: wedge's own protocol). Give it twice; the first
+    /// is the one the statistics speak for.
     #[arg(long = "engine", required_unless_present = "recount", num_args = 1)]
     pub engines: Vec<String>,
     /// Play nothing: count the games of these files (as --out writes them, from one run or

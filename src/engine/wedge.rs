@@ -94,8 +94,9 @@ pub struct WedgeFrontEnd {
     active: Option<Active>,
     /// The input has ended, or `quit` came: exit once the running search has answered.
     eof: bool,
-    /// `isready` was passed to the worker; `readyok` is written when it answers.
-    awaiting_pong: bool,
+    /// A ping was passed to the worker (for `isready`, or the handshake's last line); this line
+    /// (`readyok`, `uciok` or `ugiok`) is written when it answers.
+    awaiting_pong: Option<&'static str>,
     /// Input that came while waiting for the worker's answer, applied after `readyok` in order.
     deferred: VecDeque<Input>,
 }
@@ -152,7 +153,7 @@ impl WedgeFrontEnd {
             variant: None,
             active: None,
             eof: false,
-            awaiting_pong: false,
+            awaiting_pong: None,
             deferred: VecDeque::new(),
         }
     }
@@ -263,9 +264,8 @@ impl WedgeFrontEnd {
                 !(self.eof && self.active.is_none())
             }
             Report::Pong => {
-                if self.awaiting_pong {
-                    self.awaiting_pong = false;
-                    s.out.line("readyok");
+                if let Some(line) = self.awaiting_pong.take() {
+                    s.out.line(line);
                 }
                 true
             }
@@ -310,7 +310,7 @@ impl WedgeFrontEnd {
     /// `stop` until the stopped search or tool has answered, so that what follows a `stop` (a new
     /// position, the next `go`) applies after its `bestmove` as a GUI expects.
     fn holding(&self) -> bool {
-        self.awaiting_pong || self.active.as_ref().is_some_and(|a| a.stopped)
+        self.awaiting_pong.is_some() || self.active.as_ref().is_some_and(|a| a.stopped)
     }
 
     /// Whether a search (not a tool) is running: it owes a `bestmove` of its own.
@@ -328,7 +328,7 @@ impl WedgeFrontEnd {
                     s.out.line("readyok");
                 } else {
                     // Once the worker has done every earlier job (a resize, a new evaluation).
-                    self.awaiting_pong = true;
+                    self.awaiting_pong = Some("readyok");
                     s.core.ping();
                 }
             }
@@ -376,9 +376,17 @@ impl WedgeFrontEnd {
             Command::Uci | Command::Ugi => {
                 let ugi = cmd == Command::Ugi;
                 self.mode = if ugi { Mode::Ugi } else { Mode::Uci };
-                for l in handshake_lines(ugi, option_lines(&declarations())) {
+                let mut lines = handshake_lines(ugi, option_lines(&declarations()));
+                // The last line (`uciok`/`ugiok`) waits until the worker has done every earlier
+                // job (its start-up, a table's allocation): a `go` sent right after the handshake
+                // then gets its whole time.
+                let last = lines.pop();
+                for l in lines {
                     s.out.line(&l);
                 }
+                self.awaiting_pong = Some(if ugi { "ugiok" } else { "uciok" });
+                debug_assert_eq!(last.as_deref(), self.awaiting_pong);
+                s.core.ping();
             }
             Command::NewGame => {
                 s.core.new_game();

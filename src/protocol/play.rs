@@ -87,7 +87,7 @@ pub enum Edit {
 /// The commands, for `help`.
 pub const HELP: &[&str] = &[
     "moves: type a square (f5 or F5); 'pass' only when you have no move (passes are automatic)",
-    "undo [N] / redo [N]    take back or replay moves (undo alone: back to your previous turn)",
+    "undo [N] / redo [N]    take back or replay moves (alone: to your previous / next turn)",
     "hint [N]               the N best moves with scores, at full strength",
     "new                    a new game from the start",
     "level N                the engine's level, 1 (weakest) to 10 (full strength); level alone lists them",

@@ -45,8 +45,15 @@ impl PlayFrontEnd {
             s.out.line("error: there is no move to replay");
             return;
         }
-        let want = n.unwrap_or(1);
         let mut played = 0;
+        // Enough replayed: `n` moves, or alone (undoing a bare `undo`) forward to a human's turn.
+        let done = |front: &PlayFrontEnd, played: usize| match n {
+            Some(n) => played >= n,
+            None => {
+                played >= 1
+                    && (front.human[front.position().side as usize] || !front.human.contains(&true))
+            }
+        };
         // Each replayed move is checked: a stack that no longer fits the game is dropped.
         let replay = |front: &mut PlayFrontEnd| -> bool {
             let Some(&mv) = front.redo.last() else {
@@ -61,7 +68,7 @@ impl PlayFrontEnd {
             front.dirty = true;
             true
         };
-        while played < want && replay(self) {
+        while !done(self, played) && replay(self) {
             if self.game.moves.last().is_some_and(|m| !m.is_pass()) {
                 played += 1;
             }
