@@ -660,10 +660,14 @@ mod tests {
             }
             text.push_str(&format!("# game {g}\n"));
         }
-        let path = std::env::temp_dir().join(format!("wedge-split-{}.txt", std::process::id()));
+        // Game ids (and so the split) come from the file's name: a fixed name, in a folder of
+        // this process's own, gives the same split on every run.
+        let dir = std::env::temp_dir().join(format!("wedge-split-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
         std::fs::write(&path, text).unwrap();
         let samples = read_samples(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir_all(&dir);
         // Positions of one game share an id, and no two games do.
         assert_eq!(samples.len(), 1000);
         let ids: HashSet<u64> = samples.chunks(5).map(|game| game[0].game).collect();
