@@ -137,11 +137,18 @@ fn a_solve_cut_short_answers_with_a_scored_line_and_a_searched_move() {
     let mut e = Engine::start();
     e.send("setoption name OwnBook value false");
     e.send("position startpos moves f5 d6 c3 d3 c4");
-    for go in [
-        "go wld movetime 300",
-        "go exact movetime 300",
-        "go exact nodes 100000",
+    // With helper threads and with a level's noise too: the move is still the line's, and the
+    // node counts of the lines never go back.
+    for (setup, go) in [
+        ("", "go wld movetime 300"),
+        ("", "go exact movetime 300"),
+        ("", "go exact nodes 100000"),
+        ("setoption name Threads value 2", "go exact nodes 300000"),
+        ("setoption name Level value 1", "go exact movetime 300"),
     ] {
+        if !setup.is_empty() {
+            e.send(setup);
+        }
         e.send(go);
         let (lines, mv) = e.bestmove();
         let last = lines
@@ -155,5 +162,11 @@ fn a_solve_cut_short_answers_with_a_scored_line_and_a_searched_move() {
         // The move is the scored line's first move, not merely the first legal square.
         let pv_first = last.split(" pv ").nth(1).and_then(|p| p.split(' ').next());
         assert_eq!(pv_first, Some(mv.as_str()), "{go}: {lines:#?}");
+        let nodes: Vec<u64> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+            .collect();
+        assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{go}: {nodes:?}");
     }
 }

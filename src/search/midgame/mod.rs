@@ -313,16 +313,20 @@ impl Searcher {
             // A solve this far from the end may be cut short (time, nodes, `stop`) before its
             // first selective pass: a short midgame search first leaves a scored line and a
             // sound move to fall back on.
+            // No noise: a solve plays the move of its last line.
             let quick = Limits {
                 depth: Some(QUICK_DEPTH),
                 solve: None,
                 solve_empties: 0,
+                randomness: 0,
                 ..limits.clone()
             };
             let fallback = self.search(board, &quick, self.tree.stop.clone(), report);
             if self.tree.aborted {
                 return fallback;
             }
+            // The helper threads' nodes count towards the solve's node budget and reports.
+            self.count_helper_nodes();
             let (solved, confidence) = self.solve(board, kind, start, report);
             if self.tree.aborted && confidence == 0 {
                 return SearchResult {
