@@ -35,21 +35,15 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
                 Some(i) => (&buf[..i], i + 1, true),
                 None => (buf, buf.len(), false),
             };
-            if !too_long {
-                if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
-                    too_long = true;
-                    // The head starts at the first word, so that blanks before a `go` do not
-                    // hide it.
-                    line.extend_from_slice(chunk);
-                    let start = line
-                        .iter()
-                        .position(|b| !b.is_ascii_whitespace())
-                        .unwrap_or(line.len());
-                    head = line[start..line.len().min(start + LINE_HEAD_BYTES)].to_vec();
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(chunk);
-                }
+            if too_long {
+                extend_head(&mut head, chunk);
+            } else if line.len() + chunk.len() > MAX_LINE_BYTES + 1 {
+                too_long = true;
+                extend_head(&mut head, &line);
+                extend_head(&mut head, chunk);
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
             }
             input.consume(used);
             if done {
@@ -87,4 +81,20 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
             return;
         }
     }
+}
+
+/// Adds `bytes` to the head kept of a line too long to keep: the head starts at the line's first
+/// word (however many blanks come before it, so that a `go` after them is still seen) and holds at
+/// most [`LINE_HEAD_BYTES`].
+fn extend_head(head: &mut Vec<u8>, bytes: &[u8]) {
+    let bytes = if head.is_empty() {
+        match bytes.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(start) => &bytes[start..],
+            None => return,
+        }
+    } else {
+        bytes
+    };
+    let room = LINE_HEAD_BYTES - head.len();
+    head.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
