@@ -86,6 +86,15 @@ fn fen_round_trips_and_errors() {
         "a FEN names its own characters"
     );
     assert!(Position::from_fen("8/8/8/3ox3/3xo3/8/8/08 x").is_err());
+    // A run of empty squares is one digit.
+    assert_eq!(
+        Position::from_fen("8/8/8/3ox3/3xo3/8/8/44 x"),
+        Err(ParseBoardError::BadFenRow(8))
+    );
+    assert_eq!(
+        Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x"),
+        Ok(Position::START)
+    );
     assert!(Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x extra").is_err());
     assert!(Position::from_fen("").is_err());
 }

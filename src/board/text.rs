@@ -58,7 +58,11 @@ impl fmt::Display for ParseBoardError {
                 write!(f, "'{s}' is not a side to move (expected X/B/* for black or O/W for white)")
             }
             ParseBoardError::BadFenRow(r) => {
-                write!(f, "FEN row {r} does not describe exactly 8 squares")
+                write!(
+                    f,
+                    "FEN row {r} does not describe exactly 8 squares (x, o, and one digit 1-8 \
+                     for each run of empty squares)"
+                )
             }
             ParseBoardError::BadFenChar { index, found } => write!(
                 f,
@@ -162,13 +166,17 @@ impl Position {
         let (mut black, mut white) = (0u64, 0u64);
         for (r, row) in rows.iter().enumerate() {
             let mut col = 0usize;
+            let mut after_digit = false;
             for c in row.chars() {
                 if let Some(n) = c.to_digit(10) {
-                    if n == 0 {
+                    // A run of empty squares is one digit: "44" is not a way to write 8.
+                    if n == 0 || after_digit {
                         return Err(ParseBoardError::BadFenRow(r + 1));
                     }
                     col += n as usize;
+                    after_digit = true;
                 } else {
+                    after_digit = false;
                     if col >= 8 {
                         return Err(ParseBoardError::BadFenRow(r + 1));
                     }
