@@ -66,6 +66,17 @@ fn field<'a>(line: &'a str, name: &str) -> &'a str {
 }
 
 #[test]
+fn variant_d_says_the_side_to_move_once() {
+    let mut e = Engine::start();
+    e.send("position variant 6x6 moves d2");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("position:"));
+    let sides: Vec<&String> = lines.iter().filter(|l| l.contains("to move")).collect();
+    assert_eq!(sides.len(), 1, "{lines:#?}");
+    assert!(sides[0].starts_with("side to move: red"), "{lines:#?}");
+}
+
+#[test]
 fn variant_position_and_go_depth_give_a_legal_move() {
     let mut e = Engine::start();
     e.send("setoption name Hash value 4");

@@ -520,7 +520,13 @@ pub fn response_line(kind: QueryKind, board: &Board) -> String {
 /// game server prints it), the side to move, the legal moves, the discs, and the position as the
 /// `board` form of `position variant`.
 pub fn display_lines(board: &Board, mode: Mode) -> Vec<String> {
-    let mut lines: Vec<String> = board.printed().lines().map(str::to_string).collect();
+    // The printed format ends with its own "to move:" line; the side is said once, in words, below.
+    let mut lines: Vec<String> = board
+        .printed()
+        .lines()
+        .filter(|l| !l.starts_with("to move:"))
+        .map(str::to_string)
+        .collect();
     lines.push(format!(
         "side to move: {} ({})",
         board.to_move().name(),
