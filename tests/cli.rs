@@ -430,6 +430,33 @@ fn a_device_is_not_read_as_a_data_or_state_file() {
 }
 
 #[test]
+fn bench_reads_a_multi_probcut_table_and_names_a_bad_line() {
+    let mpc = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/midgame/mpc.txt");
+    let nodes = |args: &[&str]| {
+        let out = wedge(args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .unwrap();
+        line.split(':').nth(1).unwrap().trim().to_string()
+    };
+    // The built-in table read from its file searches as the built-in table does.
+    let built_in = nodes(&["bench", "--depth", "6"]);
+    assert_eq!(
+        nodes(&["bench", "--depth", "6", "--mpc-file", mpc]),
+        built_in
+    );
+    let out = wedge_with_openings(
+        "mpc",
+        "model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 oops\n",
+        &["bench", "--depth", "1", "--mpc-file", "{}"],
+    );
+    assert_refused(&out, "o.txt:2: 'oops' is not a number", "a bad table");
+}
+
+#[test]
 fn a_problem_file_without_positions_is_an_error() {
     let out = wedge_with_openings("solve-empty", "% a comment only\n\n", &["solve", "{}"]);
     assert_refused(&out, "no positions in this file", "an empty problem file");

@@ -674,6 +674,64 @@ fn bench_nodes(e: &mut Engine) -> u64 {
 }
 
 #[test]
+fn mpc_file_sets_the_cuts_and_bad_files_name_the_line() {
+    let dir = std::env::temp_dir().join(format!("wedge-mpc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let built_in = include_str!("../src/search/midgame/mpc.txt");
+    let same = dir.join("same.txt");
+    std::fs::write(&same, built_in).unwrap();
+    // Every deviation doubled: fewer cuts, more nodes.
+    let wide: String = built_in
+        .lines()
+        .map(|l| {
+            let mut w: Vec<String> = l.split_whitespace().map(str::to_string).collect();
+            match w.first().map(String::as_str) {
+                Some("row") => w[7] = format!("{}", w[7].parse::<f64>().unwrap() * 2.0),
+                Some("model") => {
+                    for x in &mut w[1..] {
+                        *x = format!("{}", x.parse::<f64>().unwrap() * 2.0);
+                    }
+                }
+                _ => return l.to_string(),
+            }
+            w.join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let wide_file = dir.join("wide.txt");
+    std::fs::write(&wide_file, wide).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "# a table\nmodel 300 -5 20 -30\nrow 12 19 3 1 0.9 x 300 241\n",
+    )
+    .unwrap();
+
+    let mut e = Engine::start();
+    let built_in_nodes = bench_nodes(&mut e);
+    e.send(&format!("setoption name MpcFile value {}", same.display()));
+    assert_eq!(bench_nodes(&mut e), built_in_nodes);
+    e.send(&format!(
+        "setoption name MpcFile value {}",
+        wide_file.display()
+    ));
+    let wide_nodes = bench_nodes(&mut e);
+    assert!(wide_nodes > built_in_nodes, "{wide_nodes} {built_in_nodes}");
+    // A bad file is refused with its line, and the table in use stays.
+    e.send(&format!("setoption name MpcFile value {}", bad.display()));
+    let err = e.until(|_| true);
+    assert!(
+        err[0].starts_with("info string error: MpcFile: ") && err[0].contains("bad.txt:3"),
+        "{err:?}"
+    );
+    assert_eq!(bench_nodes(&mut e), wide_nodes);
+    // Empty: the built-in table again.
+    e.send("setoption name MpcFile value");
+    assert_eq!(bench_nodes(&mut e), built_in_nodes);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn setting_every_option_to_its_default_changes_nothing() {
     let mut fresh = Engine::start();
     let expected = bench_nodes(&mut fresh);

@@ -809,3 +809,44 @@ fn outputs_that_are_inputs_and_fits_of_nothing_are_refused() {
     let _ = std::fs::remove_file(other);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn mpc_fit_measures_with_the_evaluation_file_it_is_given() {
+    let dir = std::env::temp_dir().join(format!("wedge-mpc-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data/train/v5-test.wdb");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/data/weights/v9-init.bin");
+    let scores = |name: &str, eval: Option<&str>| {
+        let out = dir.join(format!("{name}.txt"));
+        let values = dir.join(format!("{name}-scores.txt"));
+        let mut args = vec![
+            "mpc",
+            "fit",
+            "--data",
+            data,
+            "--depth",
+            "6",
+            "--positions",
+            "120",
+            "--out",
+            out.to_str().unwrap(),
+            "--scores-out",
+            values.to_str().unwrap(),
+        ];
+        args.extend(eval.iter().flat_map(|e| ["--eval-file", *e]));
+        let run = wedge(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        std::fs::read_to_string(values).unwrap()
+    };
+    // The same positions, searched with the built-in network and with version 9's tables.
+    let built_in = scores("built-in", None);
+    let with_tables = scores("tables", Some(tables));
+    assert_eq!(built_in.lines().count(), with_tables.lines().count());
+    assert_ne!(built_in, with_tables);
+    assert_eq!(scores("again", None), built_in);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -29,22 +29,34 @@ pub struct BenchArgs {
     /// its node count and speed.
     #[arg(long)]
     pub eval_file: Option<std::path::PathBuf>,
+    /// Search with this Multi-ProbCut table (as `MpcFile` loads it; `wedge mpc fit` writes one)
+    /// instead of the built-in one.
+    #[arg(long)]
+    pub mpc_file: Option<std::path::PathBuf>,
 }
 
 /// Searches every bench position, printing a line each, then the totals.
 pub fn run(args: BenchArgs) -> Result<(), String> {
     let (depth, hash) = (args.depth, args.hash);
     if let Some(path) = &args.json {
-        super::check_outputs("bench", &[("--json", path)], args.eval_file.as_deref())?;
+        let inputs = args.eval_file.iter().chain(&args.mpc_file);
+        super::check_outputs("bench", &[("--json", path)], inputs.map(|p| p.as_path()))?;
     }
     let evaluator = match &args.eval_file {
         Some(path) => super::load_evaluator(path)?,
         None => wedge::eval::Evaluator::default(),
     };
+    let mpc = match &args.mpc_file {
+        Some(path) => std::sync::Arc::new(
+            wedge::search::midgame::probcut::MpcTable::load(path).map_err(|e| e.to_string())?,
+        ),
+        None => wedge::search::midgame::probcut::BUILT_IN.clone(),
+    };
     let mut i = 0;
     let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let lines = bench::run(
         &evaluator,
+        &mpc,
         depth,
         wedge::search::selectivity::level_for_percent(args.selectivity),
         hash,

@@ -37,6 +37,10 @@ pub struct FitArgs {
     /// Seed of the draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Search with this evaluation file (as `EvalFile` loads it) instead of the built-in one: the
+    /// table for that evaluation, to play with `MpcFile` beside it.
+    #[arg(long, conflicts_with = "scores")]
+    pub eval_file: Option<PathBuf>,
     /// Positions searched at once.
     #[arg(long, value_parser = thread_count, default_value_t = 1)]
     pub jobs: usize,
@@ -47,7 +51,12 @@ pub fn run(action: MpcAction) -> Result<(), String> {
     let MpcAction::Fit(args) = action;
     let mut outputs = vec![("--out", args.out.as_path())];
     outputs.extend(args.scores_out.as_deref().map(|p| ("--scores-out", p)));
-    let inputs = args.data.iter().chain(&args.scores).map(|p| p.as_path());
+    let inputs = args
+        .data
+        .iter()
+        .chain(&args.scores)
+        .chain(&args.eval_file)
+        .map(|p| p.as_path());
     super::check_outputs("mpc fit", &outputs, inputs)?;
     let data = match &args.scores {
         Some(path) => mpc::read_scores(path).map_err(|e| e.to_string())?,
@@ -57,6 +66,10 @@ pub fn run(action: MpcAction) -> Result<(), String> {
                     "give --data FILE (positions) or --scores FILE (measured values)".into(),
                 );
             }
+            let eval = match &args.eval_file {
+                Some(path) => super::load_evaluator(path)?,
+                None => wedge::eval::Evaluator::default(),
+            };
             let mut boards = Vec::new();
             for path in &args.data {
                 let file =
@@ -82,6 +95,7 @@ pub fn run(action: MpcAction) -> Result<(), String> {
                 return Err("no positions with enough empty squares in the data".into());
             }
             let measured = mpc::measure(
+                &eval,
                 &boards,
                 args.depth,
                 args.jobs,

@@ -201,6 +201,7 @@ impl Core {
                 self.evaluator = self.options.evaluator();
                 self.send(Job::SetEvaluator(self.evaluator.clone()));
             }
+            Effect::Mpc => self.send(Job::SetMpcTable(self.options.mpc.clone())),
         }
         Ok(())
     }

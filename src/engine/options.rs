@@ -60,6 +60,8 @@ pub enum Effect {
     Threads(usize),
     /// Use this book file (empty: the built-in book).
     BookFile(String),
+    /// The Multi-ProbCut table changed ([`Options::mpc`]).
+    Mpc,
 }
 
 /// Why an option could not be set; nothing changed. The messages are what `info string error:`
@@ -84,7 +86,7 @@ pub enum OptionError {
     /// The file an option names cannot be used (the message names the file, and the line for text
     /// files).
     File {
-        /// `EvalFile` or `BookFile`.
+        /// `EvalFile`, `BookFile` or `MpcFile`.
         option: &'static str,
         /// What was wrong with it.
         message: String,
@@ -315,6 +317,11 @@ const ENGINE_OPTIONS: &[EngineOption] = &[
         set: |o, d, v| o.load_eval_file(&text_value(d.name, v)?),
     },
     EngineOption {
+        name: "MpcFile",
+        kind: Kind::Text { default: "" },
+        set: |o, d, v| o.load_mpc_file(&text_value(d.name, v)?),
+    },
+    EngineOption {
         name: "Clear Hash",
         kind: Kind::Button,
         set: |_, _, _| Ok(Effect::ClearHash),
@@ -436,6 +443,10 @@ pub struct Options {
     pub eval_file: String,
     /// The trained weights file in use (empty: the built-in network).
     pub pattern_file: String,
+    /// The Multi-ProbCut table file in use (empty: the built-in table).
+    pub mpc_file: String,
+    /// The midgame search's Multi-ProbCut table (`MpcFile`, or the built-in one).
+    pub mpc: std::sync::Arc<crate::search::midgame::probcut::MpcTable>,
     /// Milliseconds kept in reserve on every move.
     pub move_overhead_ms: u64,
     /// The named evaluation weights: the hand evaluation's terms, or adjustments of the trained
@@ -470,6 +481,8 @@ impl Default for Options {
             own_book: true,
             eval_file: String::new(),
             pattern_file: String::new(),
+            mpc_file: String::new(),
+            mpc: crate::search::midgame::probcut::BUILT_IN.clone(),
             move_overhead_ms: 30,
             weights: Weights::default(),
             evaluation: EvalKind::Trained,
@@ -612,6 +625,23 @@ impl Options {
             EvalKind::Hand => None,
         };
         crate::eval::Evaluator::with_trained(self.weights.clone(), pattern)
+    }
+
+    /// Loads `MpcFile`: a Multi-ProbCut table as `wedge mpc fit` writes it; empty: the built-in
+    /// table. On error nothing changes.
+    fn load_mpc_file(&mut self, path: &str) -> Result<Effect, OptionError> {
+        use crate::search::midgame::probcut::{MpcTable, BUILT_IN};
+        if path.is_empty() {
+            self.mpc = BUILT_IN.clone();
+        } else {
+            let table = MpcTable::load(Path::new(path)).map_err(|e| OptionError::File {
+                option: "MpcFile",
+                message: e.to_string(),
+            })?;
+            self.mpc = std::sync::Arc::new(table);
+        }
+        self.mpc_file = path.to_string();
+        Ok(Effect::Mpc)
     }
 
     /// Loads `EvalFile`: trained pattern weights, or a text file of named weights (which keeps the

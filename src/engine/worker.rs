@@ -12,6 +12,7 @@ use super::game::{send as report, Searchers, Task};
 pub use super::report::{BenchFigures, Report, ToolReport};
 use super::Event;
 use crate::eval::Evaluator;
+use crate::search::midgame::probcut::MpcTable;
 use crate::search::Searcher;
 use crate::tools::bench;
 use crossbeam_channel::{Receiver, Sender};
@@ -39,6 +40,8 @@ pub enum Job {
     Ping,
     /// Use this evaluation from now on.
     SetEvaluator(Evaluator),
+    /// Search with this Multi-ProbCut table.
+    SetMpcTable(Arc<MpcTable>),
     /// Resize the hash table (MB); answered by [`Report::Resized`].
     ResizeHash(usize),
     /// Make the variant searcher and its table now (a variant position was set), with this
@@ -79,6 +82,7 @@ pub fn spawn(
                     } => {
                         let lines = bench::run(
                             searchers.standard.evaluator(),
+                            searchers.standard.mpc_table(),
                             depth,
                             selectivity,
                             hash_mb,
@@ -98,6 +102,7 @@ pub fn spawn(
                         report(&events, Report::Pong);
                     }
                     Job::SetEvaluator(e) => searchers.standard.set_evaluator(e),
+                    Job::SetMpcTable(t) => searchers.standard.set_mpc_table(t),
                     Job::ResizeHash(mb) => {
                         let result = searchers.standard.resize_hash(mb);
                         searchers.variant.resize(mb);

@@ -4,6 +4,7 @@
 
 use crate::board::{Board, Position};
 use crate::eval::Evaluator;
+use crate::search::midgame::probcut::MpcTable;
 use crate::search::{Limits, Searcher, TableAllocError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -51,12 +52,14 @@ pub struct BenchLine {
 }
 
 /// Searches every bench position to `depth` at Multi-ProbCut level `selectivity` (the engine's:
-/// [`crate::search::selectivity::default_level`]) on `threads` threads with a fresh table and default
-/// evaluation, calling `progress` after each one. Setting `stop` ends the run early (the lines
+/// [`crate::search::selectivity::default_level`]) on `threads` threads with a fresh table, the
+/// evaluation `evaluator` and the Multi-ProbCut table `mpc`, calling `progress` after each one. Setting `stop` ends the run early (the lines
 /// finished so far come back); a table that cannot be allocated is an error. With one thread the
 /// node count is the fingerprint; with more it varies from run to run.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     evaluator: &Evaluator,
+    mpc: &Arc<MpcTable>,
     depth: u32,
     selectivity: u8,
     hash_mb: usize,
@@ -74,6 +77,7 @@ pub fn run(
             continue;
         };
         let mut searcher = Searcher::try_new(hash_mb, evaluator.clone())?;
+        searcher.set_mpc_table(mpc.clone());
         searcher.set_threads(threads);
         let limits = Limits {
             depth: Some(depth),

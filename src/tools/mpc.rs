@@ -28,16 +28,17 @@ pub struct DepthScores {
     pub scores: Vec<i32>,
 }
 
-/// Searches every position full width to `depth` plies (a fresh table each, so that a value
-/// depends on the position alone), `jobs` at once; `progress(done, total)` after each.
+/// Searches every position full width to `depth` plies with `eval` (a fresh table each, so that a
+/// value depends on the position alone), `jobs` at once; `progress(done, total)` after each.
 pub fn measure(
+    eval: &crate::eval::Evaluator,
     positions: &[Board],
     depth: u32,
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<DepthScores>, TableAllocError> {
     let searchers = (0..jobs.max(1))
-        .map(|_| Searcher::try_new(16, crate::eval::Evaluator::default()))
+        .map(|_| Searcher::try_new(16, eval.clone()))
         .collect::<Result<Vec<_>, _>>()?;
     let finished = AtomicUsize::new(0);
     let limits = Limits {
@@ -303,7 +304,14 @@ mod tests {
         .iter()
         .map(|line| crate::board::text::board_after(&line.replace(' ', "")).unwrap())
         .collect();
-        let data = measure(&boards, 4, 2, &|_, _| {}).unwrap();
+        let data = measure(
+            &crate::eval::Evaluator::default(),
+            &boards,
+            4,
+            2,
+            &|_, _| {},
+        )
+        .unwrap();
         assert_eq!(data.len(), 3);
         assert!(data.iter().all(|d| d.scores.len() == 4));
         let dir = std::env::temp_dir().join(format!("wedge-mpc-{}", std::process::id()));

@@ -106,6 +106,8 @@ pub(super) struct Tree {
     started: Instant,
     /// The Multi-ProbCut level of the search in progress ([`FULL_WIDTH`]: none).
     selectivity: u8,
+    /// The Multi-ProbCut table (the built-in one unless [`Searcher::set_mpc_table`] gave another).
+    mpc: Arc<probcut::MpcTable>,
     /// Nodes searched by the helpers so far, for the node limit and the reports (always 0 with
     /// one thread). A helper's tree holds the search's counter, to add its own nodes to.
     helper_nodes: Arc<AtomicU64>,
@@ -131,6 +133,7 @@ impl Tree {
             progress,
             started: Instant::now(),
             selectivity: FULL_WIDTH,
+            mpc: probcut::BUILT_IN.clone(),
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper: false,
             busy: None,
@@ -190,6 +193,17 @@ impl Searcher {
     pub fn set_evaluator(&mut self, eval: Evaluator) {
         self.solver.set_evaluator(eval.clone());
         self.tree.eval = eval;
+    }
+
+    /// Replaces the Multi-ProbCut table: one fitted to the evaluation in use (`wedge mpc fit`)
+    /// cuts as the built-in table does for the built-in evaluation.
+    pub fn set_mpc_table(&mut self, table: Arc<probcut::MpcTable>) {
+        self.tree.mpc = table;
+    }
+
+    /// The Multi-ProbCut table in use.
+    pub fn mpc_table(&self) -> &Arc<probcut::MpcTable> {
+        &self.tree.mpc
     }
 
     /// The evaluation in use.

@@ -10,6 +10,8 @@
 //! empties than its first row, and rows fitted on too few positions.
 
 use once_cell::sync::Lazy;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Shallowest node depth at which a probable cut is tried: below it the shallow search would be
 /// the static evaluation, and the deep search is cheap anyway.
@@ -89,10 +91,38 @@ impl std::fmt::Display for MpcTableError {
 
 impl std::error::Error for MpcTableError {}
 
+/// A table file that could not be loaded (the `MpcFile` option, `--mpc-file`).
+#[derive(Debug)]
+pub enum MpcFileError {
+    /// The file could not be read.
+    Io(PathBuf, std::io::Error),
+    /// A line of it is not a table line, or it has no model.
+    Table(PathBuf, MpcTableError),
+}
+
+impl std::fmt::Display for MpcFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MpcFileError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            MpcFileError::Table(path, e) if e.line == 0 => {
+                write!(f, "{}: {}", path.display(), e.message)
+            }
+            MpcFileError::Table(path, e) => {
+                write!(f, "{}:{}: {}", path.display(), e.line, e.message)
+            }
+        }
+    }
+}
+
+impl std::error::Error for MpcFileError {}
+
 /// The table built into the binary.
-pub static BUILT_IN: Lazy<MpcTable> = Lazy::new(|| {
+pub static BUILT_IN: Lazy<Arc<MpcTable>> = Lazy::new(|| {
     // The embedded text is checked by a test; a broken one is a build defect, not input.
-    MpcTable::parse(include_str!("mpc.txt")).unwrap_or_else(|e| panic!("built-in mpc.txt: {e}"))
+    Arc::new(
+        MpcTable::parse(include_str!("mpc.txt"))
+            .unwrap_or_else(|e| panic!("built-in mpc.txt: {e}")),
+    )
 });
 
 impl MpcTable {
@@ -132,6 +162,24 @@ impl MpcTable {
             (depth as usize).min(SIZE - 1),
         );
         self.fits[e * SIZE + d]
+    }
+
+    /// Reads a table file (the format of [`MpcTable::parse`]); errors name the file and line.
+    pub fn load(path: &Path) -> Result<MpcTable, MpcFileError> {
+        // A table is a few kilobytes; 1 MB leaves room for comments and refuses a wrong file
+        // (a FIFO, a data file) before it is read.
+        let text = crate::files::read_regular(path, 1 << 20)
+            .map_err(|e| MpcFileError::Io(path.to_path_buf(), e))?;
+        let text = String::from_utf8(text).map_err(|_| {
+            MpcFileError::Table(
+                path.to_path_buf(),
+                MpcTableError {
+                    line: 0,
+                    message: "not a text file (not UTF-8)".into(),
+                },
+            )
+        })?;
+        MpcTable::parse(&text).map_err(|e| MpcFileError::Table(path.to_path_buf(), e))
     }
 
     /// Reads a table in the format [`format_table`] writes: `model c0 c1 c2 c3` once, then `row

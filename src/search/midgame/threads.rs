@@ -95,6 +95,7 @@ pub(super) fn deepen_with_helpers(
             tree.stop = done.clone();
             tree.use_tt = main.use_tt;
             tree.selectivity = main.selectivity;
+            tree.mpc = main.mpc.clone();
             tree.started = main.started;
             tree.helper_nodes = main.helper_nodes.clone();
             tree.helper = true;

@@ -276,7 +276,7 @@ impl Tree {
         ply: u32,
     ) -> Option<i32> {
         let empties = 64 - (p | o).count_ones();
-        let fit = probcut::BUILT_IN.fit(empties, depth);
+        let fit = self.mpc.fit(empties, depth);
         let margin = selectivity::MIDGAME_T[self.selectivity as usize] * fit.sigma;
         let shallow = probcut::shallow_depth(depth);
         let mut pv = Vec::new();
