@@ -130,10 +130,9 @@ fn obf_errors() {
         format!("{START}; G8:+x;").parse::<ObfLine>(),
         Err(ParseObfError::BadItem(_))
     ));
-    assert!(matches!(
-        format!("{START}; G8:+99;").parse::<ObfLine>(),
-        Err(ParseObfError::BadItem(_))
-    ));
+    let beyond = format!("{START}; F5:+99;").parse::<ObfLine>();
+    assert_eq!(beyond, Err(ParseObfError::ScoreOutOfRange("F5:+99".into())));
+    assert!(beyond.unwrap_err().to_string().contains("-64 to +64"));
     // A score for a move that cannot be played there (black's moves are d3 c4 f5 e6).
     let illegal = format!("{START}; F5:+0; A1:+0;").parse::<ObfLine>();
     assert_eq!(illegal, Err(ParseObfError::IllegalMove("A1".into())));

@@ -289,6 +289,8 @@ pub enum ParseObfError {
     BadMove(ParseSquareError),
     /// A move in an item is not legal in the line's position (the move, as written).
     IllegalMove(String),
+    /// A score beyond what a game can end with, ±64 (the item is quoted).
+    ScoreOutOfRange(String),
 }
 
 impl fmt::Display for ParseObfError {
@@ -301,6 +303,9 @@ impl fmt::Display for ParseObfError {
             ParseObfError::BadMove(e) => e.fmt(f),
             ParseObfError::IllegalMove(m) => {
                 write!(f, "'{m}' is not a legal move in this position")
+            }
+            ParseObfError::ScoreOutOfRange(s) => {
+                write!(f, "'{s}': a final score is -64 to +64 discs")
             }
         }
     }
@@ -336,7 +341,7 @@ impl FromStr for ObfLine {
                 .parse()
                 .map_err(|_| ParseObfError::BadItem(truncate(item)))?;
             if !(-64..=64).contains(&score) {
-                return Err(ParseObfError::BadItem(truncate(item)));
+                return Err(ParseObfError::ScoreOutOfRange(truncate(item)));
             }
             if position.play(mv).is_none() {
                 return Err(ParseObfError::IllegalMove(truncate(mv_text)));
