@@ -885,3 +885,75 @@ fn a_file_of_no_games_is_refused_by_name() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn book_stats_counts_the_built_in_book_in_plain_words() {
+    let out = wedge(&["book", "stats"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let positions: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("positions: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a positions line");
+    let by_discs = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("positions by disc count (discs:positions): "))
+        .expect("a by-disc-count line");
+    let mut total = 0;
+    for item in by_discs.split_whitespace() {
+        let (discs, n) = item.split_once(':').expect(item);
+        assert!((4..=64).contains(&discs.parse::<u32>().unwrap()), "{item}");
+        total += n.parse::<usize>().unwrap();
+    }
+    assert_eq!(total, positions, "{stdout}");
+    assert!(positions > 0 && !stdout.contains('{'), "{stdout}");
+}
+
+#[test]
+fn a_tune_state_with_a_field_of_another_file_names_that_field() {
+    let out = wedge_with_openings(
+        "tune-state",
+        "{\"commit\": 1}\n",
+        &[
+            "tune",
+            "--engine",
+            "random",
+            "--param",
+            "A,1,0,2,1",
+            "--iterations",
+            "1",
+            "--state",
+            "{}",
+        ],
+    );
+    assert_refused(
+        &out,
+        "line 1: not a wedge tune state: unknown field `commit`",
+        "state",
+    );
+    assert!(
+        !text(&out.stderr).contains("expected one of"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn weights_dump_names_its_own_flags_in_errors() {
+    let out = wedge(&["weights", "dump", "--from", "/nonexistent/w.bin"]);
+    assert_refused(&out, "--from: /nonexistent/w.bin: ", "a missing --from");
+    assert!(
+        !text(&out.stderr).contains("EvalFile"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = wedge(&["weights", "dump", "--set", "MobilityMid=abc"]);
+    assert_refused(&out, "--set: 'MobilityMid' needs an integer", "a bad --set");
+    assert!(
+        !text(&out.stderr).contains("setoption"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -263,5 +263,8 @@ fn play_refuses_an_autosave_it_cannot_write_before_the_game() {
     assert_refused(&out, "a folder", "--autosave into a folder");
     let out = wedge(&["play", "--resume", "--no-autosave"]);
     assert_refused(&out, "cannot be used with", "--resume --no-autosave");
+    let never_saved = dir.join("never.ggf");
+    let out = wedge(&["play", "--resume", "--autosave", s(&never_saved)]);
+    assert_refused(&out, "no saved game to resume", "--resume before any game");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -370,7 +370,14 @@ pub fn run(action: BookAction) -> Result<(), String> {
             if let Some(e) = b.get(Position::START.board) {
                 println!("start position: score {:+}, depth {}", e.score, e.depth);
             }
-            println!("positions by disc count: {:?}", by_discs);
+            let counts: Vec<String> = by_discs
+                .iter()
+                .map(|(discs, n)| format!("{discs}:{n}"))
+                .collect();
+            println!(
+                "positions by disc count (discs:positions): {}",
+                counts.join(" ")
+            );
             Ok(())
         }
         BookAction::Probe { position, book } => {

@@ -98,8 +98,16 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         };
     let saved = match from {
         Some(path) => {
-            let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES).map_err(
+                |e| match e.kind() {
+                    std::io::ErrorKind::NotFound if args.resume => format!(
+                        "--resume: no saved game to resume ({} does not exist: wedge play saves \
+                         a game there as it is played)",
+                        path.display()
+                    ),
+                    _ => format!("{}: {e}", path.display()),
+                },
+            )?;
             Some(
                 read_saved(&String::from_utf8_lossy(&bytes))
                     .map_err(|e| format!("{}:{e}", path.display()))?,

@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 use std::path::PathBuf;
-use wedge::engine::options::Options;
+use wedge::engine::options::{OptionError, Options};
 
 /// What `wedge weights` does.
 #[derive(Subcommand)]
@@ -49,7 +49,11 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
     for path in &from {
         options
             .set("EvalFile", Some(&path.to_string_lossy()))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| match e {
+                // The file's own error, under the flag the user gave rather than the option.
+                OptionError::File { message, .. } => format!("--from: {message}"),
+                e => format!("--from: {e}"),
+            })?;
     }
     for item in &set {
         let (name, value) = item
@@ -58,9 +62,13 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         if wedge::eval::weights::Weights::find(name).is_none() {
             return Err(format!("--set: unknown weight '{name}'"));
         }
-        options
-            .set(name, Some(value))
-            .map_err(|e| format!("--set: {e}"))?;
+        options.set(name, Some(value)).map_err(|e| {
+            let text = e.to_string();
+            format!(
+                "--set: {}",
+                text.strip_prefix("setoption: ").unwrap_or(&text)
+            )
+        })?;
     }
     if let Some(kind) = &evaluation {
         options

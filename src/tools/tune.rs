@@ -291,9 +291,20 @@ impl TuneState {
         if text.trim_start().starts_with('#') {
             return Err(StateError::OldFormat);
         }
-        let file: StateFile = serde_json::from_str(text).map_err(|e| StateError::Json {
-            line: e.line(),
-            message: e.to_string(),
+        let file: StateFile = serde_json::from_str(text).map_err(|e| {
+            // serde's text ends with the position (the line is given apart) and, for an unknown
+            // field, lists every field there is: the field named is what says what is wrong.
+            let full = e.to_string();
+            let message = full
+                .rsplit_once(" at line ")
+                .map_or(full.as_str(), |(m, _)| m);
+            let message = message
+                .split_once(", expected one of")
+                .map_or(message, |(m, _)| m);
+            StateError::Json {
+                line: e.line(),
+                message: message.to_string(),
+            }
         })?;
         if file.format != STATE_FORMAT {
             return Err(StateError::Format(file.format));
