@@ -870,7 +870,8 @@ fn shards_of_a_match_count_as_the_whole_match() {
     let before = std::fs::read_to_string(&shards[1]).unwrap();
     let out = run(&["--shard", "2/3", "--out", shards[1].to_str().unwrap()]);
     assert!(
-        text(&out.stderr).contains("already"),
+        text(&out.stderr).contains("every game of this shard is in")
+            && text(&out.stderr).contains("nothing left to play"),
         "{}",
         text(&out.stderr)
     );
@@ -885,7 +886,14 @@ fn shards_of_a_match_count_as_the_whole_match() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&cut, first5).unwrap();
-    let resumed = text(&run(&["--out", cut.to_str().unwrap()]).stdout);
+    let resumed_run = run(&["--out", cut.to_str().unwrap()]);
+    assert!(
+        text(&resumed_run.stderr).contains("5 games of this run are in")
+            && text(&resumed_run.stderr).contains("playing the other 7"),
+        "{}",
+        text(&resumed_run.stderr)
+    );
+    let resumed = text(&resumed_run.stdout);
     let counted = text(&wedge_match(&["--recount", cut.to_str().unwrap()], 30).stdout);
     assert!(resumed.contains("12 games"), "{resumed}");
     // The same tally, pairs and Elo (the last line differs: failures against forfeits).

@@ -269,15 +269,6 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         Some(path) => games_done(path, &run)?,
         None => Default::default(),
     };
-    if !done.is_empty() {
-        eprintln!(
-            "match: {} games of this run are in {} already; playing the others",
-            done.len(),
-            args.out
-                .as_deref()
-                .map_or(String::new(), |p| p.display().to_string())
-        );
-    }
     let mut out = match &args.out {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -303,6 +294,24 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         done,
         run: Some(run),
     };
+    if !config.done.is_empty() {
+        let out = args
+            .out
+            .as_deref()
+            .map_or(String::new(), |p| p.display().to_string());
+        let left = config.planned_games();
+        if left == 0 {
+            eprintln!(
+                "match: every game of this {} is in {out} already; nothing left to play",
+                if shard.parts > 1 { "shard" } else { "run" }
+            );
+        } else {
+            eprintln!(
+                "match: {} games of this run are in {out} already; playing the other {left}",
+                config.done.len()
+            );
+        }
+    }
     let start = Instant::now();
     // On a terminal, a bar redrawn in place (indicatif hides it when stderr is not a terminal);
     // otherwise a line every 10 games and one for the final tally, for logs.
