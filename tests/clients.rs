@@ -33,8 +33,18 @@ fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
     let before = e.sync();
     assert_eq!(before.len(), 1, "{before:?}");
     assert!(
-        before[0].starts_with("info string error: Hash: cannot allocate")
+        before[0].starts_with("info string error: Hash ")
+            && before[0].contains(": cannot allocate")
             && before[0].contains("16 MB table in use is kept"),
+        "{before:?}"
+    );
+    // A size that is not a power of two: the error says which table it asked for.
+    e.send("setoption name Hash value 1000000");
+    let before = e.sync();
+    assert!(
+        before.len() == 1
+            && before[0].starts_with("info string error: Hash 1000000: cannot allocate 524288 MB")
+            && before[0].contains("largest power of two"),
         "{before:?}"
     );
     // With debug on a search tells its plan in words (the book would answer instead).

@@ -67,6 +67,8 @@ pub enum CoreError {
     WorkerStopped,
     /// A hash resize failed; the table of `in_use` MB is kept.
     HashKept {
+        /// The size asked for, MB.
+        asked: usize,
         /// Why the new table could not be had.
         error: TableAllocError,
         /// The size of the table in use, MB.
@@ -80,8 +82,17 @@ impl fmt::Display for CoreError {
             CoreError::NoWorker(e) => write!(f, "cannot start the search thread: {e}"),
             CoreError::NoBook(e) => write!(f, "{e}; playing without a book"),
             CoreError::WorkerStopped => f.write_str("the search thread has stopped"),
-            CoreError::HashKept { error, in_use } => {
-                write!(f, "Hash: {error}; the {in_use} MB table in use is kept")
+            CoreError::HashKept {
+                asked,
+                error,
+                in_use,
+            } => {
+                write!(f, "Hash {asked}: {error}")?;
+                if error.bytes.div_ceil(1 << 20) != *asked {
+                    // The table is the largest power of two of MB not above the size asked for.
+                    f.write_str(" (the largest power of two of MB not above the size asked)")?;
+                }
+                write!(f, "; the {in_use} MB table in use is kept")
             }
         }
     }
@@ -232,6 +243,7 @@ impl Core {
                     self.options.hash_mb = self.hash_in_use;
                 }
                 Err(CoreError::HashKept {
+                    asked: mb,
                     error: e,
                     in_use: self.hash_in_use,
                 })
