@@ -448,6 +448,29 @@ fn bench_reads_a_multi_probcut_table_and_names_a_bad_line() {
         nodes(&["bench", "--depth", "6", "--mpc-file", mpc]),
         built_in
     );
+    // A table of wide deviations cuts less: more nodes. Its JSON names the file.
+    let dir = temp_dir("mpc-wide");
+    let wide = dir.join("wide.txt");
+    std::fs::write(&wide, "model 3000 0 0 0\n").unwrap();
+    let json = dir.join("bench.json");
+    let wide_nodes = nodes(&[
+        "bench",
+        "--depth",
+        "6",
+        "--mpc-file",
+        wide.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        wide_nodes.parse::<u64>().unwrap() > built_in.parse::<u64>().unwrap(),
+        "{wide_nodes} {built_in}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["mpc_file"].as_str(), wide.to_str());
+    assert!(doc["eval_file"].is_null());
+    std::fs::remove_dir_all(&dir).ok();
     let out = wedge_with_openings(
         "mpc",
         "model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 oops\n",

@@ -85,6 +85,10 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
             "selectivity": args.selectivity,
             "threads": args.threads,
             "hash_mb": hash,
+            // The files searched with (null: the built-in ones), so that a result is not taken
+            // for the fingerprint.
+            "eval_file": args.eval_file.as_ref().map(|p| p.display().to_string()),
+            "mpc_file": args.mpc_file.as_ref().map(|p| p.display().to_string()),
             "positions": lines.iter().enumerate().map(|(i, l)| serde_json::json!({
                 "number": i + 1,
                 "position": l.position.to_string(),

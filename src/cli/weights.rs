@@ -71,9 +71,13 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         })?;
     }
     if let Some(kind) = &evaluation {
-        options
-            .set("Evaluation", Some(kind))
-            .map_err(|e| format!("--evaluation: {e}"))?;
+        options.set("Evaluation", Some(kind)).map_err(|e| {
+            let text = e.to_string();
+            format!(
+                "--evaluation: {}",
+                text.strip_prefix("setoption: ").unwrap_or(&text)
+            )
+        })?;
     }
     let source = if options.pattern_file.is_empty() {
         "the built-in network".to_string()

@@ -88,9 +88,14 @@ impl fmt::Display for CoreError {
                 in_use,
             } => {
                 write!(f, "Hash {asked}: {error}")?;
-                if error.bytes.div_ceil(1 << 20) != *asked {
-                    // The table is the largest power of two of MB not above the size asked for.
+                // The search's table is the largest power of two of MB not above the size asked
+                // for; the endgame solver's, made after it, a quarter of the size asked.
+                let failed = error.bytes.div_ceil(1 << 20);
+                let power = 1usize << asked.max(&1).ilog2();
+                if failed == power && power != *asked {
                     f.write_str(" (the largest power of two of MB not above the size asked)")?;
+                } else if failed != *asked && failed != power {
+                    f.write_str(" (the endgame solver's table, a quarter of the size asked)")?;
                 }
                 write!(f, "; the {in_use} MB table in use is kept")
             }
@@ -267,8 +272,8 @@ impl Core {
         stop
     }
 
-    /// Starts a bench run on the worker (its own fresh tables, at most 256 MB; the evaluation and
-    /// `Selectivity` in use); returns its stop flag.
+    /// Starts a bench run on the worker (its own fresh tables, at most 256 MB; the evaluation, the
+    /// Multi-ProbCut table and `Selectivity` in use); returns its stop flag.
     pub fn start_bench(&self, depth: u32) -> Arc<AtomicBool> {
         let stop = Arc::new(AtomicBool::new(false));
         self.send(Job::Bench {

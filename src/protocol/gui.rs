@@ -222,9 +222,10 @@ impl fmt::Display for ApiError {
             ApiError::Busy => f.write_str(
                 "another tab is using the engine; take it over to play here (the other tab stops)",
             ),
-            ApiError::NotOwner => {
-                f.write_str("another tab has taken over the engine; reload to take it back")
-            }
+            ApiError::NotOwner => f.write_str(
+                "this request's token is not the one holding the engine (another tab has taken \
+                 it over, or the token is unknown); reload to take it back",
+            ),
             ApiError::NotClaimed => f.write_str(
                 "no tab holds the engine and this request's token is missing or unknown; claim \
                  the engine first (reload the page)",

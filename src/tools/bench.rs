@@ -53,9 +53,10 @@ pub struct BenchLine {
 
 /// Searches every bench position to `depth` at Multi-ProbCut level `selectivity` (the engine's:
 /// [`crate::search::selectivity::default_level`]) on `threads` threads with a fresh table, the
-/// evaluation `evaluator` and the Multi-ProbCut table `mpc`, calling `progress` after each one. Setting `stop` ends the run early (the lines
-/// finished so far come back); a table that cannot be allocated is an error. With one thread the
-/// node count is the fingerprint; with more it varies from run to run.
+/// evaluation `evaluator` and the Multi-ProbCut table `mpc`, calling `progress` after each one.
+/// Setting `stop` ends the run early (the lines finished so far come back); a table that cannot be
+/// allocated is an error. With one thread the node count is the fingerprint; with more it varies
+/// from run to run.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     evaluator: &Evaluator,

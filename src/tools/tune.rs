@@ -298,9 +298,10 @@ impl TuneState {
             let message = full
                 .rsplit_once(" at line ")
                 .map_or(full.as_str(), |(m, _)| m);
-            let message = message
-                .split_once(", expected one of")
-                .map_or(message, |(m, _)| m);
+            let message = match message.split_once(", expected one of") {
+                Some((m, _)) if m.starts_with("unknown field") => m,
+                _ => message,
+            };
             StateError::Json {
                 line: e.line(),
                 message: message.to_string(),

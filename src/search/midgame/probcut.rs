@@ -209,6 +209,9 @@ impl MpcTable {
                 .collect::<Result<_, _>>()?;
             match (kind, numbers.len()) {
                 ("model", 4) => {
+                    if model.is_some() {
+                        return Err(err("a second 'model' line (a table has one)".into()));
+                    }
                     model = Some([numbers[0], numbers[1], numbers[2], numbers[3]]);
                 }
                 ("row", 8) => {
@@ -222,10 +225,20 @@ impl MpcTable {
                     let (Some(lo), Some(hi), Some(depth), Some(shallow)) = fields else {
                         return Err(err("empties and depths must be whole numbers 0-60".into()));
                     };
-                    if lo > hi || shallow >= depth.max(1) || numbers[4] <= 0.0 || numbers[6] <= 0.0
+                    // Beyond these a row would force or forbid every cut: a wrong file, not a fit.
+                    let (a, b, sigma, samples) = (numbers[4], numbers[5], numbers[6], numbers[7]);
+                    if lo > hi
+                        || shallow >= depth.max(1)
+                        || !(a > 0.0 && a <= 4.0)
+                        || b.abs() > 6400.0
+                        || !(sigma > 0.0 && sigma <= 6400.0)
+                        || samples < 0.0
+                        || samples.fract() != 0.0
                     {
                         return Err(err(
-                            "expected lo <= hi, shallow < depth, a > 0 and sigma > 0".into(),
+                            "expected lo <= hi, shallow < depth, 0 < a <= 4, |b| <= 6400, \
+                             0 < sigma <= 6400 and a whole number of samples"
+                                .into(),
                         ));
                     }
                     rows.push(Row {
@@ -287,6 +300,26 @@ pub fn format_table(header: &[String], model: SigmaModel, rows: &[Row]) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_file_with_a_second_model_or_a_row_beyond_any_fit_is_refused() {
+        let good = "model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 241\n";
+        assert!(MpcTable::parse(good).is_ok());
+        for (text, line) in [
+            ("model 300 -5 20 -30\nmodel 1 2 3 4\n", 2),
+            ("model 300 -5 20 -30\nrow 12 19 3 1 9 -1 300 241\n", 2),
+            ("model 300 -5 20 -30\nrow 12 19 3 1 0.9 -90000 300 241\n", 2),
+            (
+                "model 300 -5 20 -30\n# c\nrow 12 19 3 1 0.9 -1 300 2.5\n",
+                3,
+            ),
+            ("model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 -4\n", 2),
+            ("row 12 19 3 1 0.9 -1 300 241\n", 0),
+        ] {
+            let e = MpcTable::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+        }
+    }
 
     #[test]
     fn shallow_depths_keep_parity_and_stay_below() {
