@@ -648,20 +648,7 @@ fn a_file_of_one_huge_token_is_quoted_short_by_the_tools() {
     let h = huge.to_str().unwrap();
     let runs: [(Vec<&str>, &str); 2] = [
         (vec!["weights", "dump", "--from", h], "2000000 bytes"),
-        (
-            vec![
-                "tune",
-                "--engine",
-                "random",
-                "--param",
-                "A,1,0,2,1",
-                "--iterations",
-                "1",
-                "--state",
-                h,
-            ],
-            "not a wedge tune state",
-        ),
+        (tune_with_state(h), "not a wedge tune state"),
     ];
     for (args, expected) in runs {
         let out = wedge(&args);
@@ -934,23 +921,24 @@ fn book_stats_counts_the_built_in_book_in_plain_words() {
     assert!(positions > 0 && !stdout.contains('{'), "{stdout}");
 }
 
+/// A one-iteration `wedge tune` of the random player resuming from `state`.
+fn tune_with_state(state: &str) -> Vec<&str> {
+    vec![
+        "tune",
+        "--engine",
+        "random",
+        "--param",
+        "A,1,0,2,1",
+        "--iterations",
+        "1",
+        "--state",
+        state,
+    ]
+}
+
 #[test]
 fn a_tune_state_with_a_field_of_another_file_names_that_field() {
-    let out = wedge_with_openings(
-        "tune-state",
-        "{\"commit\": 1}\n",
-        &[
-            "tune",
-            "--engine",
-            "random",
-            "--param",
-            "A,1,0,2,1",
-            "--iterations",
-            "1",
-            "--state",
-            "{}",
-        ],
-    );
+    let out = wedge_with_openings("tune-state", "{\"commit\": 1}\n", &tune_with_state("{}"));
     assert_refused(
         &out,
         "line 1: not a wedge tune state: unknown field `commit`",
