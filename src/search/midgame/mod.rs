@@ -31,6 +31,7 @@ mod solve;
 mod table;
 mod threads;
 mod timing;
+pub use timing::time_budget;
 mod tree;
 
 use super::endgame::{SolveResult, Solver};
@@ -784,21 +785,4 @@ fn score_of(v: i32, to_the_end: bool) -> Score {
     } else {
         Score::Eval(v)
     }
-}
-
-/// Own moves at the end of a game that [`time_budget`] leaves out of its share (the solver's).
-const SOLVED_OWN_MOVES: u32 = 8;
-
-/// How long a move may take on `clock` with `empties` empty squares: [`crate::game::clock::budget`]
-/// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
-/// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
-/// 18-24 empties; counting those too left about 40% of the clock unused at the end of games at
-/// 24 s + 0.24 s, 100 games of docs/search.md#time: 36.8 s a game of about 60 s).
-pub fn time_budget(
-    clock: crate::game::clock::Clock,
-    overhead: Duration,
-    empties: u32,
-) -> (Duration, Duration) {
-    let own_moves = empties.div_ceil(2).saturating_sub(SOLVED_OWN_MOVES);
-    crate::game::clock::budget(clock, overhead, own_moves)
 }

@@ -90,6 +90,22 @@ impl TimeUse {
     }
 }
 
+/// Own moves at the end of a game that [`time_budget`] leaves out of its share (the solver's).
+const SOLVED_OWN_MOVES: u32 = 8;
+
+/// How long a move may take on `clock` with `empties` empty squares: [`crate::game::clock::budget`]
+/// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
+/// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
+/// 18-24 empties, so a share for them would be left unused; docs/search.md#time).
+pub fn time_budget(
+    clock: crate::game::clock::Clock,
+    overhead: Duration,
+    empties: u32,
+) -> (Duration, Duration) {
+    let own_moves = empties.div_ceil(2).saturating_sub(SOLVED_OWN_MOVES);
+    crate::game::clock::budget(clock, overhead, own_moves)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
