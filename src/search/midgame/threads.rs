@@ -87,19 +87,7 @@ pub(super) fn deepen_with_helpers(
         let _stop_helpers = StopOnDrop(done.clone());
         let mut helpers = Vec::with_capacity(threads.saturating_sub(1));
         for i in 1..threads {
-            let mut tree = Tree::new(
-                main.tt.clone(),
-                main.eval.clone(),
-                Arc::new(Progress::default()),
-            );
-            tree.stop = done.clone();
-            tree.use_tt = main.use_tt;
-            tree.selectivity = main.selectivity;
-            tree.mpc = main.mpc.clone();
-            tree.started = main.started;
-            tree.helper_nodes = main.helper_nodes.clone();
-            tree.helper = true;
-            tree.busy = main.busy.clone();
+            let mut tree = helper_tree(main, &done);
             let plan = Plan {
                 multipv: 1,
                 width: 1,
@@ -165,6 +153,26 @@ pub(super) fn deepen_with_helpers(
     found
 }
 
+/// A helper's tree for `main`'s search: the same table, evaluation, settings (table use,
+/// Multi-ProbCut level and table, start time) and shared counters and marks, its own progress and
+/// node count, stopped by `done`.
+fn helper_tree(main: &Tree, done: &Arc<AtomicBool>) -> Tree {
+    let mut tree = Tree::new(
+        main.tt.clone(),
+        main.eval.clone(),
+        Arc::new(Progress::default()),
+    );
+    tree.stop = done.clone();
+    tree.use_tt = main.use_tt;
+    tree.selectivity = main.selectivity;
+    tree.mpc = main.mpc.clone();
+    tree.started = main.started;
+    tree.helper_nodes = main.helper_nodes.clone();
+    tree.helper = true;
+    tree.busy = main.busy.clone();
+    tree
+}
+
 /// Sets its flag when dropped.
 struct StopOnDrop(Arc<AtomicBool>);
 
@@ -177,6 +185,43 @@ impl Drop for StopOnDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_helper_searches_with_the_main_threads_settings_and_tables() {
+        use super::super::probcut::{MpcTable, BUILT_IN};
+        let mut searcher = super::super::Searcher::new(1, crate::eval::Evaluator::default());
+        // A table equal to the built-in one but another allocation: the helper must hold this one.
+        let table = Arc::new(MpcTable::parse(include_str!("mpc.txt")).expect("table"));
+        searcher.set_mpc_table(table.clone());
+        searcher.set_use_tt(false);
+        let main = &mut searcher.tree;
+        main.selectivity = 2;
+        main.busy = Some(Arc::new(Busy::new()));
+        let done = Arc::new(AtomicBool::new(false));
+        let helper = helper_tree(main, &done);
+        assert!(
+            Arc::ptr_eq(&helper.mpc, &table),
+            "the helper cuts with the table set"
+        );
+        assert!(!Arc::ptr_eq(&helper.mpc, &BUILT_IN));
+        assert!(Arc::ptr_eq(&helper.tt, &main.tt));
+        assert!(Arc::ptr_eq(&helper.stop, &done));
+        assert!(Arc::ptr_eq(&helper.helper_nodes, &main.helper_nodes));
+        assert!(Arc::ptr_eq(
+            helper.busy.as_ref().expect("marks"),
+            main.busy.as_ref().expect("marks")
+        ));
+        assert!(!Arc::ptr_eq(&helper.progress, &main.progress));
+        assert_eq!(
+            (
+                helper.use_tt,
+                helper.selectivity,
+                helper.started,
+                helper.helper
+            ),
+            (false, 2, main.started, true)
+        );
+    }
 
     #[test]
     fn helpers_skip_different_depths() {
