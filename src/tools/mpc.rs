@@ -92,8 +92,10 @@ pub fn fit(data: &[DepthScores]) -> (Option<SigmaModel>, Vec<Row>) {
                     Some((f64::from(x), f64::from(y)))
                 })
                 .collect();
-            // Only rows a table can hold: a rising line, a deviation above zero.
-            if let Some(fit) = line_fit(&pairs).filter(|f| f.a >= 0.05 && f.sigma >= 1.0) {
+            // Only rows a table can hold, and no nearly flat lines or vanishing deviations.
+            if let Some(fit) =
+                line_fit(&pairs).filter(|f| f.plausible() && f.a >= 0.05 && f.sigma >= 1.0)
+            {
                 rows.push(Row {
                     empties_lo: lo,
                     empties_hi: hi,
@@ -135,7 +137,7 @@ fn line_fit(pairs: &[(f64, f64)]) -> Option<Fit> {
 
 /// Weighted least squares of `sigma ~ c0 + c1 * empties + c2 * depth + c3 * shallow` over the rows
 /// (each at the middle of its empties, weighted by its samples); `None` when the rows do not
-/// determine it.
+/// determine it or a table could not hold it.
 fn sigma_model(rows: &[Row]) -> Option<SigmaModel> {
     let mut ata = [[0.0f64; 4]; 4];
     let mut atb = [0.0f64; 4];
@@ -154,7 +156,8 @@ fn sigma_model(rows: &[Row]) -> Option<SigmaModel> {
             atb[i] += w * x[i] * r.fit.sigma;
         }
     }
-    solve4(ata, atb)
+    // A model a table cannot hold (sigma far beyond the rows' at some corner) counts as none.
+    solve4(ata, atb).filter(probcut::plausible_model)
 }
 
 /// Solves the 4x4 system `m x = v` by Gaussian elimination with partial pivoting; `None` when it

@@ -48,10 +48,14 @@ fn set_by_any_case_and_errors_change_nothing() {
     assert_eq!(o.weights.get(weights::id::MOBILITY_MID), 3);
     // A string option without `value` is refused (the empty value resets it, so a forgotten
     // value must not), and the weights set above stay.
-    for name in ["EvalFile", "BookFile"] {
+    for name in ["EvalFile", "BookFile", "MpcFile"] {
         let err = o.set(name, None).unwrap_err();
         assert!(err.to_string().contains("needs a value"), "{err}");
     }
+    // A table that cannot be read leaves the one in use.
+    let mpc = o.mpc.clone();
+    assert!(o.set("MpcFile", Some("/nonexistent/mpc.txt")).is_err());
+    assert!(std::sync::Arc::ptr_eq(&o.mpc, &mpc));
     assert_eq!(
         o.set("BookFile", Some("")),
         Ok(Effect::BookFile(String::new()))

@@ -42,6 +42,37 @@ pub struct Fit {
     pub sigma: f64,
 }
 
+impl Fit {
+    /// Whether a table may hold this fit: a rising line (0 < a <= 4), an offset within 64 discs and
+    /// a deviation above zero and within 64 discs. Beyond these a row would force or forbid every
+    /// cut: a wrong file, not a fit.
+    pub fn plausible(&self) -> bool {
+        self.a > 0.0
+            && self.a <= 4.0
+            && self.b.abs() <= 6400.0
+            && self.sigma > 0.0
+            && self.sigma <= 6400.0
+    }
+}
+
+/// The deviation of `model` at `empties` and `depth` (its shallow depth by [`shallow_depth`]),
+/// before the table's floor.
+fn model_sigma(model: &SigmaModel, empties: u32, depth: u32) -> f64 {
+    model[0]
+        + model[1] * f64::from(empties)
+        + model[2] * f64::from(depth)
+        + model[3] * f64::from(shallow_depth(depth))
+}
+
+/// Whether a table may hold `model`: its deviation at most 64 discs everywhere the search cuts
+/// (every empties count, depths from [`MIN_DEPTH`]), and above zero somewhere there (a model
+/// below zero everywhere would give every cut the floor's deviation).
+pub fn plausible_model(model: &SigmaModel) -> bool {
+    let grid = || (0..SIZE as u32).flat_map(|e| (MIN_DEPTH..SIZE as u32).map(move |d| (e, d)));
+    grid().all(|(e, d)| model_sigma(model, e, d) <= 6400.0)
+        && grid().any(|(e, d)| model_sigma(model, e, d) > 0.0)
+}
+
 /// A fitted row: the prediction of a `depth`-ply search by a `shallow`-ply one at
 /// `empties_lo..=empties_hi` empty squares, from `samples` positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -131,9 +162,7 @@ impl MpcTable {
         let mut fits = Vec::with_capacity(SIZE * SIZE);
         for empties in 0..SIZE {
             for depth in 0..SIZE {
-                let d = depth as f64;
-                let s = f64::from(shallow_depth(depth as u32));
-                let sigma = model[0] + model[1] * empties as f64 + model[2] * d + model[3] * s;
+                let sigma = model_sigma(&model, empties as u32, depth as u32);
                 fits.push(Fit {
                     a: 1.0,
                     b: 0.0,
@@ -212,7 +241,15 @@ impl MpcTable {
                     if model.is_some() {
                         return Err(err("a second 'model' line (a table has one)".into()));
                     }
-                    model = Some([numbers[0], numbers[1], numbers[2], numbers[3]]);
+                    let m = [numbers[0], numbers[1], numbers[2], numbers[3]];
+                    if !plausible_model(&m) {
+                        return Err(err(
+                            "the model's sigma must stay at most 6400 at every empties count and \
+                             depth, and be above 0 at some"
+                                .into(),
+                        ));
+                    }
+                    model = Some(m);
                 }
                 ("row", 8) => {
                     let whole = |x: f64| ((0.0..=60.0).contains(&x) && x.fract() == 0.0).then_some(x as u32);
@@ -225,13 +262,15 @@ impl MpcTable {
                     let (Some(lo), Some(hi), Some(depth), Some(shallow)) = fields else {
                         return Err(err("empties and depths must be whole numbers 0-60".into()));
                     };
-                    // Beyond these a row would force or forbid every cut: a wrong file, not a fit.
-                    let (a, b, sigma, samples) = (numbers[4], numbers[5], numbers[6], numbers[7]);
+                    let fit = Fit {
+                        a: numbers[4],
+                        b: numbers[5],
+                        sigma: numbers[6],
+                    };
+                    let samples = numbers[7];
                     if lo > hi
                         || shallow >= depth.max(1)
-                        || !(a > 0.0 && a <= 4.0)
-                        || b.abs() > 6400.0
-                        || !(sigma > 0.0 && sigma <= 6400.0)
+                        || !fit.plausible()
                         || samples < 0.0
                         || samples.fract() != 0.0
                     {
@@ -246,12 +285,8 @@ impl MpcTable {
                         empties_hi: hi,
                         depth,
                         shallow,
-                        fit: Fit {
-                            a: numbers[4],
-                            b: numbers[5],
-                            sigma: numbers[6],
-                        },
-                        samples: numbers[7].max(0.0) as u32,
+                        fit,
+                        samples: samples as u32,
                     });
                 }
                 _ => {
@@ -302,7 +337,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_table_file_with_a_second_model_or_a_row_beyond_any_fit_is_refused() {
+    fn a_table_file_with_a_second_model_or_a_model_or_row_beyond_any_fit_is_refused() {
         let good = "model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 241\n";
         assert!(MpcTable::parse(good).is_ok());
         for (text, line) in [
@@ -315,6 +350,10 @@ mod tests {
             ),
             ("model 300 -5 20 -30\nrow 12 19 3 1 0.9 -1 300 -4\n", 2),
             ("row 12 19 3 1 0.9 -1 300 241\n", 0),
+            // A model that would forbid every cut, or give every cut the floor's deviation.
+            ("model 1e300 0 0 0\n", 1),
+            ("# c\nmodel 300 0 200 0\n", 2),
+            ("model -1000000 0 0 0\n", 1),
         ] {
             let e = MpcTable::parse(text).unwrap_err();
             assert_eq!(e.line, line, "{text:?}: {e}");

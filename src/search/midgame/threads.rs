@@ -20,8 +20,8 @@
 //!
 //! Shared between the threads: the table (lock-free entries, racy on purpose: see
 //! [`super::table`]), the marks (lock-free, racy on purpose: a lost or stale mark changes
-//! only the order of moves), the evaluation's read-only weight table (an `Arc`), the flag that stops
-//! the helpers (set once, by the search's thread, when it has its result), and a counter of the
+//! only the order of moves), the evaluation's read-only weight table and the Multi-ProbCut table
+//! (each an `Arc`), the flag that stops the helpers (set once, by the search's thread, when it has its result), and a counter of the
 //! helpers' nodes (each adds its count in steps, relaxed: it is a report and a node limit, not a
 //! synchronisation). Nothing else is shared: each helper has its own counters, root list and
 //! evaluation copy. Scoped threads end before the search returns, so no helper outlives the
@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_helper_searches_with_the_main_threads_settings_and_tables() {
-        use super::super::probcut::{MpcTable, BUILT_IN};
+        use super::super::probcut::MpcTable;
         let mut searcher = super::super::Searcher::new(1, crate::eval::Evaluator::default());
         // A table equal to the built-in one but another allocation: the helper must hold this one.
         let table = Arc::new(MpcTable::parse(include_str!("mpc.txt")).expect("table"));
@@ -203,7 +203,6 @@ mod tests {
             Arc::ptr_eq(&helper.mpc, &table),
             "the helper cuts with the table set"
         );
-        assert!(!Arc::ptr_eq(&helper.mpc, &BUILT_IN));
         assert!(Arc::ptr_eq(&helper.tt, &main.tt));
         assert!(Arc::ptr_eq(&helper.stop, &done));
         assert!(Arc::ptr_eq(&helper.helper_nodes, &main.helper_nodes));
