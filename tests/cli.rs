@@ -952,6 +952,24 @@ fn a_tune_state_with_a_field_of_another_file_names_that_field() {
 }
 
 #[test]
+fn tools_name_the_eval_file_flag_in_its_errors() {
+    for tool in [
+        &["bench", "--depth", "1"][..],
+        &["solve", "tests/data/fforum-1-19.obf"][..],
+    ] {
+        let mut args = tool.to_vec();
+        args.extend(["--eval-file", "/nonexistent/w.bin"]);
+        let out = wedge(&args);
+        assert_refused(&out, "--eval-file: /nonexistent/w.bin: ", tool[0]);
+        assert!(
+            !text(&out.stderr).contains("EvalFile"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn weights_dump_names_its_own_flags_in_errors() {
     let out = wedge(&["weights", "dump", "--from", "/nonexistent/w.bin"]);
     assert_refused(&out, "--from: /nonexistent/w.bin: ", "a missing --from");

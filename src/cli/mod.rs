@@ -145,12 +145,13 @@ pub fn progress_reporter(what: &'static str) -> impl Fn(usize, usize) + Sync {
     }
 }
 
-/// The evaluation a weights file gives (either kind), as `setoption name EvalFile` would load it.
+/// The evaluation a weights file gives (either kind), as `setoption name EvalFile` would load it;
+/// an error starts with `--eval-file`, the flag that names the file.
 pub fn load_evaluator(path: &Path) -> Result<wedge::eval::Evaluator, String> {
     let mut options = wedge::engine::options::Options::default();
     options
         .set("EvalFile", Some(&path.to_string_lossy()))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("--eval-file: {}", e.detail()))?;
     Ok(options.evaluator())
 }
 

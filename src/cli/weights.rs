@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 use std::path::PathBuf;
-use wedge::engine::options::{OptionError, Options};
+use wedge::engine::options::Options;
 
 /// What `wedge weights` does.
 #[derive(Subcommand)]
@@ -49,11 +49,7 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
     for path in &from {
         options
             .set("EvalFile", Some(&path.to_string_lossy()))
-            .map_err(|e| match e {
-                // The file's own error, under the flag the user gave rather than the option.
-                OptionError::File { message, .. } => format!("--from: {message}"),
-                e => format!("--from: {e}"),
-            })?;
+            .map_err(|e| format!("--from: {}", e.detail()))?;
     }
     for item in &set {
         let (name, value) = item
@@ -62,22 +58,14 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
         if wedge::eval::weights::Weights::find(name).is_none() {
             return Err(format!("--set: unknown weight '{name}'"));
         }
-        options.set(name, Some(value)).map_err(|e| {
-            let text = e.to_string();
-            format!(
-                "--set: {}",
-                text.strip_prefix("setoption: ").unwrap_or(&text)
-            )
-        })?;
+        options
+            .set(name, Some(value))
+            .map_err(|e| format!("--set: {}", e.detail()))?;
     }
     if let Some(kind) = &evaluation {
-        options.set("Evaluation", Some(kind)).map_err(|e| {
-            let text = e.to_string();
-            format!(
-                "--evaluation: {}",
-                text.strip_prefix("setoption: ").unwrap_or(&text)
-            )
-        })?;
+        options
+            .set("Evaluation", Some(kind))
+            .map_err(|e| format!("--evaluation: {}", e.detail()))?;
     }
     let source = if options.pattern_file.is_empty() {
         "the built-in network".to_string()

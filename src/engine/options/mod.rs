@@ -93,13 +93,24 @@ pub enum OptionError {
     },
 }
 
-impl std::fmt::Display for OptionError {
+impl OptionError {
+    /// What is wrong, without the `setoption:` or option name that the protocol's message starts
+    /// with: for a front end that gave the value under a flag of its own (`--eval-file`, `--set`).
+    pub fn detail(&self) -> String {
+        Detail(self).to_string()
+    }
+}
+
+/// An [`OptionError`]'s text after its prefix.
+struct Detail<'a>(&'a OptionError);
+
+impl std::fmt::Display for Detail<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
+        match self.0 {
             OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
             OptionError::NoName => f.write_str("an option name is needed"),
             OptionError::BadValue { option, fault } => {
-                write!(f, "setoption: '{option}' ")?;
+                write!(f, "'{option}' ")?;
                 match fault {
                     ValueFault::Missing { min, max } => write!(f, "needs a value {min}..{max}"),
                     ValueFault::NotAnInteger { min, max, got } => {
@@ -121,10 +132,23 @@ impl std::fmt::Display for OptionError {
                     ValueFault::NotAChoiceOption => f.write_str("is not a choice option"),
                 }
             }
-            OptionError::Weight(e) => write!(f, "setoption: {e}"),
-            OptionError::VariantWeight(e) => write!(f, "setoption: {e}"),
-            OptionError::File { option, message } => write!(f, "{option}: {message}"),
+            OptionError::Weight(e) => write!(f, "{e}"),
+            OptionError::VariantWeight(e) => write!(f, "{e}"),
+            OptionError::File { message, .. } => f.write_str(message),
         }
+    }
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown(_) | OptionError::NoName => {}
+            OptionError::BadValue { .. }
+            | OptionError::Weight(_)
+            | OptionError::VariantWeight(_) => f.write_str("setoption: ")?,
+            OptionError::File { option, .. } => write!(f, "{option}: ")?,
+        }
+        Detail(self).fmt(f)
     }
 }
 
