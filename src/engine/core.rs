@@ -89,13 +89,17 @@ impl fmt::Display for CoreError {
             } => {
                 write!(f, "Hash {asked}: {error}")?;
                 // The search's table is the largest power of two of MB not above the size asked
-                // for; the endgame solver's, made after it, a quarter of the size asked.
+                // for; the endgame solver's, made after it, a quarter of the size asked, also
+                // rounded down to a power of two, so always below the search's (from 4 MB asked).
                 let failed = error.bytes.div_ceil(1 << 20);
                 let power = 1usize << asked.max(&1).ilog2();
                 if failed == power && power != *asked {
                     f.write_str(" (the largest power of two of MB not above the size asked)")?;
                 } else if failed != *asked && failed != power {
-                    f.write_str(" (the endgame solver's table, a quarter of the size asked)")?;
+                    f.write_str(
+                        " (the endgame solver's table, a quarter of the size asked rounded down to \
+                         a power of two)",
+                    )?;
                 }
                 write!(f, "; the {in_use} MB table in use is kept")
             }
