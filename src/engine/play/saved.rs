@@ -71,13 +71,15 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
             names: record.players,
         });
     }
-    if let Some((second, _)) = lines.next() {
-        return Err(GameTextError::Several(second + 1));
-    }
+    // The first line is read before any second one is looked at: a file that is no game at all
+    // is refused at its first line, not as a second game.
     let game = line
         .trim()
         .parse::<Game>()
         .map_err(|e| GameTextError::Transcript(first + 1, e))?;
+    if let Some((second, _)) = lines.next() {
+        return Err(GameTextError::Several(second + 1));
+    }
     Ok(SavedGame {
         game,
         names: [None, None],
@@ -132,6 +134,9 @@ mod tests {
             2
         );
         assert_eq!(read_game("f5d6\nc3d3\n"), Err(GameTextError::Several(2)));
+        // Text that is not a game (JSON here) is refused at its first line for what it is.
+        let e = read_game("{\"a\": 1,\n \"b\": 2}\n").unwrap_err();
+        assert!(matches!(e, GameTextError::Transcript(1, _)), "{e}");
         assert_eq!(read_game("# nothing\n"), Err(GameTextError::NoGame));
         let ggf = "(;GM[Othello]PC[x]PB[a]PW[b]RE[+0.000]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
         let commented = format!("# saved from (; somewhere\r\n{ggf}\r\n");
