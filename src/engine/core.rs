@@ -12,7 +12,7 @@ use crate::book::{Book, BookError, BookMove};
 use crate::engine::request::SearchRequest;
 use crate::eval::Evaluator;
 use crate::rng::Rng;
-use crate::search::{time_budget, Limits, TableAllocError};
+use crate::search::{time_budget, HashResizeError, HashTableKind, Limits};
 use crossbeam_channel::{unbounded, Sender};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -69,8 +69,8 @@ pub enum CoreError {
     HashKept {
         /// The size asked for, MB.
         asked: usize,
-        /// Why the new table could not be had.
-        error: TableAllocError,
+        /// Which table could not be had, and why.
+        error: HashResizeError,
         /// The size of the table in use, MB.
         in_use: usize,
     },
@@ -88,18 +88,16 @@ impl fmt::Display for CoreError {
                 in_use,
             } => {
                 write!(f, "Hash {asked}: {error}")?;
-                // The search's table is the largest power of two of MB not above the size asked
-                // for; the endgame solver's, made after it, a quarter of the size asked, also
-                // rounded down to a power of two, so always below the search's (from 4 MB asked).
-                let failed = error.bytes.div_ceil(1 << 20);
-                let power = 1usize << asked.max(&1).ilog2();
-                if failed == power && power != *asked {
-                    f.write_str(" (the largest power of two of MB not above the size asked)")?;
-                } else if failed != *asked && failed != power {
-                    f.write_str(
+                let failed = error.error.bytes.div_ceil(1 << 20);
+                match error.table {
+                    HashTableKind::Search if failed != *asked => {
+                        f.write_str(" (the largest power of two of MB not above the size asked)")?
+                    }
+                    HashTableKind::Search => {}
+                    HashTableKind::Solver => f.write_str(
                         " (the endgame solver's table, a quarter of the size asked rounded down to \
                          a power of two)",
-                    )?;
+                    )?,
                 }
                 write!(f, "; the {in_use} MB table in use is kept")
             }
@@ -239,7 +237,7 @@ impl Core {
     pub fn hash_resized(
         &mut self,
         mb: usize,
-        result: Result<(), TableAllocError>,
+        result: Result<(), HashResizeError>,
     ) -> Result<(), CoreError> {
         self.resizes = self.resizes.saturating_sub(1);
         match result {
@@ -597,5 +595,37 @@ mod tests {
         assert_eq!(solve_threshold(ms(3000), 4), 22);
         // Never more than 24, whatever the threads.
         assert_eq!(solve_threshold(ms(60_000), 256), 24);
+    }
+
+    #[test]
+    fn a_failed_resize_names_the_table_that_failed() {
+        let kept = |asked: usize, table, mb: usize| {
+            let error = crate::search::TableAllocError { bytes: mb << 20 };
+            let error = HashResizeError { table, error };
+            CoreError::HashKept {
+                asked,
+                error,
+                in_use: 16,
+            }
+            .to_string()
+        };
+        let exact = kept(4096, HashTableKind::Search, 4096);
+        assert!(
+            exact.starts_with("Hash 4096: cannot allocate 4096 MB"),
+            "{exact}"
+        );
+        assert!(!exact.contains("(the"), "{exact}");
+        assert!(
+            exact.ends_with("; the 16 MB table in use is kept"),
+            "{exact}"
+        );
+        let rounded = kept(5000, HashTableKind::Search, 4096);
+        assert!(rounded.contains("(the largest power of two"), "{rounded}");
+        // Whatever the sizes, the solver's failure is named as the solver's.
+        for (asked, mb) in [(4096, 1024), (16, 4), (5000, 1024)] {
+            let solver = kept(asked, HashTableKind::Solver, mb);
+            assert!(solver.contains("(the endgame solver's table"), "{solver}");
+            assert!(!solver.contains("largest power"), "{solver}");
+        }
     }
 }

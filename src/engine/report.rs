@@ -4,7 +4,7 @@
 //! without importing each other.
 
 pub use super::game::{GameEvent, SearchEvent};
-use crate::search::{ProgressSnapshot, TableAllocError};
+use crate::search::{HashResizeError, ProgressSnapshot, TableAllocError};
 use std::time::Duration;
 
 /// What the worker tells the front end, in the order it happens.
@@ -19,7 +19,7 @@ pub enum Report {
     Pong,
     /// The answer to a hash resize to this many MB: done, or why it failed (the old table is
     /// kept).
-    Resized(usize, Result<(), TableAllocError>),
+    Resized(usize, Result<(), HashResizeError>),
 }
 
 /// What the long tools report when they end.

@@ -32,6 +32,33 @@ fn prefetch<T>(item: &T) {
 pub(crate) use crate::game::table::huge_page_vec;
 pub use crate::game::table::TableAllocError;
 
+/// Which of a searcher's two tables a `Hash` resize could not allocate
+/// ([`Searcher::resize_hash`](midgame::Searcher::resize_hash)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashTableKind {
+    /// The search's transposition table: the largest power of two of MB not above the size asked.
+    Search,
+    /// The endgame solver's table: a quarter of the size asked, rounded down to a power of two.
+    Solver,
+}
+
+/// A `Hash` resize that failed: which table, and the allocation error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashResizeError {
+    /// The table that could not be had.
+    pub table: HashTableKind,
+    /// Its allocation error (the bytes asked for).
+    pub error: TableAllocError,
+}
+
+impl std::fmt::Display for HashResizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for HashResizeError {}
+
 /// Gives the memory that the allocator holds free back to the system. Helper threads allocate in
 /// arenas of their own; once they have ended (fewer `Threads`), glibc keeps those arenas' free
 /// pages unless asked: 64 helpers left about 30 MB behind after going back to one thread, measured

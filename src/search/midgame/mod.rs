@@ -38,7 +38,8 @@ use super::endgame::{SolveResult, Solver};
 use super::movelist::MoveList;
 use super::selectivity::{self, FULL_WIDTH};
 use super::{
-    reply_count, Bound, Info, Limits, Progress, Score, SearchResult, SolveKind, TableAllocError,
+    reply_count, Bound, HashResizeError, HashTableKind, Info, Limits, Progress, Score,
+    SearchResult, SolveKind, TableAllocError,
 };
 use crate::board::movegen::{flips, legal_moves};
 use crate::board::square::NO_SQUARE;
@@ -215,10 +216,12 @@ impl Searcher {
     /// Resizes the hash table (its contents are lost). If the memory is not there, the tables in
     /// use stay as they were, contents included, and the error says so: the new tables are made
     /// while the old ones still exist, so a failed resize never leaves the engine without one.
-    pub fn resize_hash(&mut self, hash_mb: usize) -> Result<(), TableAllocError> {
+    pub fn resize_hash(&mut self, hash_mb: usize) -> Result<(), HashResizeError> {
         let threads = self.solver.threads();
-        let tt = TranspositionTable::try_new(hash_mb)?;
-        let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
+        let failed = |table| move |error| HashResizeError { table, error };
+        let tt = TranspositionTable::try_new(hash_mb).map_err(failed(HashTableKind::Search))?;
+        let mut solver =
+            Solver::try_new((hash_mb / 4).max(1)).map_err(failed(HashTableKind::Solver))?;
         self.tree.tt = Arc::new(tt);
         solver.set_evaluator(self.tree.eval.clone());
         solver.set_progress(self.tree.progress.clone());
