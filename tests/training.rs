@@ -658,7 +658,22 @@ fn a_fitted_network_is_written_loaded_by_eval_file_and_a_damaged_one_refused() {
         o.evaluator().evaluate(samples[0].board),
         loaded.evaluate(samples[0].board)
     );
-    for path in [data, good, bad] {
+    // `train --net --init` a network file goes on from it: its errors are the start's, and a
+    // damaged one is refused for what it is.
+    let (d, g, b) = (data.to_str(), good.to_str(), bad.to_str());
+    let (d, g, b) = (d.unwrap(), g.unwrap(), b.unwrap());
+    let cont = temp_path("continued.bin");
+    let c = cont.to_str().unwrap();
+    let args = ["train", "--net", "--data", d, "--out", c, "--epochs", "1"];
+    let out = wedge(&[&args[..], &["--held-out", "0", "--test", d, "--init", g]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("start on {d}")), "{text}");
+    assert_ne!(NetWeights::load(&cont).expect("written"), weights);
+    let out = wedge(&[&args[..], &["--init", b]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("checksum"), "{err}");
+    for path in [data, good, bad, cont] {
         let _ = std::fs::remove_file(path);
     }
 }

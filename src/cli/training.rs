@@ -129,15 +129,17 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1.0, value_parser = tempo_scale, requires = "tempo")]
     pub tempo_scale: f32,
     /// Start from this pattern weights file instead of zeros (with --net: instead of the
-    /// built-in tables); phases without training positions keep its weights.
+    /// built-in tables, or a network file to go on from); phases without training positions keep
+    /// its weights.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Fit a pattern network (docs/training.md) instead of tables, starting from the `--init`
-    /// tables or the built-in ones (the table fit's --lr, --lambda, --smooth, --untied and
-    /// --phasing do not apply: the network takes its phasing from those tables).
+    /// tables or the built-in ones, or going on from the `--init` network (the table fit's --lr,
+    /// --lambda, --smooth, --untied and --phasing do not apply: the network takes its phasing from
+    /// what it starts from).
     #[arg(long, conflicts_with_all = ["lr", "lambda", "smooth", "untied", "phasing"])]
     pub net: bool,
     /// The network's step size for the configuration vectors (Adagrad, per value).
@@ -225,28 +227,44 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     )
 }
 
-/// Fits a pattern network from tables (`--init`, else the built-in ones) and writes it; reports
+/// Fits a pattern network from tables (`--init`, else the built-in ones) or on from a network
+/// (`--init` a network file) and writes it; reports
 /// the errors on the test sets (and the held-out games) before, after every pass and at the end.
 fn run_net(args: &TrainArgs) -> Result<(), String> {
+    use wedge::eval::pattern::net::NetWeights;
     use wedge::eval::pattern::net::{HEAD_SCALE, HIDDEN};
     use wedge::eval::pattern::{PatternWeights, Phasing};
-    use wedge::tools::train::{parity_offsets, split, tempo_terms, train_net, NetOptions, Sample};
+    use wedge::tools::train::{
+        parity_offsets, split, tempo_terms, train_net, train_net_from, NetOptions, Sample,
+    };
     let inputs = args.data.iter().chain(&args.test).chain(&args.init);
     super::check_not_input("train --net", &args.out, inputs.map(|p| p.as_path()))?;
-    let init = match &args.init {
-        Some(path) => PatternWeights::load(path).map_err(|e| e.to_string())?,
-        None => wedge::eval::built_in_patterns()
-            .ok_or("--net: the built-in pattern weights did not load; give --init")?
-            .as_ref()
-            .clone(),
+    // The start: tables (the network begins as them) or a network to fit on.
+    enum Start {
+        Tables(PatternWeights),
+        Net(NetWeights),
+    }
+    let from = match &args.init {
+        Some(path) if is_net_file(path) => {
+            Start::Net(NetWeights::load(path).map_err(|e| e.to_string())?)
+        }
+        Some(path) => Start::Tables(PatternWeights::load(path).map_err(|e| e.to_string())?),
+        None => Start::Tables(
+            wedge::eval::built_in_patterns()
+                .ok_or("--net: the built-in pattern weights did not load; give --init")?
+                .as_ref()
+                .clone(),
+        ),
     };
-    if !matches!(init.phasing, Phasing::Linear { .. }) || init.phases.len() > HIDDEN {
-        return Err(format!(
-            "--net starts from tables of linear anchors (at most {HIDDEN}); these have {} phases \
-             of {:?}",
-            init.phases.len(),
-            init.phasing
-        ));
+    if let Start::Tables(init) = &from {
+        if !matches!(init.phasing, Phasing::Linear { .. }) || init.phases.len() > HIDDEN {
+            return Err(format!(
+                "--net starts from tables of linear anchors (at most {HIDDEN}); these have {} \
+                 phases of {:?}",
+                init.phases.len(),
+                init.phasing
+            ));
+        }
     }
     let (training, held_out) = split(read_all_samples(&args.data)?, args.held_out);
     println!(
@@ -271,7 +289,10 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         }
     };
     println!("mean absolute error (discs), overall [|score| 0-5 6-11 12-19 20-29 30-64]:");
-    report("tables", &|b| f64::from(init.evaluate(b)) / 100.0);
+    match &from {
+        Start::Tables(init) => report("tables", &|b| f64::from(init.evaluate(b)) / 100.0),
+        Start::Net(net) => report("start", &|b| f64::from(net.evaluate(b)) / 100.0),
+    }
     let options = NetOptions {
         hidden: HIDDEN,
         epochs: args.epochs.max(1),
@@ -281,13 +302,17 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         threads: args.threads,
     };
     let start = Instant::now();
-    let net = train_net(&training, &init, &options, |epoch, train_mae, net| {
+    let progress = |epoch, train_mae, net: &wedge::tools::train::Net| {
         println!(
             "epoch {epoch} ({:.0} s): training MAE {train_mae:.3} discs",
             start.elapsed().as_secs_f64()
         );
         report("network", &|b| f64::from(net.evaluate(b)));
-    });
+    };
+    let net = match &from {
+        Start::Tables(init) => train_net(&training, init, &options, progress),
+        Start::Net(net) => train_net_from(&training, net, &options, progress),
+    };
     let (mut weights, cut) = net
         .quantize()
         .ok_or("--net: the network does not have the file's channel count")?;
@@ -351,6 +376,16 @@ fn check_training(training: &[wedge::tools::train::Sample], held_out: usize) -> 
         ));
     }
     Ok(())
+}
+
+/// Whether `path` is a pattern network's file (read as one by `--init` with `--net`); a file that
+/// cannot be read is left to the tables' loader, whose error names it.
+fn is_net_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| wedge::eval::pattern::net::NetWeights::is_net(&magic))
 }
 
 /// Parses `--tempo-scale`: a number from 0 to 3.

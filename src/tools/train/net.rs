@@ -149,12 +149,11 @@ pub fn train_net(
     samples: &[Sample],
     init: &PatternWeights,
     options: &NetOptions,
-    mut progress: impl FnMut(usize, f64, &Net),
+    progress: impl FnMut(usize, f64, &Net),
 ) -> Net {
     let h = options.hidden.clamp(init.phases.len(), MAX_HIDDEN);
     let n = pattern::per_phase();
     let configs = n - 2;
-    let canon = pattern::tied_indices();
     let sets = init.phases.len();
     let stride = 2 * h + 2;
     let mut rng = Rng::new(options.seed);
@@ -174,13 +173,76 @@ pub fn train_net(
         head[k * stride + 2 * h] = f32::from(init.phases[k][n - 2]) / SCALE as f32;
         head[k * stride + 2 * h + 1] = f32::from(init.phases[k][n - 1]) / SCALE as f32;
     }
+    let net = Net {
+        hidden: h,
+        phasing: init.phasing,
+        sets,
+        embed,
+        head,
+        canon: pattern::tied_indices(),
+    };
+    fit_net(net, rng, samples, options, progress)
+}
+
+/// Fits on from a network's file: its rows and heads are the start, in floats (mirror-image
+/// configurations share a row, as in every file the fit writes). A side-to-move term in its biases
+/// is fitted like the rest of them.
+pub fn train_net_from(
+    samples: &[Sample],
+    start: &NetWeights,
+    options: &NetOptions,
+    progress: impl FnMut(usize, f64, &Net),
+) -> Net {
+    let h = net::HIDDEN;
+    let canon = pattern::tied_indices();
+    let mut embed = vec![0f32; (canon.len() - 2) * h];
+    for (c, row) in start.rows.iter().enumerate() {
+        let r = canon[c] as usize * h;
+        for (x, &v) in embed[r..r + h].iter_mut().zip(row) {
+            *x = f32::from(v) / net::ACC_SCALE as f32;
+        }
+    }
+    let scale = net::HEAD_SCALE as f32;
+    let head = start
+        .heads
+        .iter()
+        .flat_map(|k| {
+            let words = k
+                .linear
+                .iter()
+                .chain(&k.clipped)
+                .chain([&k.mobility, &k.bias]);
+            words.map(|&w| w as f32 / scale).collect::<Vec<_>>()
+        })
+        .collect();
+    let net = Net {
+        hidden: h,
+        phasing: start.phasing,
+        sets: start.heads.len(),
+        embed,
+        head,
+        canon,
+    };
+    fit_net(net, Rng::new(options.seed), samples, options, progress)
+}
+
+/// The passes of Adagrad over `samples` from `net`, shuffled by `rng`.
+fn fit_net(
+    mut net: Net,
+    mut rng: Rng,
+    samples: &[Sample],
+    options: &NetOptions,
+    mut progress: impl FnMut(usize, f64, &Net),
+) -> Net {
+    let (h, sets) = (net.hidden, net.sets);
+    let configs = net.canon.len() - 2;
     const K: usize = pattern::PLACEMENTS;
     let mut indices: Vec<u32> = Vec::with_capacity(samples.len() * K);
     let prepared: Vec<(usize, usize, f32, i32, f32)> = samples
         .iter()
         .map(|s| {
-            let (empties, mob) = pattern::features(s.board, |i| indices.push(canon[i]));
-            let b = init.phasing.blend(empties, sets);
+            let (empties, mob) = pattern::features(s.board, |i| indices.push(net.canon[i]));
+            let b = net.phasing.blend(empties, sets);
             (b.lo, b.hi, b.num as f32 / b.den as f32, mob, s.label)
         })
         .collect();
@@ -190,14 +252,6 @@ pub fn train_net(
         indices: &indices,
         lr: options.learning_rate,
         head_lr: options.head_rate,
-    };
-    let mut net = Net {
-        hidden: h,
-        phasing: init.phasing,
-        sets,
-        embed,
-        head,
-        canon,
     };
     let mut order: Vec<usize> = (0..prepared.len()).collect();
     let threads = options.threads.max(1);
@@ -387,8 +441,28 @@ mod tests {
             head_rate: 0.01,
             ..options
         };
-        train_net(&data, &init, &options, |_, mae, _| errors.push(mae));
+        let fitted = train_net(&data, &init, &options, |_, mae, _| errors.push(mae));
         assert!(errors.windows(2).all(|w| w[1] < w[0]), "{errors:?}");
         assert!(errors[3] < 0.8 * errors[0], "{errors:?}");
+
+        // Going on from the fitted network's file: with steps too small to move it, it is that
+        // file again, word for word; with steps, it fits closer than where it started.
+        let (file, _) = fitted.quantize().expect("16 channels");
+        let tiny = NetOptions {
+            epochs: 1,
+            learning_rate: 1e-12,
+            head_rate: 1e-12,
+            ..options.clone()
+        };
+        let again = train_net_from(&data, &file, &tiny, |_, _, _| {});
+        assert_eq!(again.quantize().expect("16 channels").0, file);
+        let mae = |n: &Net| {
+            data.iter()
+                .map(|s| (n.evaluate(s.board) - s.label).abs() as f64)
+                .sum::<f64>()
+                / data.len() as f64
+        };
+        let more = train_net_from(&data, &file, &options, |_, _, _| {});
+        assert!(mae(&more) < mae(&again), "{} {}", mae(&more), mae(&again));
     }
 }
