@@ -59,7 +59,8 @@ pub struct Head {
 impl Head {
     const WORDS: usize = 2 * HIDDEN + 2;
 
-    fn words(&self) -> impl Iterator<Item = i32> + '_ {
+    /// The head's words in the file's order: linear, clipped, mobility, bias.
+    pub fn words(&self) -> impl Iterator<Item = i32> + '_ {
         self.linear
             .iter()
             .chain(&self.clipped)

@@ -206,14 +206,7 @@ pub fn train_net_from(
     let head = start
         .heads
         .iter()
-        .flat_map(|k| {
-            let words = k
-                .linear
-                .iter()
-                .chain(&k.clipped)
-                .chain([&k.mobility, &k.bias]);
-            words.map(|&w| w as f32 / scale).collect::<Vec<_>>()
-        })
+        .flat_map(|k| k.words().map(|w| w as f32 / scale).collect::<Vec<_>>())
         .collect();
     let net = Net {
         hidden: h,
