@@ -247,6 +247,9 @@ fn a_bad_variant_position_keeps_the_previous_one() {
         "   0 1 2 3 4 5\n 0 # . . . . .\n 1 . . . . . .\n 2 . . W R . .\n 3 . . R W . .\n 4 . . . . . .\n 5 . . . . . #\nto move: R\n",
     )
     .unwrap();
+    // One column: a board's sides are 2 to 16.
+    let narrow = dir.join("narrow.txt");
+    std::fs::write(&narrow, "W\nR\nto move: W\n").unwrap();
     let mut e = Engine::start();
     // A variant position after a standard one, then bad ones.
     e.send("position startpos moves f5");
@@ -262,6 +265,7 @@ fn a_bad_variant_position_keeps_the_previous_one() {
         "position variant 10x10 extra",
         "position variantfile /nonexistent/board.txt",
         "position variantfile /dev/zero",
+        &format!("position variantfile {}", narrow.display()),
     ] {
         e.send(bad);
         let lines = e.sync();
@@ -548,4 +552,20 @@ fn a_short_variant_match_between_two_wedge_engines() {
     assert_eq!(code, Some(1));
     assert!(err.contains("variant"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_refused_hash_size_keeps_the_variant_table_and_what_it_holds() {
+    let mut e = Engine::start();
+    e.send("position variant 8x8");
+    let (_, first, _) = score_and_nodes(&mut e, 7);
+    e.send("setoption name Hash value 1048576");
+    let lines = e.sync();
+    assert!(
+        lines.len() == 1 && lines[0].contains("is kept"),
+        "{lines:?}"
+    );
+    // The same search again finds the first one's entries.
+    let (_, again, _) = score_and_nodes(&mut e, 7);
+    assert!(again < first, "{again} nodes, {first} the first time");
 }

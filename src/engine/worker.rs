@@ -105,7 +105,10 @@ pub fn spawn(
                     Job::SetMpcTable(t) => searchers.standard.set_mpc_table(t),
                     Job::ResizeHash(mb) => {
                         let result = searchers.standard.resize_hash(mb);
-                        searchers.variant.resize(mb);
+                        // A refused size keeps every table as it was, the variant one included.
+                        if result.is_ok() {
+                            searchers.variant.resize(mb);
+                        }
                         report(&events, Report::Resized(mb, result));
                     }
                     Job::PrepareVariant(mb, options) => searchers.variant.prepare(mb, &options),

@@ -218,8 +218,8 @@ impl Board {
         cells: &[Cell],
         to_move: Side,
     ) -> Result<Board, VariantError> {
-        let r = side("rows", rows, 1)?;
-        let c = side("columns", cols, 1)?;
+        let r = side("rows", rows, layout::MIN_SIDE)?;
+        let c = side("columns", cols, layout::MIN_SIDE)?;
         if cells.len() != rows * cols {
             return Err(VariantError::CellCount(rows, cols, cells.len()));
         }
