@@ -133,6 +133,10 @@ fn obf_errors() {
     let beyond = format!("{START}; F5:+99;").parse::<ObfLine>();
     assert_eq!(beyond, Err(ParseObfError::ScoreOutOfRange("F5:+99".into())));
     assert!(beyond.unwrap_err().to_string().contains("-64 to +64"));
+    // One move with two scores: which one to check against would be a guess.
+    let twice = format!("{START}; F5:+0; f5:+2;").parse::<ObfLine>();
+    assert_eq!(twice, Err(ParseObfError::RepeatedMove("f5".into())));
+    assert!(twice.unwrap_err().to_string().contains("listed twice"));
     // A score for a move that cannot be played there (black's moves are d3 c4 f5 e6).
     let illegal = format!("{START}; F5:+0; A1:+0;").parse::<ObfLine>();
     assert_eq!(illegal, Err(ParseObfError::IllegalMove("A1".into())));

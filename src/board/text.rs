@@ -291,6 +291,8 @@ pub enum ParseObfError {
     IllegalMove(String),
     /// A score beyond what a game can end with, ±64 (the item is quoted).
     ScoreOutOfRange(String),
+    /// A move given a score twice in one line (the move, as written the second time).
+    RepeatedMove(String),
 }
 
 impl fmt::Display for ParseObfError {
@@ -307,6 +309,7 @@ impl fmt::Display for ParseObfError {
             ParseObfError::ScoreOutOfRange(s) => {
                 write!(f, "'{s}': a final score is -64 to +64 discs")
             }
+            ParseObfError::RepeatedMove(m) => write!(f, "move '{m}' is listed twice"),
         }
     }
 }
@@ -345,6 +348,9 @@ impl FromStr for ObfLine {
             }
             if position.play(mv).is_none() {
                 return Err(ParseObfError::IllegalMove(truncate(mv_text)));
+            }
+            if scores.iter().any(|&(seen, _)| seen == mv) {
+                return Err(ParseObfError::RepeatedMove(truncate(mv_text)));
             }
             scores.push((mv, score));
         }
