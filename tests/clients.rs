@@ -325,6 +325,14 @@ fn a_byte_order_mark_before_the_first_command_is_ignored() {
 }
 
 #[test]
+fn a_line_of_only_a_byte_order_mark_does_not_choose_the_protocol() {
+    let mut e = Engine::start();
+    e.send_bytes("\u{feff}\nnboard 2\nping 1\n".as_bytes());
+    let lines = e.until(|l| l == "pong 1");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}
+
+#[test]
 fn multipv_ranks_all_34_moves() {
     let mut e = Engine::start();
     e.send("setoption name MultiPV value 64");

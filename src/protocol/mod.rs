@@ -129,7 +129,8 @@ pub fn read_first_command(input: &mut impl std::io::BufRead) -> (Protocol, Vec<u
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 let line = String::from_utf8_lossy(&first);
-                if !line.trim().is_empty() || !line.ends_with('\n') {
+                let blank = line.trim_start_matches('\u{feff}').trim().is_empty();
+                if !blank || !line.ends_with('\n') {
                     break;
                 }
             }
