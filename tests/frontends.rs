@@ -527,7 +527,7 @@ fn nboard_set_option() {
     s.send("ping 5");
     let lines = s.until(|l| l == "pong 5");
     assert_eq!(lines.len(), 4, "{lines:?}");
-    assert!(lines[1].starts_with("error ") && lines[1].contains("1..1048576"));
+    assert!(lines[1].starts_with("error set option: ") && lines[1].contains("1..1048576"));
     assert_eq!(lines[2], "error unknown option 'Frobnicate'");
     // Without the book, the start position is searched, not looked up.
     s.send("set option ownbook FALSE");
@@ -608,7 +608,10 @@ fn gtp_set_option_and_set_depth() {
     assert_eq!(gtp_ask(&mut s, "set_option OwnBook false"), "=");
     assert_eq!(gtp_ask(&mut s, "set_option Clear Hash"), "=");
     let e = gtp_ask(&mut s, "set_option Hash 0");
-    assert!(e.starts_with("? ") && e.contains("1..1048576"), "{e}");
+    assert!(
+        e.starts_with("? set_option: ") && e.contains("1..1048576"),
+        "{e}"
+    );
     assert!(gtp_ask(&mut s, "set_option Frobnicate 1").starts_with("? unknown option"));
     assert!(gtp_ask(&mut s, "set_depth x").starts_with("? "));
     assert!(gtp_ask(&mut s, "set_depth 61").starts_with("? "));

@@ -328,7 +328,7 @@ impl GtpFrontEnd {
             Command::SetOption(text) => s
                 .core
                 .set_option_text(&text)
-                .map_err(|e| Error::Refused(e.to_string()))
+                .map_err(|e| Error::Refused(e.in_command("set_option")))
                 .and(done),
             Command::SetDepth(depth) => {
                 self.depth = depth;

@@ -206,7 +206,7 @@ impl NboardFrontEnd {
             Command::SetContempt => {} // wedge plays for the disc count; contempt is ignored
             Command::SetOption(option) => {
                 if let Err(e) = s.core.set_option_text(option) {
-                    s.out.line(&text::error_line(e));
+                    s.out.line(&text::error_line(e.in_command("set option")));
                 }
             }
             Command::Move { mv, seconds, text } => self.play(mv, seconds, text),

@@ -99,6 +99,19 @@ impl OptionError {
     pub fn detail(&self) -> String {
         Detail(self).to_string()
     }
+
+    /// The message as a front end whose option command is `command` (`set_option`, `set option`)
+    /// writes it: that command's name where wedge's protocol writes `setoption:`.
+    pub fn in_command(&self, command: &str) -> String {
+        match self {
+            OptionError::BadValue { .. }
+            | OptionError::Weight(_)
+            | OptionError::VariantWeight(_) => {
+                format!("{command}: {}", Detail(self))
+            }
+            _ => self.to_string(),
+        }
+    }
 }
 
 /// An [`OptionError`]'s text after its prefix.
