@@ -52,7 +52,7 @@ impl fmt::Display for ParseBoardError {
                 found.escape_default()
             ),
             ParseBoardError::MissingSide => {
-                write!(f, "the side to move is missing after the 64 squares (expected X or O)")
+                write!(f, "the side to move is missing after the board (expected X or O)")
             }
             ParseBoardError::BadSide(s) => {
                 write!(f, "'{s}' is not a side to move (expected X/B/* for black or O/W for white)")
