@@ -298,7 +298,7 @@ fn divide_sums_to_perft_and_shows_passes() {
     // White to move with no move, red with one: a pass, then red's move.
     let passing = Board::parse_printed("W R .\n. . .\nto move: R").unwrap();
     assert_eq!(perft_divide(&passing, 2), vec![(None, 1)]);
-    let over = Board::parse_printed("W W .\nto move: R").unwrap();
+    let over = Board::parse_printed("W W .\nW . .\nto move: R").unwrap();
     assert!(perft_divide(&over, 3).is_empty());
     assert_eq!(perft(&over, 3), 1);
 }

@@ -721,10 +721,10 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(5));
         assert!(board.is_legal(report.best.unwrap()));
         // Nothing to search: a pass, or the end.
-        let over = Board::parse_printed("W W .\nto move: R").unwrap();
+        let over = Board::parse_printed("W W .\nW . .\nto move: R").unwrap();
         let report = s.search(&over, &Limits::default(), &stop, |_| {});
         assert_eq!((report.best, report.exact), (None, true));
-        assert_eq!(decided(report.value), Some(-2));
+        assert_eq!(decided(report.value), Some(-3));
     }
 
     #[test]
