@@ -103,14 +103,7 @@ impl OptionError {
     /// The message as a front end whose option command is `command` (`set_option`, `set option`)
     /// writes it: that command's name where wedge's protocol writes `setoption:`.
     pub fn in_command(&self, command: &str) -> String {
-        match self {
-            OptionError::BadValue { .. }
-            | OptionError::Weight(_)
-            | OptionError::VariantWeight(_) => {
-                format!("{command}: {}", Detail(self))
-            }
-            _ => self.to_string(),
-        }
+        InCommand(self, command).to_string()
     }
 }
 
@@ -152,16 +145,25 @@ impl std::fmt::Display for Detail<'_> {
     }
 }
 
-impl std::fmt::Display for OptionError {
+/// An [`OptionError`]'s whole message, as the option command named here writes it.
+struct InCommand<'a>(&'a OptionError, &'a str);
+
+impl std::fmt::Display for InCommand<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
+        match self.0 {
             OptionError::Unknown(_) | OptionError::NoName => {}
             OptionError::BadValue { .. }
             | OptionError::Weight(_)
-            | OptionError::VariantWeight(_) => f.write_str("setoption: ")?,
+            | OptionError::VariantWeight(_) => write!(f, "{}: ", self.1)?,
             OptionError::File { option, .. } => write!(f, "{option}: ")?,
         }
-        Detail(self).fmt(f)
+        Detail(self.0).fmt(f)
+    }
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        InCommand(self, "setoption").fmt(f)
     }
 }
 
