@@ -20,7 +20,8 @@ WEDGE=${WEDGE:-$(command -v wedge)}
 HERE=$(dirname "$(realpath "$0")")
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
-export WEDGE
+SHARDS=$N
+export WEDGE SHARDS
 book=$BASE
 after=()
 for r in $(seq 1 "$ROUNDS"); do

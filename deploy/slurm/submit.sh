@@ -17,7 +17,8 @@ shift 4
 WEDGE=${WEDGE:-$(command -v wedge)}
 HERE=$(dirname "$(realpath "$0")")
 mkdir -p "$OUT"
-export WEDGE JOB ARGS_FILE OUT
+SHARDS=$N
+export WEDGE JOB ARGS_FILE OUT SHARDS
 array=$(sbatch --parsable --array="1-$N" --chdir="$OUT" --export=ALL "$@" "$HERE/shards.sbatch")
 merge=$(sbatch --parsable --dependency="afterok:${array%%;*}" --chdir="$OUT" --export=ALL "$@" \
     "$HERE/merge.sbatch")
