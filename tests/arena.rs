@@ -886,7 +886,13 @@ fn shards_of_a_match_count_as_the_whole_match() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&cut, first5).unwrap();
-    let resumed_run = run(&["--out", cut.to_str().unwrap()]);
+    let resumed_json = dir.join("resumed.json");
+    let resumed_run = run(&[
+        "--out",
+        cut.to_str().unwrap(),
+        "--json",
+        resumed_json.to_str().unwrap(),
+    ]);
     assert!(
         text(&resumed_run.stderr).contains("5 games of this run are in")
             && text(&resumed_run.stderr).contains("playing the other 7"),
@@ -896,6 +902,13 @@ fn shards_of_a_match_count_as_the_whole_match() {
     let resumed = text(&resumed_run.stdout);
     let counted = text(&wedge_match(&["--recount", cut.to_str().unwrap()], 30).stdout);
     assert!(resumed.contains("12 games"), "{resumed}");
+    assert!(!resumed.contains("stopped after"), "{resumed}");
+    // The JSON counts the whole run, the games found in the file included.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&resumed_json).unwrap()).unwrap();
+    assert_eq!(json["games"]["planned"], 12, "{json}");
+    assert_eq!(json["games"]["played"], 12, "{json}");
+    assert_eq!(json["games"]["stopped_early"], false, "{json}");
     // The same tally, pairs and Elo (the last line differs: failures against forfeits).
     let head = |t: &str| t.lines().take(3).collect::<Vec<_>>().join("\n");
     assert_eq!(head(&resumed), head(&counted));

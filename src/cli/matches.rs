@@ -190,7 +190,14 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
                 None => vec![wedge::board::text::Game::new(Position::START)],
             };
             if all.is_empty() {
-                return Err("match: the openings file has no openings".into());
+                let path = args
+                    .openings
+                    .as_deref()
+                    .unwrap_or(std::path::Path::new("-"));
+                return Err(format!(
+                    "match: {}: no openings in the file",
+                    path.display()
+                ));
             }
             let games = match args.games {
                 Some(n) => n,

@@ -23,7 +23,8 @@ pub struct TuneArgs {
     /// Pairs of games (one opening, both colours) per iteration.
     #[arg(long, default_value_t = 1, value_parser = super::game_count)]
     pub pairs: usize,
-    /// Openings file (transcripts such as the XOT set, or GGF games). Default: the start position.
+    /// Openings file (transcripts such as the XOT set, or GGF lines of unfinished games; a finished
+    /// game is refused). Default: the start position.
     #[arg(long)]
     pub openings: Option<PathBuf>,
     /// Time per move or game.
@@ -57,7 +58,13 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let openings = match &args.openings {
-        Some(path) => arena::read_openings(path, None).map_err(|e| e.to_string())?,
+        Some(path) => {
+            let all = arena::read_openings(path, None).map_err(|e| e.to_string())?;
+            if all.is_empty() {
+                return Err(format!("tune: {}: no openings in the file", path.display()));
+            }
+            all
+        }
         None => vec![wedge::board::text::Game::new(wedge::board::Position::START)],
     };
     let config = TuneConfig {

@@ -164,6 +164,8 @@ pub enum StateError {
     Progress(usize, usize, usize),
     /// A value that is not a number, or a history entry of the wrong length.
     Values,
+    /// The engine, its options, the time control or the openings differ from the run's.
+    Setup,
 }
 
 impl fmt::Display for StateError {
@@ -206,6 +208,9 @@ impl fmt::Display for StateError {
             StateError::Values => {
                 f.write_str("a value that is not a number, or a history entry of the wrong length")
             }
+            StateError::Setup => f.write_str(
+                "it was started with another engine, engine options, time control or openings",
+            ),
         }
     }
 }
@@ -233,6 +238,20 @@ pub struct TuneConfig {
     pub seed: u64,
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
+}
+
+impl TuneConfig {
+    /// What a resume must share with the run that wrote the state, beyond the numbers the state
+    /// names: the engine with its options, the time control and the openings, as one id.
+    pub fn run_id(&self) -> String {
+        let mut text = format!("{:?}|{}|", self.engine, self.tc.describe());
+        for o in &self.openings {
+            text.push_str(&o.start.to_string());
+            text.push_str(&o.transcript());
+            text.push('|');
+        }
+        super::run::run_id(&text)
+    }
 }
 
 /// Where a run stands: what the state file holds.
@@ -266,6 +285,7 @@ impl TuneState {
             iterations: config.iterations as u64,
             seed: config.seed,
             pairs: config.pairs as u64,
+            run: Some(config.run_id()),
             done: self.done as u64,
             plus: self.plus,
             params: config
@@ -313,6 +333,9 @@ impl TuneState {
         check_same("iterations", file.iterations, config.iterations as u64)?;
         check_same("seed", file.seed, config.seed)?;
         check_same("pairs", file.pairs, config.pairs as u64)?;
+        if file.run.as_ref().is_some_and(|run| *run != config.run_id()) {
+            return Err(StateError::Setup);
+        }
         let names: Vec<String> = file.params.iter().map(|p| p.name.clone()).collect();
         let wanted: Vec<String> = config.params.iter().map(|p| p.name.clone()).collect();
         if names != wanted {
@@ -362,6 +385,10 @@ struct StateFile {
     iterations: u64,
     seed: u64,
     pairs: u64,
+    /// The run's engine, time control and openings ([`TuneConfig::run_id`]); absent in the
+    /// files of earlier wedges, which are then resumed without this check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run: Option<String>,
     done: u64,
     plus: [u64; 3],
     params: Vec<StateParam>,
@@ -671,6 +698,25 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("tunes A B"));
+        // Another engine option, time control or opening set: another run.
+        for change in 0..3 {
+            other = c.clone();
+            match change {
+                0 => other.engine = EngineSpec::parse("name=e cmd=wedge option.Hash=2").unwrap(),
+                1 => other.tc = TimeControl::Depth(2),
+                _ => other
+                    .openings
+                    .push(Game::new(crate::board::Position::START)),
+            }
+            assert!(matches!(
+                TuneState::parse(&text, &other),
+                Err(StateError::Setup)
+            ));
+        }
+        // A state written before the run id was kept resumes without that check.
+        let old = text.replace(&format!("\"run\": \"{}\",", c.run_id()), "");
+        assert_ne!(old, text);
+        assert_eq!(TuneState::parse(&old, &other).unwrap(), s);
         assert!(TuneState::parse("done x\n", &c)
             .unwrap_err()
             .to_string()

@@ -327,7 +327,10 @@ pub(super) fn check<G: MatchGame>(
         .iter()
         .position(|o| o.position().is_none_or(|p| p.is_over()))
     {
-        return Err(MatchError::BadOpening(i + 1));
+        return Err(MatchError::BadOpening(
+            i + 1,
+            G::position_command(&openings[i].start, &openings[i].moves),
+        ));
     }
     for spec in [&config.a, &config.b] {
         if let Some((i, what)) = openings
@@ -338,6 +341,7 @@ pub(super) fn check<G: MatchGame>(
             return Err(MatchError::Unsupported {
                 engine: spec.name.clone(),
                 opening: i + 1,
+                text: G::position_command(&openings[i].start, &openings[i].moves),
                 what,
             });
         }

@@ -115,6 +115,15 @@ impl MatchConfig {
             .collect()
     }
 
+    /// The games of this process's shard, those already done included: what a complete run of
+    /// it counts.
+    pub fn shard_games(&self) -> usize {
+        (0..self.games.div_ceil(2))
+            .filter(|&p| self.shard.owns(p))
+            .map(|p| self.games_of_pair(p))
+            .sum()
+    }
+
     /// The games this process has to play (its shard's, less those already done).
     pub fn planned_games(&self) -> usize {
         (0..self.games.div_ceil(2))
@@ -178,14 +187,17 @@ pub enum MatchError {
     },
     /// Both engines have this name.
     SameName(String),
-    /// Opening `n` (from 1) is illegal or leaves no move to play.
-    BadOpening(usize),
-    /// An engine cannot play an opening (from 1) of the match.
+    /// Opening `n` (from 1, in the match's order) is illegal or leaves no move to play; the
+    /// opening as text.
+    BadOpening(usize, String),
+    /// An engine cannot play an opening (from 1, in the match's order) of the match.
     Unsupported {
         /// The engine's name.
         engine: String,
         /// The opening.
         opening: usize,
+        /// The opening as text (its board when set up, then its moves), to find it in the file.
+        text: String,
         /// What it cannot do.
         what: Unsupported,
     },
@@ -212,14 +224,23 @@ impl fmt::Display for MatchError {
                 "both engines are named '{name}': give them different names (name=...) so that \
                  records and reports can tell them apart"
             ),
-            MatchError::BadOpening(n) => {
-                write!(f, "opening {n} is illegal or leaves no move to play")
+            MatchError::BadOpening(n, text) => {
+                write!(
+                    f,
+                    "opening {n} ({}) is illegal or leaves no move to play",
+                    crate::files::Excerpt(text)
+                )
             }
             MatchError::Unsupported {
                 engine,
                 opening,
+                text,
                 what,
-            } => write!(f, "engine '{engine}' cannot play opening {opening}: {what}"),
+            } => write!(
+                f,
+                "engine '{engine}' cannot play opening {opening} ({}): {what}",
+                crate::files::Excerpt(text)
+            ),
             MatchError::Start { engine, reason } => {
                 write!(f, "engine '{engine}' could not be started: {reason}")
             }
@@ -407,6 +428,8 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
         started.wait();
         let failed = start_error.lock().map_or(true, |e| e.is_some());
         if failed {
+            // Stop the workers whose engines did start before they play a game.
+            stop_tx.take();
             return;
         }
         for r in &rx {
@@ -499,6 +522,7 @@ mod tests {
             MatchError::Unsupported {
                 engine: "g".into(),
                 opening: 1,
+                text: <Position as player::WedgeText>::position_command(&set_up, &[]),
                 what: Unsupported::SetUpBoard
             }
         );

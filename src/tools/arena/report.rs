@@ -18,7 +18,7 @@ pub fn progress_text(tally: &Tally) -> String {
 /// The closing report.
 pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]) -> String {
     let mut s = headline(&config.a.name, &config.b.name, tally);
-    if (tally.games() as usize) < config.planned_games() {
+    if (tally.games() as usize) < config.shard_games() {
         let why = match &config.sprt {
             Some(sprt) if sprt.state(tally) != SprtState::Continue => "the SPRT decided",
             _ => "the match was stopped",
@@ -26,7 +26,7 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
         s.push_str(&format!(
             "stopped after {} of {} games: {why}\n",
             tally.games(),
-            config.planned_games()
+            config.shard_games()
         ));
     }
     s.push_str(&statistics(tally));
@@ -282,9 +282,9 @@ pub fn json_report(config: &MatchConfig, tally: &Tally, failures: &[(String, Str
         engines: [engine(&config.a), engine(&config.b)],
         tc,
         games: Games {
-            planned: config.planned_games(),
+            planned: config.shard_games(),
             played: tally.games(),
-            stopped_early: (tally.games() as usize) < config.planned_games(),
+            stopped_early: (tally.games() as usize) < config.shard_games(),
         },
         wins: tally.wins,
         draws: tally.draws,

@@ -140,8 +140,14 @@ impl Tally {
     pub fn elo_estimate(&self) -> EloEstimate {
         match self.sample_stats() {
             None => EloEstimate::Unknown,
-            Some((mean, _, _)) if mean >= 1.0 => EloEstimate::Unbounded { a_won: true },
-            Some((mean, _, _)) if mean <= 0.0 => EloEstimate::Unbounded { a_won: false },
+            Some((mean, _, _)) if mean >= 1.0 => EloEstimate::Unbounded {
+                a_won: true,
+                pairs: self.pairs() >= 2,
+            },
+            Some((mean, _, _)) if mean <= 0.0 => EloEstimate::Unbounded {
+                a_won: false,
+                pairs: self.pairs() >= 2,
+            },
             // Every sample scored the same: an estimate, but no spread to build an interval from.
             Some((mean, var, _)) if var <= 0.0 => EloEstimate::NoSpread {
                 elo: elo_from_score(mean),
@@ -235,6 +241,8 @@ pub enum EloEstimate {
     Unbounded {
         /// Whether A scored everything (else nothing).
         a_won: bool,
+        /// Whether the samples are pairs (a game outside them may have gone the other way).
+        pairs: bool,
     },
     /// Every sample scored the same (not all or nothing): an estimate with no interval.
     NoSpread {
@@ -254,8 +262,12 @@ impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EloEstimate::Unknown => write!(f, "unknown (too few games)"),
-            EloEstimate::Unbounded { a_won: true } => write!(f, "unbounded (A scored every point)"),
-            EloEstimate::Unbounded { a_won: false } => write!(f, "unbounded (A scored no point)"),
+            EloEstimate::Unbounded { a_won, pairs } => match (a_won, pairs) {
+                (true, true) => write!(f, "unbounded (A won every pair)"),
+                (false, true) => write!(f, "unbounded (B won every pair)"),
+                (true, false) => write!(f, "unbounded (A scored every point)"),
+                (false, false) => write!(f, "unbounded (A scored no point)"),
+            },
             EloEstimate::Finite { elo, half_width } => {
                 write!(f, "{:+.1} +/- {half_width:.1}", rounded(*elo))
             }
@@ -478,8 +490,22 @@ mod tests {
         t.add_game(Outcome::Win, 64);
         assert_eq!((t.games(), t.pairs(), t.unpaired_games()), (5, 2, 1));
         assert_eq!(t.basis(), Some(Basis::Pairs(2)));
-        assert_eq!(t.elo_estimate(), EloEstimate::Unbounded { a_won: true });
-        assert!(t.elo_estimate().to_string().starts_with("unbounded"));
+        assert_eq!(
+            t.elo_estimate(),
+            EloEstimate::Unbounded {
+                a_won: true,
+                pairs: true
+            }
+        );
+        assert_eq!(t.elo_estimate().to_string(), "unbounded (A won every pair)");
+        // A lone game lost is outside the pairs, and the wording says what was counted.
+        let mut lost = t;
+        lost.add_game(Outcome::Loss, -64);
+        assert_eq!(lost.basis(), Some(Basis::Pairs(2)));
+        assert_eq!(
+            lost.elo_estimate().to_string(),
+            "unbounded (A won every pair)"
+        );
         // One pair only: the figures come from the games.
         let mut t = Tally::default();
         t.add_game(Outcome::Loss, -2);

@@ -4,13 +4,21 @@
 use super::*;
 
 /// The depth asked of an NBoard engine (a protocol without clocks) for a time control: the depth
-/// itself, or a depth that suits the time per move.
+/// itself, or a depth that suits the time per move (under a game clock, a thirtieth of the base
+/// time plus the increment: a player has about 30 moves).
 fn nboard_depth(tc: TimeControl) -> u32 {
-    match tc {
-        TimeControl::Depth(d) => d,
-        TimeControl::MoveTime(t) if t < Duration::from_millis(100) => 4,
-        TimeControl::MoveTime(t) if t < Duration::from_secs(1) => 8,
-        _ => 12,
+    let per_move = match tc {
+        TimeControl::Depth(d) => return d,
+        TimeControl::MoveTime(t) => t,
+        TimeControl::Clock { base, increment } => base / 30 + increment,
+        TimeControl::Nodes(_) => return 12,
+    };
+    if per_move < Duration::from_millis(100) {
+        4
+    } else if per_move < Duration::from_secs(1) {
+        8
+    } else {
+        12
     }
 }
 
@@ -111,5 +119,24 @@ impl Player<Position> for NboardPlayer {
         let mv = word.split('/').next().unwrap_or("");
         mv.parse::<Move>()
             .map_err(|_| Failure::Malformed(line.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_depth_suits_the_time_per_move_under_either_clock() {
+        let ms = Duration::from_millis;
+        assert_eq!(nboard_depth(TimeControl::Depth(7)), 7);
+        assert_eq!(nboard_depth(TimeControl::MoveTime(ms(50))), 4);
+        assert_eq!(nboard_depth(TimeControl::MoveTime(ms(500))), 8);
+        assert_eq!(nboard_depth(TimeControl::MoveTime(ms(2000))), 12);
+        // 5 s a game and 50 ms a move: about 217 ms a move.
+        let clock = |base, increment| TimeControl::Clock { base, increment };
+        assert_eq!(nboard_depth(clock(ms(5000), ms(50))), 8);
+        assert_eq!(nboard_depth(clock(ms(1000), ms(0))), 4);
+        assert_eq!(nboard_depth(clock(ms(60_000), ms(0))), 12);
     }
 }
