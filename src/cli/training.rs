@@ -90,8 +90,8 @@ pub struct TrainArgs {
     /// The weights file to write (load it with `setoption name EvalFile value FILE`).
     #[arg(long)]
     pub out: PathBuf,
-    /// Passes over the data.
-    #[arg(long, default_value_t = 15)]
+    /// Passes over the data, 1 to 10,000.
+    #[arg(long, default_value_t = 15, value_parser = epochs)]
     pub epochs: usize,
     /// Adagrad base step size.
     #[arg(long, default_value_t = 0.3, value_parser = positive)]
@@ -193,7 +193,12 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         wedge::tools::run::run_id(&openings)
     );
     let run = wedge::tools::run::run_id(&about);
-    wedge::tools::run::claim_run(&args.out, &run, &about).map_err(|e| e.to_string())?;
+    let header = if wedge::tools::train::is_binary_path(&args.out) {
+        wedge::tools::train::FILE_HEADER as u64
+    } else {
+        0
+    };
+    wedge::tools::run::claim_run(&args.out, &run, &about, header).map_err(|e| e.to_string())?;
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
             .map_err(|e| e.to_string())?;
@@ -212,7 +217,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
         args.held_out,
         args.init.as_deref(),
         wedge::tools::train::TrainOptions {
-            epochs: args.epochs.max(1),
+            epochs: args.epochs,
             learning_rate: args.lr,
             lambda: args.lambda,
             smooth: args.smooth,
@@ -295,7 +300,7 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     }
     let options = NetOptions {
         hidden: HIDDEN,
-        epochs: args.epochs.max(1),
+        epochs: args.epochs,
         learning_rate: args.net_lr,
         head_rate: args.head_lr,
         seed: args.seed,
@@ -418,6 +423,11 @@ fn non_negative(text: &str) -> Result<f32, String> {
 }
 
 /// A finite number above 0.
+/// A number of passes over the data: 1 to 10,000.
+fn epochs(text: &str) -> Result<usize, String> {
+    super::bounded_count(text, 1, 10_000)
+}
+
 fn positive(text: &str) -> Result<f32, String> {
     finite_where(text, |x| x > 0.0, "above 0")
 }
@@ -650,26 +660,38 @@ fn run_train(
             ""
         }
     );
-    let init_column = |mae: Option<f64>| mae.map_or(String::new(), |m| format!(" {m:>15.2}"));
+    // A held-out column over no positions shows "-", not an error of 0.
+    let held = |mae: f64, count: usize| {
+        if count == 0 {
+            "-".to_string()
+        } else {
+            format!("{mae:.2}")
+        }
+    };
+    let init_column = |mae: Option<f64>, count: usize| {
+        mae.map_or(String::new(), |m| format!(" {:>15}", held(m, count)))
+    };
     for ph in 0..wedge::eval::pattern::PHASES {
+        let n = test_err.count[ph];
         println!(
-            "{:>2}-{:<2} {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
+            "{:>2}-{:<2} {:>17} {:>16} {:>15.2} {:>18}{}",
             ph * 10,
             ph * 10 + 9,
-            test_err.count[ph],
-            hand_err.mae[ph],
+            n,
+            held(hand_err.mae[ph], n),
             train_err.mae[ph],
-            test_err.mae[ph],
-            init_column(init_err.as_ref().map(|e| e.mae[ph]))
+            held(test_err.mae[ph], n),
+            init_column(init_err.as_ref().map(|e| e.mae[ph]), n)
         );
     }
+    let n = test_err.count.iter().sum::<usize>();
     println!(
-        "all   {:>17} {:>16.2} {:>15.2} {:>18.2}{}",
-        test_err.count.iter().sum::<usize>(),
-        hand_err.overall(),
+        "all   {:>17} {:>16} {:>15.2} {:>18}{}",
+        n,
+        held(hand_err.overall(), n),
         train_err.overall(),
-        test_err.overall(),
-        init_column(init_err.as_ref().map(|e| e.overall()))
+        held(test_err.overall(), n),
+        init_column(init_err.as_ref().map(|e| e.overall()), n)
     );
     if let Some(scale) = tempo {
         use wedge::tools::train::{add_tempo, parity_offsets};

@@ -21,7 +21,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
     perft_rec(board.player(), board.opponent(), depth)
 }
 
-/// The count below each legal move of `board` (`depth >= 1`): the `--divide` breakdown. A forced
+/// The count below each legal move of `board`: the `--divide` breakdown (empty at depth 0). A forced
 /// pass appears as a single `Move::PASS` entry; a finished game gives an empty list (and counts
 /// one leaf: [`perft_divide_stoppable`] gives the total).
 pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
@@ -51,7 +51,10 @@ pub fn perft_divide_stoppable(
     stop: &AtomicBool,
     mut on_move: impl FnMut(Move, u64),
 ) -> Option<u64> {
-    let depth = depth.max(1);
+    if depth == 0 {
+        // The position itself is the one path of length 0; no move is below it.
+        return Some(1);
+    }
     let mut total = 0;
     let moves = board.legal_moves();
     if moves.is_empty() {
@@ -141,6 +144,10 @@ mod tests {
             assert_eq!(total, Some(perft(Board::START, depth)));
             assert_eq!(sum, perft(Board::START, depth));
         }
+        // Depth 0: the position itself, with no move below it, as the plain count says.
+        let mut moves = 0;
+        let total = perft_divide_stoppable(Board::START, 0, &go, |_, _| moves += 1);
+        assert_eq!((total, moves), (Some(perft(Board::START, 0)), 0));
         let stop = AtomicBool::new(true);
         assert_eq!(
             perft_divide_stoppable(Board::START, 20, &stop, |_, _| {}),

@@ -74,11 +74,12 @@ impl std::error::Error for RunError {}
 /// one recorded there is the same: a resumed or sharded run appends only to its own data. A data
 /// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty
 /// data file (a run that failed before writing) is replaced, unless a run holds the file's lock
-/// (it is still playing its first game).
-pub fn claim_run(data: &Path, id: &str, about: &str) -> Result<(), RunError> {
+/// (it is still playing its first game). A file of at most `header` bytes (a binary data file's
+/// header, written before the first game) counts as empty.
+pub fn claim_run(data: &Path, id: &str, about: &str, header: u64) -> Result<(), RunError> {
     let in_use = std::fs::File::open(data)
         .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
-    let has_data = in_use || std::fs::metadata(data).is_ok_and(|m| m.len() > 0);
+    let has_data = in_use || std::fs::metadata(data).is_ok_and(|m| m.len() > header);
     match recorded_run(data) {
         Some(then) if then == id => Ok(()),
         None if has_data => Err(RunError::NotARun(data.to_path_buf())),
@@ -107,20 +108,27 @@ mod tests {
         let (a, b) = (run_id("seed 1"), run_id("seed 2"));
         assert_ne!(a, b);
         assert_eq!(a.len(), 16);
-        claim_run(&data, &a, "datagen seed 1").unwrap();
-        claim_run(&data, &a, "datagen seed 1").unwrap();
+        claim_run(&data, &a, "datagen seed 1", 0).unwrap();
+        claim_run(&data, &a, "datagen seed 1", 0).unwrap();
         assert_eq!(recorded_run(&data), Some(a.clone()));
         // While the data file is missing or empty, another run may take it over.
-        claim_run(&data, &b, "datagen seed 2").unwrap();
+        claim_run(&data, &b, "datagen seed 2", 0).unwrap();
         assert_eq!(recorded_run(&data), Some(b.clone()));
-        std::fs::write(&data, "f5 +0\n").unwrap();
-        let e = claim_run(&data, &a, "datagen seed 1").unwrap_err();
+        // A header and no game yet (a run killed in its first game) is still no data.
+        std::fs::write(&data, [0u8; 16]).unwrap();
+        claim_run(&data, &a, "datagen seed 1", 16).unwrap();
+        assert_eq!(recorded_run(&data), Some(a.clone()));
+        let e = claim_run(&data, &b, "datagen seed 2", 15).unwrap_err();
         assert!(e.to_string().contains("another run"), "{e}");
-        claim_run(&data, &b, "datagen seed 2").unwrap();
+        claim_run(&data, &b, "datagen seed 2", 16).unwrap();
+        std::fs::write(&data, "f5 +0\n").unwrap();
+        let e = claim_run(&data, &a, "datagen seed 1", 0).unwrap_err();
+        assert!(e.to_string().contains("another run"), "{e}");
+        claim_run(&data, &b, "datagen seed 2", 0).unwrap();
         // A file with data that no run claims (an openings file given as --out) is refused.
         let other = dir.join("openings.txt");
         std::fs::write(&other, "f5d6\n").unwrap();
-        let e = claim_run(&other, &a, "datagen seed 1").unwrap_err();
+        let e = claim_run(&other, &a, "datagen seed 1", 0).unwrap_err();
         assert!(e.to_string().contains("no "), "{e}");
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "f5d6\n");
         std::fs::remove_dir_all(&dir).unwrap();

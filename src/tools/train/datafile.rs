@@ -41,12 +41,12 @@ const META_WHOLE: u8 = 255;
 /// whole position and the depth and kind whole.
 const COMPACT_RECORD_BYTES: (usize, usize) = (3, 1 + 17 + 1 + 3);
 /// Bytes of the file header.
-const FILE_HEADER: usize = 16;
+pub const FILE_HEADER: usize = 16;
 /// Bytes of a block header.
 const BLOCK_HEADER: usize = 24;
 /// The most records a block may hold (a game has at most a few hundred positions with siblings;
 /// a larger count is damage, not data).
-const MAX_BLOCK_RECORDS: u32 = 1 << 16;
+pub const MAX_BLOCK_RECORDS: u32 = 1 << 16;
 
 /// What a label is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -472,6 +472,19 @@ pub fn lock_for_writing(file: &std::fs::File, path: &Path) -> bool {
 /// data goes to `<path>.partial` first and is renamed over `path` once whole and synced, so a
 /// failed write (a full disk) leaves the old file as it was and no half-written one.
 pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
+    if let Some(b) = blocks
+        .iter()
+        .find(|b| b.records.len() > MAX_BLOCK_RECORDS as usize)
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "game {} has {} positions, more than the {MAX_BLOCK_RECORDS} a block may hold",
+                b.game,
+                b.records.len()
+            ),
+        ));
+    }
     // Held until the rename: no datagen run starts appending to the old file meanwhile.
     let existing = std::fs::OpenOptions::new().write(true).open(path).ok();
     if let Some(file) = &existing {

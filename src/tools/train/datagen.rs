@@ -6,6 +6,7 @@ use super::datafile::{self, Block, LabelKind, Record};
 use crate::board::text::Game;
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::Evaluator;
+use crate::files::MAX_TEXT_BYTES;
 use crate::rng::Rng;
 use crate::search::selectivity::FULL_WIDTH;
 use crate::search::{Limits, Score, Searcher, Solver};
@@ -436,9 +437,14 @@ pub fn datagen(
         return Err(DatagenError::Shard(part, parts));
     }
     // A FIFO or device would block or never end; only a regular file (or a new one) is written.
+    let binary = is_binary_path(out);
     if out.exists() {
-        crate::files::check_regular(out, crate::files::MAX_DATA_BYTES)
-            .map_err(DataFileError::at(out))?;
+        let limit = if binary {
+            crate::files::MAX_DATA_BYTES
+        } else {
+            MAX_TEXT_BYTES
+        };
+        crate::files::check_regular(out, limit).map_err(DataFileError::at(out))?;
     }
     // Held until the run ends: a second run on the same file (a resume started while the first is
     // still finishing) would append the same games again.
@@ -450,7 +456,6 @@ pub fn datagen(
     if !datafile::lock_for_writing(&file, out) {
         return Err(DatagenError::Busy(out.to_path_buf()));
     }
-    let binary = is_binary_path(out);
     let (done, version) = if binary {
         open_binary(out)?
     } else {
@@ -502,8 +507,28 @@ pub fn datagen(
                     text.into_bytes()
                 };
                 if let Ok(mut guard) = file.lock() {
+                    // After a failed write nothing more is appended: the file ends at its last
+                    // whole game, which a resume continues from.
+                    if failed.lock().map_or(true, |slot| slot.is_some()) {
+                        break;
+                    }
                     let (f, synced) = &mut *guard;
-                    let written = f.write_all(&bytes).and_then(|_| f.flush());
+                    let before = f.metadata().map(|m| m.len());
+                    let written = match &before {
+                        Ok(len) if !binary && len + bytes.len() as u64 > MAX_TEXT_BYTES => {
+                            Err(std::io::Error::other(format!(
+                                "the file would grow past the {} MB a text data file may hold; \
+                                 write a .wdb file instead (wedge data merge converts this one)",
+                                MAX_TEXT_BYTES >> 20
+                            )))
+                        }
+                        Ok(_) => f.write_all(&bytes).and_then(|_| f.flush()),
+                        Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+                    };
+                    if let (Err(_), Ok(len)) = (&written, before) {
+                        // A partial write cut back, so the file holds whole games only.
+                        let _ = f.set_len(len);
+                    }
                     let written = written.and_then(|_| {
                         if synced.elapsed().as_secs() >= 2 {
                             *synced = std::time::Instant::now();

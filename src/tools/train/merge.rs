@@ -106,7 +106,19 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
             } else {
                 (labels.kind, labels.depth)
             };
-            if let Some(b) = blocks.borrow_mut().last_mut() {
+            let mut blocks = blocks.borrow_mut();
+            // Lines without `# game` markers: cut into blocks of the most a block may hold.
+            if blocks
+                .last()
+                .is_some_and(|b| b.records.len() >= datafile::MAX_BLOCK_RECORDS as usize)
+            {
+                let n = blocks.len() as u64;
+                blocks.push(Block {
+                    game: n,
+                    records: Vec::new(),
+                });
+            }
+            if let Some(b) = blocks.last_mut() {
                 b.records.push(Record {
                     position,
                     label: label.round() as i8,
@@ -223,18 +235,29 @@ pub fn merge(
             return Err(MergeError::OutputIsInput(path.clone()));
         }
     }
+    // Parts of an earlier merge into more parts are removed after the write; one that is an
+    // input is refused before anything is written.
+    let stale: Vec<PathBuf> = match max_positions {
+        None => Vec::new(),
+        Some(_) => (parts.len()..)
+            .map(|k| part_path(out, k))
+            .take_while(|p| p.is_file())
+            .collect(),
+    };
+    for path in &stale {
+        if std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
+            return Err(MergeError::OutputIsInput(path.clone()));
+        }
+    }
     for (path, part) in paths.into_iter().zip(&parts) {
         datafile::write_data_file(&path, part).map_err(|e| MergeError::Write(path.clone(), e))?;
         report.files.push(path);
     }
-    if max_positions.is_some() {
-        for k in parts.len().. {
-            let stale = part_path(out, k);
-            if !stale.is_file() || std::fs::remove_file(&stale).is_err() {
-                break;
-            }
-            report.removed.push(stale);
+    for path in stale {
+        if std::fs::remove_file(&path).is_err() {
+            break;
         }
+        report.removed.push(path);
     }
     Ok(report)
 }
@@ -336,6 +359,13 @@ mod tests {
         let part = dir.join("all-000.wdb");
         let refused = merge(&[part.clone(), b.clone()], labels, &out, Some(1));
         assert!(matches!(refused, Err(MergeError::OutputIsInput(p)) if p == part));
+        // A further part of an earlier merge, the merge would remove, is refused as an input too.
+        let extra = dir.join("all-001.wdb");
+        std::fs::copy(&a, &extra).unwrap();
+        let refused = merge(&[extra.clone(), b.clone()], labels, &out, Some(2));
+        assert!(matches!(refused, Err(MergeError::OutputIsInput(p)) if p == extra));
+        assert_eq!(std::fs::read(&extra).unwrap(), before);
+        std::fs::remove_file(&extra).unwrap();
         assert_eq!(std::fs::read(&a).unwrap(), before);
         // Inputs without positions replace nothing.
         let empty = dir.join("empty.txt");
@@ -346,6 +376,47 @@ mod tests {
             Err(MergeError::Empty)
         ));
         assert_eq!(std::fs::read(&out).unwrap(), kept);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_text_file_without_game_markers_is_cut_into_blocks_a_reader_accepts() {
+        let dir = std::env::temp_dir().join(format!("wedge-merge-text-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Random boards (distinct with all but certainty), one more than a block holds.
+        let count = datafile::MAX_BLOCK_RECORDS as usize + 1;
+        let mut rng = crate::rng::Rng::new(7);
+        let mut text = String::with_capacity(count * 70);
+        for _ in 0..count {
+            for _ in 0..64 {
+                text.push(['X', 'O', '-'][rng.below(3) as usize]);
+            }
+            text.push_str(" X 0\n");
+        }
+        let input = dir.join("nomarks.txt");
+        std::fs::write(&input, text).unwrap();
+        let out = dir.join("nomarks.wdb");
+        let labels = Some(TextLabels {
+            kind: LabelKind::Outcome,
+            depth: 0,
+            exact_empties: 0,
+        });
+        let report = merge(&[input], labels, &out, None).unwrap();
+        let data = datafile::read_data_file(&out).unwrap();
+        let sizes: Vec<usize> = data.blocks.iter().map(|b| b.records.len()).collect();
+        assert!(sizes.len() >= 2, "{sizes:?}");
+        assert!(sizes
+            .iter()
+            .all(|&n| n <= datafile::MAX_BLOCK_RECORDS as usize));
+        assert_eq!(sizes.iter().sum::<usize>(), report.written);
+        // A block too large to read back is refused by the writer, not written.
+        let big = Block {
+            game: 0,
+            records: vec![data.blocks[0].records[0]; count],
+        };
+        let bad = dir.join("big.wdb");
+        assert!(datafile::write_data_file(&bad, &[big]).is_err());
+        assert!(!bad.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
