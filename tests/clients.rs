@@ -25,7 +25,7 @@ fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
     assert!(
         before
             .iter()
-            .any(|l| l == "info string Hash: 16 MB table in use"),
+            .any(|l| l == "info string Hash: 16 MB asked, a 16 MB search table in use"),
         "{before:?}"
     );
     // More memory than any machine has: one error line before readyok, and the engine plays on.
@@ -45,6 +45,15 @@ fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
         before.len() == 1
             && before[0].starts_with("info string error: Hash 1000000: cannot allocate 524288 MB")
             && before[0].contains("largest power of two"),
+        "{before:?}"
+    );
+    // A size that is not a power of two says what the table really takes.
+    e.send("setoption name Hash value 100");
+    let before = e.sync();
+    assert!(
+        before
+            .iter()
+            .any(|l| l == "info string Hash: 100 MB asked, a 64 MB search table in use"),
         "{before:?}"
     );
     // With debug on a search tells its plan in words (the book would answer instead).

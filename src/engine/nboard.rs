@@ -253,15 +253,19 @@ impl NboardFrontEnd {
     /// out).
     fn play(&mut self, mv: Move, seconds: f64, text: &str) {
         let mut pos = self.position();
-        if !mv.is_pass() && pos.board.must_pass() {
-            self.game.moves.push(Move::PASS);
-            self.times.push(0.0);
+        let pass_first = !mv.is_pass() && pos.board.must_pass();
+        if pass_first {
             pos = pos.play(Move::PASS).unwrap_or(pos);
         }
         if pos.play(mv).is_some() {
+            if pass_first {
+                self.game.moves.push(Move::PASS);
+                self.times.push(0.0);
+            }
             self.game.moves.push(mv);
             self.times.push(seconds);
         } else {
+            // Nothing is added, not even a pass inserted for it.
             log::warn!("nboard: illegal move '{text}' ignored");
         }
     }

@@ -273,8 +273,11 @@ impl WedgeFrontEnd {
                 match s.core.hash_resized(mb, result) {
                     Err(e) => error(&mut s.out, e),
                     Ok(()) if self.debug => {
-                        s.out
-                            .line(&format!("info string Hash: {mb} MB table in use"));
+                        // The search's table takes the largest power of two of MB not above it.
+                        let used = 1usize << mb.max(1).ilog2();
+                        s.out.line(&format!(
+                            "info string Hash: {mb} MB asked, a {used} MB search table in use"
+                        ));
                     }
                     Ok(()) => {}
                 }
