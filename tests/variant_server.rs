@@ -626,6 +626,58 @@ fn bytes_left_from_one_game_are_not_read_in_the_next() {
 }
 
 #[test]
+fn a_move_sent_after_a_loss_on_time_is_not_read_in_the_next_game() {
+    let (srv, port) = server(&["--games", "2", "--time", "0.5"]);
+    let mut white = TClient::connect(port, WHITE);
+    let red = TClient::connect(port, RED);
+    let r = std::thread::spawn(move || red.play_out());
+    let first = white.next();
+    assert_eq!(first.status, 0);
+    // It thinks past its clock and then answers: game 1 is lost on time, and that answer (a
+    // move that is also legal at game 2's start) must not be taken as its first move there.
+    // The late move is another than the one it answers game 2's start with, so the replay
+    // check of its next message sees which of the two the server played.
+    std::thread::sleep(Duration::from_millis(900));
+    let moves = first.board.moves(WHITE);
+    assert!(moves.len() >= 2, "{moves:?}");
+    let (row, col) = moves[moves.len() - 1];
+    white.send(row, col);
+    assert_eq!(white.next().status, 2);
+    // Game 2's first GIVE MOVE: its start, not a position after the late move.
+    let second = white.next();
+    assert_eq!(second.status, 0);
+    assert_eq!((second.last, &second.board), ((-1, -1), &first.board));
+    white.answer(&second);
+    let msgs = white.play_out();
+    assert_eq!(msgs.iter().filter(|m| m.status == 2).count(), 1);
+    r.join().unwrap();
+    let (status, out, err) = srv.finish();
+    assert!(status.success(), "{out}\n{err}");
+    assert_eq!(out.matches("white ran out of time").count(), 1, "{out}");
+    assert!(!out.contains("technical loss"), "{out}");
+    assert!(out.contains("2 of 2 games played"), "{out}");
+}
+
+#[test]
+fn a_seat_whose_client_left_before_the_games_is_free_again() {
+    let (mut srv, port) = server(&["--games", "1"]);
+    let gone = TClient::connect(port, WHITE);
+    srv.wait_line("white seated");
+    drop(gone);
+    let white = TClient::connect(port, WHITE);
+    let red = TClient::connect(port, RED);
+    let r = std::thread::spawn(move || red.play_out());
+    let msgs = white.play_out();
+    assert_eq!(msgs.last().map(|m| m.status), Some(3));
+    r.join().unwrap();
+    let (status, out, err) = srv.finish();
+    assert!(status.success(), "{out}\n{err}");
+    assert!(out.contains("is free again"), "{out}");
+    assert!(!out.contains("already taken"), "{out}");
+    assert!(out.contains("1 of 1 games played"), "{out}");
+}
+
+#[test]
 fn a_silent_client_loses_on_time() {
     let (srv, port) = server(&["--games", "1", "--time", "0.8"]);
     let mut white = TClient::connect(port, WHITE);

@@ -40,20 +40,69 @@ pub struct ClientArgs {
     pub seed: u64,
 }
 
-/// Connects to `host:port` (each address it resolves to in turn, 10 seconds each).
+/// Connects to `host:port` (each address it resolves to in turn, 10 seconds each). A refused
+/// connection is tried again within those 10 seconds: a server started just before the client
+/// may not be listening yet.
 fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
     let addrs = (host, port)
         .to_socket_addrs()
         .map_err(|e| format!("{host}:{port}: {e}"))?;
     let mut last = format!("{host}:{port}: no address");
     for addr in addrs {
-        match TcpStream::connect_timeout(&addr, Duration::from_secs(10)) {
-            Ok(stream) => return Ok(stream),
-            Err(e) => last = format!("connecting to {addr}: {e}"),
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match TcpStream::connect_timeout(&addr, left.max(Duration::from_millis(1))) {
+                Ok(stream) => return Ok(stream),
+                Err(e) => {
+                    last = format!("connecting to {addr}: {e}");
+                    let retry = e.kind() == std::io::ErrorKind::ConnectionRefused
+                        && left > Duration::from_millis(200);
+                    if !retry {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
         }
     }
     Err(last)
 }
+
+/// Asks the system to probe the connection while it is idle, so that a server whose machine
+/// vanished without closing it ends the session with an error within about two minutes instead
+/// of a wait without end (a server that keeps the connection and sends nothing is still waited
+/// for: its players may think for a long time).
+#[cfg(unix)]
+fn keep_alive(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let fd = stream.as_raw_fd();
+    let set = |level: libc::c_int, name: libc::c_int, value: libc::c_int| {
+        // SAFETY: `fd` is the open socket `stream` owns for the whole call, and the option value
+        // is a live c_int passed by pointer with its own size, which is what setsockopt reads.
+        // A failure leaves the socket as it was; it is ignored (the probes are a convenience).
+        unsafe {
+            libc::setsockopt(
+                fd,
+                level,
+                name,
+                (&value as *const libc::c_int).cast::<libc::c_void>(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+    };
+    set(libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
+    #[cfg(target_os = "linux")]
+    {
+        // The first probe after 60 s of silence, then every 10 s; 6 unanswered end it.
+        set(libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, 60);
+        set(libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, 10);
+        set(libc::IPPROTO_TCP, libc::TCP_KEEPCNT, 6);
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_alive(_stream: &TcpStream) {}
 
 /// Runs `wedge client`.
 pub fn run(args: ClientArgs) -> Result<(), String> {
@@ -83,6 +132,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     };
     let stream = connect(&args.host, args.port)?;
     let _ = stream.set_nodelay(true);
+    keep_alive(&stream);
     let peer = stream
         .peer_addr()
         .map(|a| a.to_string())

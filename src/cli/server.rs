@@ -165,7 +165,9 @@ fn either<T>(
             "{what} is given twice (as --{what} and as a positional argument)"
         )),
         (Some(v), None) => Ok(Some(v)),
-        (None, Some(text)) => parse(text).map(Some),
+        (None, Some(text)) => parse(text)
+            .map(Some)
+            .map_err(|e| format!("{} (positional): {e}", what.to_uppercase())),
         (None, None) => Ok(None),
     }
 }

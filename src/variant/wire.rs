@@ -363,6 +363,10 @@ impl ServerMessage {
     }
 }
 
+/// The most filler bytes (`\0`, space, CR, LF) [`read_message`] skips before a message: a peer
+/// that sends nothing else is not waited on forever.
+pub const MAX_FILLER: usize = 64 * 1024;
+
 /// Reads one server message from `reader` (best buffered): skips `\0`, space, CR and LF before
 /// the status digit, then reads the header and the cells until the terminator (see the module
 /// comment), and decodes it. Stops at the terminator: nothing of the next message is consumed.
@@ -384,10 +388,18 @@ pub fn read_message(reader: &mut impl Read) -> Result<(ServerMessage, Vec<u8>), 
             }
         }
     };
+    let mut skipped = 0;
     let first = loop {
         let b = next(&bytes)?;
         if !matches!(b, 0 | b' ' | b'\r' | b'\n') {
             break b;
+        }
+        skipped += 1;
+        if skipped > MAX_FILLER {
+            return Err(ReadError::Malformed(DecodeError::new(
+                format!("more than {MAX_FILLER} bytes of \\0, space or line ends and no message"),
+                &[],
+            )));
         }
     };
     bytes.push(first);
@@ -633,6 +645,15 @@ mod tests {
         let mut garbage = &b"HTTP/1.1 400 Bad Request\r\n\r\n"[..];
         match read_message(&mut garbage) {
             Err(ReadError::Malformed(e)) => assert!(e.bytes.starts_with(b"HTTP/1.1")),
+            other => panic!("{other:?}"),
+        }
+        // Filler before a message is skipped up to a limit, then refused: no endless wait.
+        let mut padded = vec![0u8; MAX_FILLER];
+        padded.extend_from_slice(&example().encode());
+        assert_eq!(read_message(&mut &padded[..]).unwrap().0, example());
+        let endless = std::io::repeat(b' ');
+        match read_message(&mut endless.take(10 * MAX_FILLER as u64)) {
+            Err(ReadError::Malformed(e)) => assert!(e.reason.contains("no message"), "{e}"),
             other => panic!("{other:?}"),
         }
     }

@@ -68,17 +68,26 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), VariantError> {
     Ok((side(r)?, side(c)?))
 }
 
-/// The four corner squares of a `rows` x `cols` board (sides clamped to 1..=16, so any size
-/// gives squares that [`Board::start`] can judge).
-pub fn corners(rows: usize, cols: usize) -> [Square; 4] {
-    let last = |n: usize| (n.clamp(1, MAX_SIDE) - 1) as u8;
-    let (r, c) = (last(rows), last(cols));
-    [
-        Square::new(0, 0),
-        Square::new(0, c),
-        Square::new(r, 0),
-        Square::new(r, c),
-    ]
+/// The corner squares of a `rows` x `cols` board that are not among its four central squares
+/// (all four from a side of 4 up; on a side of 2 or 3 the central squares reach the edge, and
+/// those corners stay open). Sides are clamped to 1..=16, so any size gives squares that
+/// [`Board::start`] can judge.
+pub fn corners(rows: usize, cols: usize) -> Vec<Square> {
+    let side = |n: usize| n.clamp(1, MAX_SIDE) as u8;
+    let (rows, cols) = (side(rows), side(cols));
+    // The start's central squares: rows (R-1)/2 and the next, columns likewise.
+    let central = |i: u8, n: u8| i == (n - 1) / 2 || i == (n - 1) / 2 + 1;
+    let mut out = Vec::with_capacity(4);
+    for row in [0, rows - 1] {
+        for col in [0, cols - 1] {
+            let sq = Square::new(row, col);
+            let is_central = central(row, rows) && central(col, cols);
+            if !is_central && !out.contains(&sq) {
+                out.push(sq);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -113,6 +122,19 @@ mod tests {
         assert!(StartLayout::parse_named("random:257").is_err());
         let mut rng = Rng::new(1);
         let b = StartLayout::Corners.start(10, 10, &mut rng).unwrap();
-        assert_eq!(b.blocked(), corners(10, 10).to_vec());
+        assert_eq!(b.blocked(), corners(10, 10));
+        assert_eq!(corners(10, 10).len(), 4);
+        // Small sides: the corners that are central squares stay open, and every size starts.
+        assert_eq!(
+            corners(3, 3),
+            vec![Square::new(0, 0), Square::new(0, 2), Square::new(2, 0)]
+        );
+        assert!(corners(2, 2).is_empty());
+        for rows in MIN_SIDE..=MAX_SIDE {
+            for cols in MIN_SIDE..=MAX_SIDE {
+                let b = StartLayout::Corners.start(rows, cols, &mut rng);
+                assert!(b.is_ok(), "{rows}x{cols}: {b:?}");
+            }
+        }
     }
 }

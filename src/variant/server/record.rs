@@ -100,6 +100,12 @@ pub fn board_line(board: &Board) -> String {
 }
 
 /// Seconds with two decimals.
+/// A client's address as a record shows it: without the brackets of an IPv6 address, which
+/// would close the record's `[...]` field (`::1:40312`: the port after the last colon).
+fn peer_text(addr: SocketAddr) -> String {
+    addr.to_string().replace(['[', ']'], "")
+}
+
 fn seconds(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64())
 }
@@ -177,8 +183,8 @@ impl GameRecord {
             self.number,
             self.of,
             seconds(self.time),
-            self.peers[0],
-            self.peers[1],
+            peer_text(self.peers[0]),
+            peer_text(self.peers[1]),
             board_line(&self.start)
         );
         for mv in &self.moves {

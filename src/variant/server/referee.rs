@@ -10,6 +10,10 @@ use crate::variant::wire::{ServerMessage, Status, WireMove, MOVE_LEN};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// How long a client that lost on time may still take to send the move it was thinking of, which
+/// is then dropped before the next game.
+const LATE_ANSWER_GRACE: Duration = Duration::from_secs(2);
+
 /// The message to `colour` about `board`.
 pub(super) fn message(
     status: Status,
@@ -62,6 +66,8 @@ pub(super) fn play_game(
     let mut clocks = [config.time; 2];
     let mut last: [Option<Square>; 2] = [None, None];
     let mut moves = Vec::new();
+    // The seat whose read timed out: its move may still come, and must not be read next game.
+    let mut late_answer = None;
     let ending = loop {
         if board.is_over() {
             break Ending::Finished;
@@ -90,6 +96,7 @@ pub(super) fn play_game(
             Ok(()) => {}
             Err(ReadFailure::Timeout) => {
                 clocks[me] = Duration::ZERO;
+                late_answer = Some(me);
                 break Ending::Time { loser: colour };
             }
             Err(ReadFailure::Gone) => {
@@ -158,6 +165,9 @@ pub(super) fn play_game(
             );
             seats[me].send(&msg);
         }
+    }
+    if let Some(me) = late_answer {
+        seats[me].drop_late_answer(LATE_ANSWER_GRACE, stop);
     }
     GameRecord {
         number,

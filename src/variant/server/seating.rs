@@ -9,6 +9,9 @@ use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The most bytes [`Seat::drain`] drops before a GIVE MOVE.
+const DRAIN_LIMIT: usize = 64 * 1024;
+
 /// Why a deadline-bound read did not get its bytes.
 pub(super) enum ReadFailure {
     /// The deadline passed.
@@ -46,13 +49,15 @@ impl Seat {
     /// over from the last game), so that the answer to the next GIVE MOVE is read from a clean
     /// start and one misbehaviour costs one game. Returns the bytes dropped; a closed or failed
     /// connection is left for the next read to find.
+    /// At most [`DRAIN_LIMIT`] bytes are dropped: a client that never stops sending leaves the
+    /// rest for the next read, which then finds no move in it.
     pub(super) fn drain(&mut self) -> usize {
         if !self.alive || self.stream.set_nonblocking(true).is_err() {
             return 0;
         }
         let mut dropped = 0;
         let mut sink = [0u8; 512];
-        loop {
+        while dropped < DRAIN_LIMIT {
             match self.stream.read(&mut sink) {
                 Ok(0) => break,
                 Ok(n) => dropped += n,
@@ -64,6 +69,37 @@ impl Seat {
             self.alive = false;
         }
         dropped
+    }
+
+    /// After a loss on time: waits up to `grace` for the answer that came too late (at most a
+    /// move's bytes) and drops it, so that it is not read as the answer to the next game's first
+    /// GIVE MOVE.
+    pub(super) fn drop_late_answer(&mut self, grace: Duration, stop: &AtomicBool) {
+        if !self.alive {
+            return;
+        }
+        let mut late = [0u8; wire::MOVE_LEN];
+        let deadline = Instant::now() + grace;
+        if let Err(ReadFailure::Gone) = read_exact_by(&mut self.stream, &mut late, deadline, stop) {
+            self.alive = false;
+        }
+    }
+
+    /// Whether the client has closed its connection (or it failed): looked at without blocking,
+    /// and without taking any byte it sent.
+    fn closed(&self) -> bool {
+        if self.stream.set_nonblocking(true).is_err() {
+            return true;
+        }
+        let closed = match self.stream.peek(&mut [0u8; 1]) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(e) => !matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ),
+        };
+        closed || self.stream.set_nonblocking(false).is_err()
     }
 
     /// Closes after ABORT: shuts the write side, waits up to `until` for the client's own close
@@ -202,8 +238,21 @@ pub(super) fn seat_clients(
             continue;
         };
         let seat = &mut seats[idx(colour)];
+        // A client seated earlier that has gone since gives its seat up to this one.
+        if let Some(old) = seat.take_if(|old| old.closed()) {
+            on_event(Event::Refused {
+                peer: old.peer,
+                reason: format!(
+                    "closed before the games began; {} is free again",
+                    colour.name()
+                ),
+            });
+        }
         if seat.is_some() {
-            refuse(format!("{} is already taken", colour.name()));
+            on_event(Event::Refused {
+                peer,
+                reason: format!("{} is already taken", colour.name()),
+            });
             continue;
         }
         *seat = Some(Seat {

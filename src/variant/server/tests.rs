@@ -81,6 +81,13 @@ fn records_name_the_result() {
         line.contains("RE[W:time]SC[4-1]TL[119.88 0.00];)"),
         "{line}"
     );
+    assert!(line.contains("PW[127.0.0.1:1]"), "{line}");
+    // An IPv6 peer's brackets would close the field early.
+    let v6: SocketAddr = "[::1]:40312".parse().unwrap();
+    let mut six = record.clone();
+    six.peers = [v6, peer];
+    let line = six.ggf();
+    assert!(line.contains("PW[::1:40312]PR[127.0.0.1:1]"), "{line}");
     record.ending = Ending::Finished;
     assert_eq!(record.result(), "W+3");
     assert_eq!(record.winner(), Some(Side::First));
