@@ -202,6 +202,40 @@ fn searchmoves_and_mate_restrict_and_solve() {
     let (lines, mv) = e.bestmove();
     assert!(legal_in(&ffo1, &mv), "{mv}");
     assert!(lines.iter().any(|l| l.contains(" wld win ")), "{lines:?}");
+    // Beyond 16 empties a restricted or multi-line solve starts with the quick midgame search,
+    // as a plain solve does: its lines come first, and a solve cut short plays its move.
+    let far = "XXXXXXXXXOOOOOOXXOXXXXOXXOXOOXOXXOOOOOOX------------------------ X";
+    let far_pos: Position = far.parse().unwrap();
+    let two: Vec<String> = far_pos
+        .legal_move_list()
+        .into_iter()
+        .take(2)
+        .map(|m| m.to_string())
+        .collect();
+    e.send(&format!("position board {far}"));
+    e.send(&format!(
+        "go exact searchmoves {} {} movetime 60",
+        two[0], two[1]
+    ));
+    let (lines, mv) = e.bestmove();
+    assert!(two.contains(&mv), "{mv} not in {two:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" depth ") && l.contains(" pv ")),
+        "{lines:?}"
+    );
+    e.send("setoption name MultiPV value 2");
+    e.send("go wld movetime 60");
+    let (lines, mv) = e.bestmove();
+    assert!(legal_in(&far_pos, &mv), "{mv}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" multipv 2 ") && l.contains(" pv ")),
+        "{lines:?}"
+    );
+    e.send("setoption name MultiPV value 1");
     // No listed move is legal: an error, then all moves are searched.
     e.send("position startpos");
     e.send("go depth 2 searchmoves a1");

@@ -107,6 +107,11 @@ fn passes_in_uci_and_ugi_mode() {
     e.send(board);
     e.send("go depth 4");
     assert_eq!(e.bestmove().1, "pass");
+    // `searchmoves pass` names the one move there is.
+    e.send("go depth 4 searchmoves pass");
+    let (lines, mv) = e.bestmove();
+    assert_eq!(mv, "pass");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     e.send("ugi");
     e.until(|l| l == "ugiok");
     e.send(board);

@@ -639,7 +639,10 @@ impl WedgeFrontEnd {
         if self.debug {
             s.out.line(&format!("info string {}", plan.describe()));
         }
-        let started = s.core.start_search(board, plan, None);
+        // The hard limit counts from now, as on 8 x 8: jobs queued before the search (a table
+        // being filled for a new layout, a clear) would otherwise come out of the move's time.
+        let hard = crate::variant::time::plan(&plan.plan.limits, board.empties()).hard;
+        let started = s.core.start_search(board, plan, hard);
         self.started(s, started, params, ponder);
     }
 

@@ -93,8 +93,6 @@ pub enum Fault {
     GoParameter(String),
     /// A `searchmoves` entry that is no move.
     SearchMove(ParseSquareError),
-    /// A pass in `searchmoves`.
-    SearchPass,
     /// `searchmoves` with no move.
     SearchNothing,
     /// `go mate` with `exact`.
@@ -200,9 +198,6 @@ impl fmt::Display for Fault {
                 super::go::GO_WORDS
             ),
             Fault::SearchMove(e) => write!(f, "go: searchmoves: {e}"),
-            Fault::SearchPass => {
-                f.write_str("go: searchmoves: a pass cannot be searched (list squares)")
-            }
             Fault::SearchNothing => f.write_str("go: searchmoves needs at least one move"),
             Fault::MateAndExact => {
                 f.write_str("go: 'mate' (a win/loss/draw solve) and 'exact' exclude each other")

@@ -132,6 +132,9 @@ pub(super) fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
             GoWord::Mate => set_once(&mut go.mate, small(tokens.next())?, w)?,
             GoWord::SearchMoves => {
                 let mut set = 0u64;
+                // A pass names no square: where the side must pass it is the answer anyway, and
+                // elsewhere it is a move that is not legal.
+                let mut named = false;
                 while let Some(&t) = tokens.peek() {
                     if go_word(t).is_some() {
                         break;
@@ -139,12 +142,12 @@ pub(super) fn parse_go(args: &[&str]) -> Result<GoParams, ParseError> {
                     tokens.next();
                     let mv =
                         Move::from_str(t).map_err(|e| ParseError::from(Fault::SearchMove(e)))?;
-                    match mv.square() {
-                        Some(sq) => set |= 1u64 << sq.index(),
-                        None => return Err(Fault::SearchPass.into()),
+                    named = true;
+                    if let Some(sq) = mv.square() {
+                        set |= 1u64 << sq.index();
                     }
                 }
-                if set == 0 {
+                if !named {
                     return Err(Fault::SearchNothing.into());
                 }
                 set_once(&mut go.searchmoves, set, w)?;

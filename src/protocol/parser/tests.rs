@@ -216,7 +216,10 @@ fn go_errors_are_clear() {
     assert!(err("go movetime 1.5").contains("needs a number"));
     assert!(err("go ponder ponder").contains("given twice"));
     assert!(err("go searchmoves").contains("at least one move"));
-    assert!(err("go searchmoves pass").contains("pass"));
+    // A pass names the move of a side that must pass; it adds no square.
+    assert_eq!(go("go searchmoves pass").searchmoves, Some(0));
+    let c4 = 1u64 << "c4".parse::<crate::board::Square>().unwrap().index();
+    assert_eq!(go("go searchmoves pass c4").searchmoves, Some(c4));
     assert!(err("go searchmoves z9").contains("searchmoves"));
     assert!(err("go mate").contains("mate"));
     assert!(parse_command("go depth x").unwrap_err().is_go);

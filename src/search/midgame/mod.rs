@@ -322,10 +322,11 @@ impl Searcher {
         let empties = board.empty_count();
         let multipv = limits.multipv.clamp(1, 64);
         if let Some(kind) = limits.solve {
-            if restricted || multipv > 1 {
+            // `searchmoves` or MultiPV: each root move solved on its own.
+            let lines = restricted || multipv > 1;
+            if empties <= SURE_SOLVE_EMPTIES && lines {
                 return self.solve_moves(board, moves, kind, multipv, start, report);
-            }
-            if empties <= SURE_SOLVE_EMPTIES {
+            } else if empties <= SURE_SOLVE_EMPTIES {
                 return self.solve(board, kind, start, report).0;
             }
             // A solve this far from the end may be cut short (time, nodes, `stop`) before its
@@ -345,8 +346,16 @@ impl Searcher {
             }
             // The helper threads' nodes count towards the solve's node budget and reports.
             self.count_helper_nodes();
-            let (solved, confidence) = self.solve(board, kind, start, report);
-            if self.tree.aborted && confidence == 0 {
+            // Cut short before a selective pass (one line) or before every root move is solved
+            // (lines), the quick search's line over the same moves is the answer.
+            let (solved, answered) = if lines {
+                let r = self.solve_moves(board, moves, kind, multipv, start, report);
+                (r, !self.tree.aborted)
+            } else {
+                let (r, confidence) = self.solve(board, kind, start, report);
+                (r, !self.tree.aborted || confidence > 0)
+            };
+            if !answered {
                 return SearchResult {
                     nodes: self.tree.nodes,
                     ..fallback
