@@ -989,3 +989,39 @@ fn a_match_file_ending_without_its_newline_is_resumed_or_refused_as_its_last_lin
     );
     assert_eq!(std::fs::read_to_string(&ggf).unwrap(), foreign);
 }
+
+#[test]
+fn a_reader_that_stops_reading_does_not_stop_the_match() {
+    // As `wedge match ... 2>&1 | head -1`: both outputs closed after the first line; the match
+    // still plays every game into --out and exits 0 instead of dying on the closed pipe.
+    use std::io::BufRead;
+    let dir = test_dir("closed-pipe");
+    let out_file = dir.join("games.ggf");
+    let mut child = Command::new(WEDGE)
+        .args(["match", "--engine", "greedy", "--engine", "random"])
+        .args(["--games", "4000", "--depth", "1", "--out"])
+        .arg(&out_file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("games"), "{first}");
+    drop(child.stdout.take());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the match did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let games = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(games.lines().count(), 4000);
+}

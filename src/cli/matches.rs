@@ -145,7 +145,7 @@ fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<(), String> {
         .transpose()
         .map_err(|e| e.to_string())?;
     let counted = arena::recount(paths).map_err(|e| format!("match --recount: {e}"))?;
-    print!("{}", arena::recount_report(&counted, sprt.as_ref()));
+    print_or_drop!("{}", arena::recount_report(&counted, sprt.as_ref()));
     Ok(())
 }
 
@@ -308,12 +308,12 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             .map_or(String::new(), |p| p.display().to_string());
         let left = config.planned_games();
         if left == 0 {
-            eprintln!(
+            eprintln_or_drop!(
                 "match: every game of this {} is in {out} already; nothing left to play",
                 if shard.parts > 1 { "shard" } else { "run" }
             );
         } else {
-            eprintln!(
+            eprintln_or_drop!(
                 "match: {} games of this run are in {out} already; playing the other {left}",
                 config.done.len()
             );
@@ -329,7 +329,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         bar.set_style(style);
     }
     let log_line = |tally: &wedge::tools::arena::stats::Tally| {
-        eprintln!(
+        eprintln_or_drop!(
             "games {}/{}  {}  {:.0} s",
             tally.games(),
             config.games,
@@ -378,7 +378,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     if bar.is_hidden() && logged != tally.games() {
         log_line(&tally);
     }
-    print!("{}", arena::report(&config, &tally, &failures));
+    print_or_drop!("{}", arena::report(&config, &tally, &failures));
     if let Some(path) = &args.json {
         super::write_atomically(path, arena::json_report(&config, &tally, &failures))
             .map_err(|e| format!("match: {e}"))?;
@@ -555,7 +555,7 @@ fn games_done(
                 "{at}: a last line without its newline that is no game record; give another --out"
             ));
         }
-        eprintln!(
+        eprintln_or_drop!(
             "match: {}: removing a last line cut short ({} bytes)",
             path.display(),
             text.len() - whole

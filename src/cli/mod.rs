@@ -3,6 +3,25 @@
 //! returns an error as text, which only `main` prints (library code returns typed errors; they
 //! become text here).
 
+/// `print!` that drops the text when standard output is closed, instead of panicking: for the
+/// tools that keep SIGPIPE ignored because they write to engines' pipes (`match`, `tune`), whose
+/// output a user may cut short (`wedge match ... | head`) while games go on.
+macro_rules! print_or_drop {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, $($arg)*).and_then(|()| out.flush());
+    }};
+}
+
+/// `eprintln!` that drops the line when standard error is closed ([`print_or_drop`]'s reason).
+macro_rules! eprintln_or_drop {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod analyze;
 pub mod bench;
 pub mod book;

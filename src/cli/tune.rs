@@ -89,7 +89,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         Err(e) => return Err(format!("tune: {}: {e}", args.state.display())),
     };
     if state.done > 0 && state.done < config.iterations {
-        eprintln!(
+        eprintln_or_drop!(
             "resuming {} at iteration {} of {}",
             args.state.display(),
             state.done + 1,
@@ -150,7 +150,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
             .zip(&state.theta)
             .map(|(p, t)| format!("{} {t:.1}", p.name))
             .collect();
-        eprintln!(
+        eprintln_or_drop!(
             "iteration {}/{}  plus +{}={}-{}  {}  ETA {:.0} s",
             state.done,
             config.iterations,
@@ -163,7 +163,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         Ok(())
     });
     result.map_err(|e| format!("tune: {e}"))?;
-    print!("{}", report(&config, &state));
+    print_or_drop!("{}", report(&config, &state));
     Ok(())
 }
 
