@@ -404,14 +404,15 @@ fn read_number(token: &str) -> Number {
     }
 }
 
-/// Reads the number after keyword `name` of command `cmd`, at most `max`. With `negative_is_zero`, a
-/// negative value (however large) reads as 0; otherwise it is an error.
+/// Reads the number after keyword `name` of command `cmd`, at most `max`. With `clock` (a clock
+/// value, which a GUI computes), a negative value (however large) reads as 0 and one beyond 64
+/// bits as `max`; otherwise both are errors.
 fn number_arg(
     cmd: &'static str,
     name: &'static str,
     token: Option<&str>,
     max: u64,
-    negative_is_zero: bool,
+    clock: bool,
 ) -> Result<u64, ParseError> {
     let fault = |fault| {
         ParseError::from(Fault::Number {
@@ -425,10 +426,11 @@ fn number_arg(
     };
     match read_number(token) {
         Number::Value(v) if v <= max => Ok(v),
+        Number::Overflow if clock => Ok(max),
         Number::Value(_) | Number::Overflow => {
             Err(fault(NumberFault::TooLarge(truncate(token), max)))
         }
-        Number::Negative if negative_is_zero => Ok(0),
+        Number::Negative if clock => Ok(0),
         Number::Negative => Err(fault(NumberFault::Negative(truncate(token)))),
         Number::Invalid => Err(fault(NumberFault::NotANumber(truncate(token)))),
     }

@@ -203,6 +203,11 @@ fn negative_clocks_read_as_zero() {
         (g.btime, g.wtime, g.binc, g.winc),
         (Some(0), Some(0), Some(0), Some(0))
     );
+    // A clock beyond 64 bits is the largest there is, not an error that loses the move; other
+    // numbers that large are still errors.
+    let g = go("go wtime 99999999999999999999 btime 1000");
+    assert_eq!((g.wtime, g.btime), (Some(u64::MAX), Some(1000)));
+    assert!(err("go movetime 99999999999999999999").contains("movetime"));
 }
 
 #[test]
