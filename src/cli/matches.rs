@@ -457,11 +457,7 @@ fn run_id(
         args.layout,
         args.random_moves
     );
-    for o in openings {
-        text.push_str(&o.start.to_string());
-        text.push_str(&o.transcript());
-        text.push('|');
-    }
+    text.push_str(&wedge::tools::run::openings_text(openings));
     wedge::tools::run::run_id(&text)
 }
 

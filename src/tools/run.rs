@@ -70,6 +70,17 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// The openings of a run as one line of text for its [`run_id`]: each start position and moves.
+pub fn openings_text(openings: &[crate::board::text::Game]) -> String {
+    let mut text = String::new();
+    for o in openings {
+        text.push_str(&o.start.to_string());
+        text.push_str(&o.transcript());
+        text.push('|');
+    }
+    text
+}
+
 /// Records run `id` (described by `about`, a line for people) beside `data`, or checks that the
 /// one recorded there is the same: a resumed or sharded run appends only to its own data. A data
 /// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty

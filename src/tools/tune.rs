@@ -244,12 +244,12 @@ impl TuneConfig {
     /// What a resume must share with the run that wrote the state, beyond the numbers the state
     /// names: the engine with its options, the time control and the openings, as one id.
     pub fn run_id(&self) -> String {
-        let mut text = format!("{:?}|{}|", self.engine, self.tc.describe());
-        for o in &self.openings {
-            text.push_str(&o.start.to_string());
-            text.push_str(&o.transcript());
-            text.push('|');
-        }
+        let text = format!(
+            "{:?}|{}|{}",
+            self.engine,
+            self.tc.describe(),
+            super::run::openings_text(&self.openings)
+        );
         super::run::run_id(&text)
     }
 }

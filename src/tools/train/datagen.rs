@@ -513,22 +513,22 @@ pub fn datagen(
                         break;
                     }
                     let (f, synced) = &mut *guard;
-                    let before = f.metadata().map(|m| m.len());
-                    let written = match &before {
-                        Ok(len) if !binary && len + bytes.len() as u64 > MAX_TEXT_BYTES => {
+                    let written = f.metadata().map(|m| m.len()).and_then(|len| {
+                        let result = if !binary && len + bytes.len() as u64 > MAX_TEXT_BYTES {
                             Err(std::io::Error::other(format!(
                                 "the file would grow past the {} MB a text data file may hold; \
                                  write a .wdb file instead (wedge data merge converts this one)",
                                 MAX_TEXT_BYTES >> 20
                             )))
+                        } else {
+                            f.write_all(&bytes).and_then(|_| f.flush())
+                        };
+                        if result.is_err() {
+                            // A partial write cut back, so the file holds whole games only.
+                            let _ = f.set_len(len);
                         }
-                        Ok(_) => f.write_all(&bytes).and_then(|_| f.flush()),
-                        Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
-                    };
-                    if let (Err(_), Ok(len)) = (&written, before) {
-                        // A partial write cut back, so the file holds whole games only.
-                        let _ = f.set_len(len);
-                    }
+                        result
+                    });
                     let written = written.and_then(|_| {
                         if synced.elapsed().as_secs() >= 2 {
                             *synced = std::time::Instant::now();
