@@ -433,7 +433,8 @@ fn a_midgame_move_is_scored_at_the_depth_of_the_best_one() {
             };
             assert_eq!(played, f64::from(cd) / 100.0, "{m}");
         }
-        let loss = ((best - played).max(0.0) * 100.0).round() / 100.0;
+        // In tenths, as the table shows it and the marks are given.
+        let loss = ((best - played).max(0.0) * 10.0).round() / 10.0;
         assert_eq!(m["loss"].as_f64().unwrap(), loss, "{m}");
     }
     assert!(

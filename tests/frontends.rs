@@ -16,7 +16,7 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 struct Session {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -41,14 +41,20 @@ impl Session {
         let stdin = child.stdin.take().unwrap();
         Session {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Ends the engine's input, as a GUI that quits without a word does.
+    fn close_input(&mut self) {
+        self.stdin = None;
     }
 
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
@@ -266,6 +272,32 @@ fn gtp_pass_is_answered_and_accepted() {
     let answer = ask(&mut s, &format!("genmove {other}"));
     let mv: Move = answer[2..].parse().unwrap();
     assert!(p.play(Move::PASS).unwrap().play(mv).is_some());
+}
+
+/// Once the game is over, `genmove` passes for either colour, whichever moved last.
+#[test]
+fn gtp_genmove_on_a_finished_game_passes_for_both_colours() {
+    let mut s = Session::start("gtp");
+    let mut rng = wedge::rng::Rng::new(5);
+    let mut pos = Position::START;
+    while !pos.board.is_game_over() {
+        let list = pos.legal_move_list();
+        let m = if list.is_empty() {
+            Move::PASS
+        } else {
+            list[(rng.next_u64() % list.len() as u64) as usize]
+        };
+        let c = if pos.side == wedge::Color::Black {
+            "b"
+        } else {
+            "w"
+        };
+        assert_eq!(gtp_ask(&mut s, &format!("play {c} {m}")), "=", "{m}");
+        pos = pos.play(m).unwrap();
+    }
+    for c in ["b", "w", "b"] {
+        assert_eq!(gtp_ask(&mut s, &format!("genmove {c}")), "= pass", "{c}");
+    }
 }
 
 #[test]
@@ -756,6 +788,31 @@ fn nboard_answers_a_go_that_ends_the_input() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.lines().any(|l| l.starts_with("=== ")), "{text}");
+}
+
+/// The input ends during searches that alone would run for hours: each still answers (within the
+/// grace time; the session's line timeout would fail the test long before the search's own end).
+#[test]
+fn end_of_input_bounds_searches_of_any_depth_or_clock() {
+    let mut nb = Session::start("nboard");
+    nb.send("nboard 2");
+    nb.send("set option OwnBook false");
+    nb.send("set depth 60");
+    nb.send(&format!("set game {}", ggf(Position::START, &[])));
+    nb.send("go");
+    let mut gtp = Session::start("gtp");
+    assert_eq!(gtp_ask(&mut gtp, "set_option OwnBook false"), "=");
+    assert_eq!(gtp_ask(&mut gtp, "time_settings 10000000 0 0"), "=");
+    gtp.send("genmove b");
+    // The searches have begun before the input ends.
+    nb.until(|l| l.starts_with("status"));
+    std::thread::sleep(Duration::from_millis(300));
+    nb.close_input();
+    gtp.close_input();
+    let moved = nb.until(|l| l.starts_with("=== "));
+    assert!(moved.last().unwrap().len() > 4, "{moved:?}");
+    let answer = gtp.until(|l| l.starts_with('=') || l.starts_with('?'));
+    assert!(answer.last().unwrap().starts_with("= "), "{answer:?}");
 }
 
 #[test]

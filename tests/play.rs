@@ -172,6 +172,16 @@ fn save_load_edit_and_resume() {
     let played = moves(&lines);
     e.send(&format!("save {}", record.display()));
     e.until(|l| l.starts_with("Saved to"));
+    // A FIFO (nothing reads it) is refused at once rather than blocking the game.
+    let fifo = temp("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    e.send(&format!("save {}", fifo.display()));
+    let refused = e.until(|l| l.starts_with("error") || l.starts_with("Saved to"));
+    assert!(
+        refused.last().unwrap().contains("not a regular file"),
+        "{refused:?}"
+    );
     e.send("new");
     assert_eq!(moves(&to_prompt(&mut e)), "(none)");
     e.send(&format!("load {}", record.display()));
@@ -304,13 +314,22 @@ fn moves_sent_ahead_wait_for_the_engines_replies() {
     let expected = moves(&lines);
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
-    // The same moves at once.
-    let mut e = Engine::start_with(&[&["play"][..], &args].concat());
-    let text: String = script.iter().map(|m| format!("{m}\n")).collect();
-    e.send_bytes(format!("{text}quit\n").as_bytes());
-    let out = e.until(|l| l.contains(&format!("moves: {expected}   ")));
-    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
-    assert_eq!(e.wait_exit(), 0);
+    // The same moves at once; then with blank lines between them, which a script's engine does
+    // not take for Enter (stop): every reply is still the full depth-12 search.
+    for blank in ["", "\n"] {
+        let mut e = Engine::start_with(&[&["play"][..], &args].concat());
+        let text: String = script.iter().map(|m| format!("{m}\n{blank}")).collect();
+        e.send_bytes(format!("{text}quit\n").as_bytes());
+        let out = e.until(|l| l.contains(&format!("moves: {expected}   ")));
+        assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+        let depths: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("wedge (O) plays "))
+            .collect();
+        assert_eq!(depths.len(), 3, "{out:?}");
+        assert!(depths.iter().all(|l| l.contains(", depth 12:")), "{out:?}");
+        assert_eq!(e.wait_exit(), 0);
+    }
 }
 
 /// `--resume` continues a game with the sides and the level it was played with; `--play` and

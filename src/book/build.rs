@@ -184,6 +184,10 @@ pub(super) fn read_journal(
         ) else {
             continue;
         };
+        // A score no game can end with is not a result of this build: the leaf is scored again.
+        if !(-64..=64).contains(&score) {
+            continue;
+        }
         done.insert(key(pos.board), (score, depth));
     }
     Ok(done)
@@ -588,7 +592,32 @@ pub fn merge(books: &[Book]) -> Result<Book, MergeError> {
 
 #[cfg(test)]
 mod tests {
-    use super::LeafSettings;
+    use super::{journal_header, key, read_journal, BuildOptions, LeafSettings};
+    use crate::board::Position;
+
+    #[test]
+    fn a_journal_score_no_game_can_end_with_is_scored_again() {
+        let options = BuildOptions {
+            depth: 4,
+            exact_empties: 10,
+            threads: 1,
+            hash_mb: 1,
+        };
+        let dir = std::env::temp_dir().join(format!("wedge-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("b.book.journal");
+        let start = Position::START.to_string();
+        let after = Position::START.play("f5".parse().unwrap()).unwrap();
+        let text = format!(
+            "{}\n{start} 100 4\n{after} -3 4\n",
+            journal_header(&options)
+        );
+        std::fs::write(&path, text).unwrap();
+        let done = read_journal(&path, &options).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(done.len(), 1);
+        assert_eq!(done.get(&key(after.board)), Some(&(-3, 4)));
+    }
 
     fn leaves(
         depths: &[u8],

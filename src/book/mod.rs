@@ -200,11 +200,10 @@ impl Book {
         out
     }
 
-    /// Writes the book file (through a temporary file, so a crash never leaves half a book).
+    /// Writes the book file through `PATH.partial`, synced before it is renamed, so a crash never
+    /// leaves half a book and no other file is touched.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_bytes())?;
-        std::fs::rename(&tmp, path)
+        crate::files::write_whole(path, &self.to_bytes())
     }
 
     /// Number of positions.

@@ -158,8 +158,16 @@ impl FrontEnd for GtpFrontEnd {
         self.go_on(go_on)
     }
 
-    fn end_of_input(&mut self, _s: &mut Session<'_>) -> bool {
+    fn end_of_input(&mut self, s: &mut Session<'_>) -> bool {
         self.input_ended = true;
+        // A move is still answered, within the grace time (a clock may allow days).
+        if let Some(Pending {
+            waiting: Waiting::Move { stop, .. },
+            ..
+        }) = &self.pending
+        {
+            s.stop_after_grace(stop.clone());
+        }
         self.go_on(true)
     }
 
@@ -260,6 +268,9 @@ impl GtpFrontEnd {
             Ok(Command::GenMove { colour, play }) => match self.genmove(s, colour, play) {
                 Ok(Answer::Now(mv)) => Ok(mv),
                 Ok(Answer::Searching(stop)) => {
+                    if self.input_ended {
+                        s.stop_after_grace(stop.clone());
+                    }
                     self.pending = Some(Pending {
                         id,
                         waiting: Waiting::Move { stop, play },
@@ -396,6 +407,10 @@ impl GtpFrontEnd {
     /// Starts a search for `c`'s move, or answers at once (a forced pass, a book move). `play`:
     /// the move goes on the board (`genmove`), else the board stays as it is (`reg_genmove`).
     fn genmove(&mut self, s: &mut Session<'_>, c: Color, play: bool) -> Result<Answer, Error> {
+        // A finished game has no turn: either colour passes.
+        if self.game.position().board.is_game_over() {
+            return Ok(Answer::Now(Move::PASS.to_string()));
+        }
         let pos = self.turn_of(c)?;
         if pos.board.is_game_over() || !pos.board.can_move() {
             if play && !pos.board.is_game_over() {

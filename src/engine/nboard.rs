@@ -117,12 +117,10 @@ impl FrontEnd for NboardFrontEnd {
         self.go_on()
     }
 
-    fn end_of_input(&mut self, _s: &mut Session<'_>) -> bool {
+    fn end_of_input(&mut self, s: &mut Session<'_>) -> bool {
         self.input_ended = true;
-        // A `go` or `analyze` is bounded and answers; a `hint` is not (it runs until `ping`), so
-        // it is stopped and answers what it has.
-        if let Some(r) = self.running.as_ref().filter(|r| r.purpose == Purpose::Hint) {
-            r.stop.store(true, Ordering::Relaxed);
+        if let Some(r) = &self.running {
+            Self::stop_for_end_of_input(s, r.purpose, &r.stop);
         }
         self.go_on()
     }
@@ -375,6 +373,9 @@ impl NboardFrontEnd {
     ) {
         match s.core.start_search(pos, plan.limits, plan.hard) {
             Ok(stop) => {
+                if self.input_ended {
+                    Self::stop_for_end_of_input(s, purpose, &stop);
+                }
                 self.running = Some(Running {
                     stop,
                     purpose,
@@ -383,6 +384,16 @@ impl NboardFrontEnd {
                 })
             }
             Err(e) => log::error!("nboard: {e}"),
+        }
+    }
+
+    /// Once the input has ended: a `hint` (which runs until `ping`) stops at once and answers what
+    /// it has; a `go` or `analyze` answers within the grace time, whatever depth or clock it has.
+    fn stop_for_end_of_input(s: &Session<'_>, purpose: Purpose, stop: &Arc<AtomicBool>) {
+        if purpose == Purpose::Hint {
+            stop.store(true, Ordering::Relaxed);
+        } else {
+            s.stop_after_grace(stop.clone());
         }
     }
 

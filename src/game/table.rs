@@ -26,6 +26,10 @@ impl std::fmt::Display for TableAllocError {
 
 impl std::error::Error for TableAllocError {}
 
+/// Tables of at least this many bytes are checked against the memory available (smaller ones are
+/// not worth reading `/proc` for).
+pub const CHECKED_BYTES: usize = 1 << 20;
+
 /// A vector of `len` values made by `make`, whose memory the kernel is asked to back with huge
 /// pages (2 MB) where it can. The solver's and the search's tables are probed at random, nearly
 /// every probe on a different 4 KB page: with small pages most probes also miss the TLB and walk
@@ -36,10 +40,13 @@ impl std::error::Error for TableAllocError {}
 /// On Linux a table larger than the memory available ([`super::memory::available_memory`]: what
 /// the system can give without swapping out, and the room under a container's or job's limit)
 /// is refused too: the system grants such a request and kills the process when the table is
-/// filled.
+/// filled. Every table from [`CHECKED_BYTES`] up is checked, and each is filled before the next is
+/// asked for, so the tables of many jobs or threads add up and the one that does not fit is the
+/// error.
 pub fn huge_page_vec<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, TableAllocError> {
     let bytes = len.saturating_mul(std::mem::size_of::<T>());
-    if bytes > 64 << 20 && super::memory::available_memory().is_some_and(|a| bytes as u64 > a) {
+    if bytes >= CHECKED_BYTES && super::memory::available_memory().is_some_and(|a| bytes as u64 > a)
+    {
         return Err(TableAllocError { bytes });
     }
     let mut v = Vec::new();

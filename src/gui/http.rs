@@ -1,15 +1,17 @@
 //! The HTTP/1.1 the browser board needs, over `std::net`: one thread a connection (at most
 //! [`MAX_CONNECTIONS`] at once), a request's head capped at [`MAX_HEAD`] bytes and its body at the
-//! caller's limit before any of it is kept, and a connection closed when it has been silent for
-//! [`IDLE_TIMEOUT`]. Bodies come with `Content-Length` or chunked, `Expect: 100-continue` is
+//! caller's limit before any of it is kept, a request that has begun read whole within
+//! [`REQUEST_TIME`], at most [`MAX_PER_PEER`] connections from one address, and a connection closed
+//! (without a word) when it has been silent for [`IDLE_TIMEOUT`] between requests. Bodies come with `Content-Length` or chunked, `Expect: 100-continue` is
 //! answered, connections are kept alive between requests. A body announced larger than the limit
 //! is answered 413 at once, without reading or allocating it.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{IpAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The most bytes of a request's line and headers.
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -17,8 +19,14 @@ pub const MAX_HEAD: usize = 16 * 1024;
 const MAX_HEADERS: usize = 100;
 /// The most connections served at once; more are answered 503 and closed.
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a connection may be silent (between requests, or inside one) before it is closed.
+/// The most connections from one address at once (a browser opens about six to a server), so
+/// that one client cannot take them all.
+pub const MAX_PER_PEER: usize = 32;
+/// How long a connection may be silent between requests before it is closed.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a request may take to arrive whole, from its first byte: a client that trickles
+/// bytes cannot hold a connection for longer.
+pub const REQUEST_TIME: Duration = Duration::from_secs(20);
 /// How often the accepting loop looks at its stop flag when no client comes.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -85,9 +93,10 @@ pub fn serve(
         return;
     }
     let live = Arc::new(AtomicUsize::new(0));
+    let peers: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
     while !stop.load(Ordering::Relaxed) {
-        let stream = match listener.accept() {
-            Ok((s, _)) => s,
+        let (stream, peer) = match listener.accept() {
+            Ok((s, a)) => (s, a.ip()),
             // No client yet (WouldBlock), or one that went before it was taken: look again soon.
             Err(_) => {
                 std::thread::sleep(POLL);
@@ -100,22 +109,39 @@ pub fn serve(
         }
         let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
         let _ = stream.set_write_timeout(Some(IDLE_TIMEOUT));
-        if live.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
+        let from_peer = peers
+            .lock()
+            .map_or(0, |p| p.get(&peer).copied().unwrap_or(0));
+        if live.load(Ordering::Relaxed) >= MAX_CONNECTIONS || from_peer >= MAX_PER_PEER {
             let busy = refuse(&fault(503, "too many connections; try again"));
             let _ = write_response(&mut &stream, &busy, false, false);
             continue;
         }
         live.fetch_add(1, Ordering::Relaxed);
-        let (handle, live_here) = (handle.clone(), live.clone());
+        count_peer(&peers, peer, true);
+        let (handle, live_here, peers_here) = (handle.clone(), live.clone(), peers.clone());
         let spawned = std::thread::Builder::new()
             .name("http-connection".into())
             .spawn(move || {
                 connection(stream, max_body, &*handle, refuse);
                 live_here.fetch_sub(1, Ordering::Relaxed);
+                count_peer(&peers_here, peer, false);
             });
         if spawned.is_err() {
             // The thread was not made: the stream went with the closure and is closed.
             live.fetch_sub(1, Ordering::Relaxed);
+            count_peer(&peers, peer, false);
+        }
+    }
+}
+
+/// Counts a connection from `peer` in (`add`) or out.
+fn count_peer(peers: &Mutex<HashMap<IpAddr, usize>>, peer: IpAddr, add: bool) {
+    if let Ok(mut p) = peers.lock() {
+        let n = p.entry(peer).or_insert(0);
+        *n = if add { *n + 1 } else { n.saturating_sub(1) };
+        if *n == 0 {
+            p.remove(&peer);
         }
     }
 }
@@ -130,9 +156,20 @@ fn connection(
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
-    let mut reader = BufReader::new(read_half);
+    let mut reader = BufReader::new(Timed {
+        stream: read_half,
+        deadline: None,
+    });
     let mut writer = &stream;
     loop {
+        // Between requests: silence for IDLE_TIMEOUT, or the client's close, ends the connection
+        // without an answer (a request the client sends just then is not met by a stray 408).
+        reader.get_mut().deadline = None;
+        match reader.fill_buf() {
+            Ok(b) if !b.is_empty() => {}
+            _ => return,
+        }
+        reader.get_mut().deadline = Some(Instant::now() + REQUEST_TIME);
         match read_request(&mut reader, &mut writer, max_body) {
             Ok(Some((request, keep_alive))) => {
                 let response = handle(&request);
@@ -149,6 +186,33 @@ fn connection(
                 return;
             }
         }
+    }
+}
+
+/// The read half of a connection, whose reads fail once `deadline` has passed (each read waits at
+/// most until then, and at most [`IDLE_TIMEOUT`]).
+struct Timed {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let wait = match self.deadline {
+            None => IDLE_TIMEOUT,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        format!("not sent whole within {} s", REQUEST_TIME.as_secs()),
+                    ));
+                }
+                left.min(IDLE_TIMEOUT)
+            }
+        };
+        self.stream.set_read_timeout(Some(wait))?;
+        self.stream.read(buf)
     }
 }
 
@@ -282,9 +346,12 @@ fn read_request(reader: &mut impl BufRead, writer: &mut impl Write, max_body: us
                 },
             )?;
     } else if let Some(length) = request.header("Content-Length") {
-        let length: usize = length
-            .parse()
-            .map_err(|_| fault(400, "Content-Length is not a number"))?;
+        // Digits only (RFC 9110, 8.6): `+5` is not a length; more digits than a usize holds are
+        // more than any limit.
+        if length.is_empty() || !length.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(fault(400, "Content-Length is not a number"));
+        }
+        let length: usize = length.parse().unwrap_or(usize::MAX);
         if length > max_body {
             return Err(too_big());
         }
@@ -320,8 +387,11 @@ fn read_chunked(reader: &mut impl BufRead, max_body: usize) -> Result<Vec<u8>, H
             return Err(fault(400, "the body ends inside a chunk"));
         };
         let size = line.split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size, 16)
-            .map_err(|_| fault(400, "a chunk's size is not a hex number"))?;
+        if size.is_empty() || !size.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(fault(400, "a chunk's size is not a hex number"));
+        }
+        // Hex digits beyond a usize are more than any limit.
+        let size = usize::from_str_radix(size, 16).unwrap_or(usize::MAX);
         if size == 0 {
             // Trailer lines, up to the empty one.
             let mut budget = MAX_HEAD;
@@ -455,6 +525,20 @@ mod tests {
             413
         );
         assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n"), 400);
+        // Signs are not digits; a length past any number is past the limit.
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: +2\r\n\r\nab"),
+            400
+        );
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n+2\r\nab\r\n0\r\n\r\n"),
+            400
+        );
+        let huge = format!(
+            "POST / HTTP/1.1\r\nContent-Length: {}\r\n\r\n",
+            "9".repeat(40)
+        );
+        assert_eq!(status(huge.as_bytes()), 413);
         assert_eq!(status(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
         assert_eq!(status(b"GET / HTTP/2\r\n\r\n"), 505);
         assert_eq!(status(b"GET /\r\n\r\n"), 400);

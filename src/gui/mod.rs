@@ -274,7 +274,12 @@ fn answer(
     if cross_site && path.starts_with("/api/") {
         return Err((403, "refused: a request from another site".into()));
     }
-    match (request.method.as_str(), path.as_str()) {
+    // HEAD is GET without the body (the connection writes only the head).
+    let method = match request.method.as_str() {
+        "HEAD" => "GET",
+        m => m,
+    };
+    match (method, path.as_str()) {
         ("GET", "/" | "/index.html") => Ok((200, "text/html; charset=utf-8", PAGE.into())),
         ("GET", "/app.js") => Ok((200, "text/javascript; charset=utf-8", SCRIPT.into())),
         ("GET", "/style.css") => Ok((200, "text/css; charset=utf-8", STYLE.into())),

@@ -265,6 +265,12 @@ pub fn parse_claim(body: &str) -> Result<bool, ApiError> {
 pub fn parse_command(body: &str) -> Result<Command, ApiError> {
     let bad = |e: serde_json::Error| ApiError::Invalid(format!("bad command: {e}"));
     let value: serde_json::Value = serde_json::from_str(body).map_err(bad)?;
+    // serde would also read a command from an array (`["move", "f5"]`); a command is an object.
+    if !value.is_object() {
+        return Err(ApiError::Invalid(
+            "bad command: expected an object such as {\"type\": \"state\"}".into(),
+        ));
+    }
     // serde refuses unknown fields of the commands that have fields; those without any are
     // checked here, so that a misspelt request is never half understood.
     const BARE: [&str; 8] = [
@@ -571,6 +577,8 @@ mod tests {
             r#"{"type":"move"}"#,
             r#"{"type":"undo","extra":1}"#,
             r#"{"type":"goto","ply":-1}"#,
+            r#"["move","f5"]"#,
+            r#"["undo"]"#,
         ] {
             let e = parse_command(bad).unwrap_err();
             assert_eq!(e.status(), 400, "{bad}: {e}");

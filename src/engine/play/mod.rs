@@ -526,7 +526,16 @@ impl PlayFrontEnd {
                     .line(&format!("The engine now thinks {}.", self.time_text()));
             }
             PlayCommand::Save(file) => {
-                match std::fs::write(&file, format!("{}\n", self.record())) {
+                // A FIFO or device would block the game (or be replaced): only files are written.
+                let path = std::path::Path::new(&file);
+                let written = match std::fs::metadata(path) {
+                    Ok(m) if !m.is_file() => Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "not a regular file",
+                    )),
+                    _ => crate::files::write_whole(path, format!("{}\n", self.record()).as_bytes()),
+                };
+                match written {
                     Ok(()) => s.out.line(&format!("Saved to {file}.")),
                     Err(e) => s.out.line(&format!("error: cannot save to {file}: {e}")),
                 }
@@ -616,6 +625,10 @@ impl FrontEnd for PlayFrontEnd {
                 return true;
             }
         };
+        // Enter alone is `stop` for a person at the keyboard; a script's blank line is nothing.
+        if !self.config.interactive && line.trim().is_empty() {
+            return true;
+        }
         if let Some(task) = &mut self.task {
             // Only stop, and quit when nothing was typed ahead of it, act at once; anything else
             // waits for the engine (a script's lines all arrive at once and keep their order).

@@ -324,6 +324,16 @@ fn evaluate(
     settings: &Settings,
     stop: &Arc<AtomicBool>,
 ) -> Value {
+    // Once stopped, the positions still queued are skipped: the game's report is thrown away.
+    if stop.load(Ordering::Relaxed) {
+        return Value {
+            best: Move::PASS,
+            discs: 0.0,
+            exact: false,
+            depth: 0,
+            played: None,
+        };
+    }
     searcher.clear();
     let empties = board.empty_count();
     let exact = empties <= settings.exact_empties;
@@ -351,18 +361,23 @@ fn evaluate(
     let result = run(searcher, board, &limits, time, stop);
     let best = result.best_move.unwrap_or(Move::PASS);
     // A midgame score depends on the parity of the depth, so the played move is scored from this
-    // position at the same depth rather than by the next position's own search.
+    // position at the same depth rather than by the next position's own search; under `--time`
+    // that is the depth the best move's search reached, with no deadline (one move searches no
+    // longer than all of them did).
     let played = played
-        .filter(|&m| !exact && m != best)
+        .filter(|&m| !exact && m != best && result.depth > 0)
         .and_then(|m| m.square())
         .filter(|&sq| board.legal_moves().contains(sq))
         .map(|sq| {
             let only = Limits {
                 root_moves: Some(sq.bit()),
+                depth: Some(result.depth),
+                soft_time: None,
+                timed: false,
                 ..limits.clone()
             };
             searcher.clear();
-            discs_of(run(searcher, board, &only, time, stop).score)
+            discs_of(run(searcher, board, &only, None, stop).score)
         });
     Value {
         best,
@@ -452,7 +467,8 @@ fn report_of(
             v.played.unwrap_or(sign * black_view[k + 1])
         };
         let loss = (v.discs - played_score).max(0.0);
-        let loss = (loss * 100.0).round() / 100.0;
+        // Tenths of a disc, as the table shows them, so a mark always agrees with the figure.
+        let loss = (loss * 10.0).round() / 10.0;
         moves.push(MoveReport {
             number: k + 1,
             colour: if pos.side == Color::Black {
@@ -534,5 +550,55 @@ mod tests {
         let p = plies(&game);
         assert_eq!(p.len(), game.moves.len() + 1);
         assert!(p.last().unwrap().board.is_game_over());
+    }
+
+    /// After f5 d6 c3 (a 55-empties midgame position) and the move played there.
+    fn midgame() -> (Board, Settings) {
+        let mut pos = Position::START;
+        for m in ["f5", "d6", "c3"] {
+            pos = pos.play(m.parse().unwrap()).unwrap();
+        }
+        let settings = Settings {
+            depth: 6,
+            time: None,
+            exact_empties: 14,
+            selectivity: 100,
+            thresholds: Thresholds::default(),
+        };
+        (pos.board, settings)
+    }
+
+    #[test]
+    fn under_a_time_the_played_move_is_scored_at_the_depth_the_best_one_reached() {
+        let (board, mut settings) = midgame();
+        settings.time = Some(Duration::from_millis(60));
+        let mut searcher = Searcher::try_new(4, Evaluator::default()).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let best = evaluate(&mut searcher, board, None, &settings, &stop).best;
+        let other = board
+            .legal_moves()
+            .map(Move::play)
+            .find(|&m| m != best)
+            .unwrap();
+        let v = evaluate(&mut searcher, board, Some(other), &settings, &stop);
+        let at_depth = Limits {
+            root_moves: other.square().map(|sq| sq.bit()),
+            depth: Some(v.depth),
+            selectivity: crate::search::selectivity::level_for_percent(100),
+            ..Limits::default()
+        };
+        searcher.clear();
+        let expected = discs_of(run(&mut searcher, board, &at_depth, None, &stop).score);
+        assert!(v.depth > 0);
+        assert_eq!(v.played, Some(expected));
+    }
+
+    #[test]
+    fn a_stopped_analysis_searches_nothing_more() {
+        let (board, settings) = midgame();
+        let mut searcher = Searcher::try_new(4, Evaluator::default()).unwrap();
+        let stop = Arc::new(AtomicBool::new(true));
+        let v = evaluate(&mut searcher, board, None, &settings, &stop);
+        assert_eq!((v.depth, v.played), (0, None));
     }
 }
