@@ -616,6 +616,8 @@ fn nboard_analyze_searches_every_position() {
     s.send("ping 9");
     let lines = s.until(|l| l == "pong 9");
     assert!(lines.len() < 5, "{lines:#?}");
+    // The analysing status is cleared before the pong, so a GUI shows nothing running.
+    assert_eq!(lines[lines.len() - 2], "status", "{lines:#?}");
     s.send("ping 10");
     assert_eq!(s.until(|_| true), vec!["pong 10"]);
 }

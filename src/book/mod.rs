@@ -146,15 +146,30 @@ impl Book {
                 depth: chunk[17],
                 flags: chunk[18],
             };
-            if e.player & e.opponent != 0 || !(-64..=64).contains(&e.score) {
+            let board = Board::new(e.player, e.opponent).ok();
+            if board.is_none() || !(-64..=64).contains(&e.score) {
                 return Err(err(format!(
                     "entry {} is not a valid position",
                     entries.len()
                 )));
             }
+            // Positions are kept in their canonical orientation: another one is never looked up.
+            if board.is_some_and(|b| b.canonical().0 != b) {
+                return Err(err(format!(
+                    "entry {} is not in its canonical orientation",
+                    entries.len()
+                )));
+            }
             if let Some(prev) = entries.last() {
                 let prev: &Entry = prev;
-                if (prev.player, prev.opponent) >= (e.player, e.opponent) {
+                let (was, is) = ((prev.player, prev.opponent), (e.player, e.opponent));
+                if was == is {
+                    return Err(err(format!(
+                        "entry {} repeats the one before",
+                        entries.len()
+                    )));
+                }
+                if was > is {
                     return Err(err(format!("entries out of order at {}", entries.len())));
                 }
             }
@@ -402,5 +417,26 @@ mod tests {
             .unwrap_err()
             .message
             .contains("version"));
+        // Checksums right, entries wrong: a repeat, and a position the engine never looks up.
+        let first = sample().entries[0];
+        let twice = Book {
+            entries: vec![first, first],
+        };
+        let e = Book::from_bytes(&twice.to_bytes(), p).unwrap_err();
+        assert!(e.message.contains("entry 1 repeats"), "{e}");
+        let turned = Board::START
+            .legal_moves()
+            .map(|sq| Board::START.play(sq).unwrap())
+            .find(|b| b.canonical().0 != *b)
+            .unwrap();
+        let other = Book {
+            entries: vec![Entry {
+                player: turned.player(),
+                opponent: turned.opponent(),
+                ..first
+            }],
+        };
+        let e = Book::from_bytes(&other.to_bytes(), p).unwrap_err();
+        assert!(e.message.contains("canonical"), "{e}");
     }
 }

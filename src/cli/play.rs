@@ -130,9 +130,9 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
     let level = args.level.or(saved_level).unwrap_or(10);
     // A person at a terminal: thinking is shown in place (escape codes), so both ends must be one.
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let colour = !args.plain
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    // A script's board is plain wherever its output goes.
+    let colour =
+        !args.plain && interactive && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let config = PlayConfig {
         players,
         level,

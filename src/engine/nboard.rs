@@ -410,7 +410,9 @@ impl NboardFrontEnd {
     fn done(&mut self, s: &mut Session<'_>, result: SearchResult) {
         let Some(r) = self.running.take() else { return };
         if !r.pongs.is_empty() {
-            // Interrupted by ping: the analysis no longer relates to the position.
+            // Interrupted by ping: the analysis no longer relates to the position. The empty
+            // status clears the "thinking" or "analysing" one shown when it started.
+            s.out.line(text::STATUS);
             for n in r.pongs {
                 s.out.line(&text::pong_line(&n));
             }

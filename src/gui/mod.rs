@@ -16,7 +16,7 @@ use crate::engine::Event;
 use crate::protocol::gui::{
     parse_claim, parse_command, token_json, Answer, ApiError, Command, Request,
 };
-use crossbeam_channel::{bounded, Sender};
+use crossbeam_channel::{bounded, RecvTimeoutError, Sender};
 use http::{HttpError, HttpRequest, HttpResponse};
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr, TcpListener};
@@ -238,6 +238,14 @@ fn reply(status: u16, content_type: &'static str, body: String) -> HttpResponse 
 
 type Reply = (u16, &'static str, String);
 
+/// Why no answer came: the engine is gone, or it is slow (the command is still queued).
+fn unanswered(e: RecvTimeoutError) -> ApiError {
+    match e {
+        RecvTimeoutError::Timeout => ApiError::Slow,
+        RecvTimeoutError::Disconnected => ApiError::Unavailable,
+    }
+}
+
 /// The checks every request passes, then its route.
 fn answer(
     request: &HttpRequest,
@@ -297,7 +305,7 @@ fn answer(
             match answer.recv_timeout(ANSWER_TIMEOUT) {
                 Ok(Ok(token)) => Ok((200, "application/json", token_json(&token))),
                 Ok(Err(e)) => Ok(api_error(&e)),
-                Err(_) => Ok(api_error(&ApiError::Unavailable)),
+                Err(e) => Ok(api_error(&unanswered(e))),
             }
         }
         ("POST", "/api/leave") => {
@@ -343,7 +351,7 @@ fn command(
             (200, "application/json", a.to_json())
         }
         Ok(Err(e)) => api_error(&e),
-        Err(_) => api_error(&ApiError::Unavailable),
+        Err(e) => api_error(&unanswered(e)),
     })
 }
 

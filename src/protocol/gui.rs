@@ -184,6 +184,8 @@ pub enum ApiError {
     NotClaimed,
     /// The engine is gone (the server is shutting down).
     Unavailable,
+    /// The engine did not answer in time; the command is still queued and may yet apply.
+    Slow,
 }
 
 impl ApiError {
@@ -193,7 +195,7 @@ impl ApiError {
             ApiError::Invalid(_) => 400,
             ApiError::Refused(_) => 422,
             ApiError::Busy | ApiError::NotOwner | ApiError::NotClaimed => 409,
-            ApiError::Unavailable => 503,
+            ApiError::Unavailable | ApiError::Slow => 503,
         }
     }
 
@@ -206,6 +208,7 @@ impl ApiError {
             // The page treats both alike: it offers to take the engine.
             ApiError::NotOwner | ApiError::NotClaimed => "not_owner",
             ApiError::Unavailable => "unavailable",
+            ApiError::Slow => "slow",
         }
     }
 
@@ -231,6 +234,10 @@ impl fmt::Display for ApiError {
                  the engine first (reload the page)",
             ),
             ApiError::Unavailable => f.write_str("the engine is shutting down"),
+            ApiError::Slow => f.write_str(
+                "the engine did not answer within 10 s; the command may still be applied (the \
+                 state shows whether it was)",
+            ),
         }
     }
 }
