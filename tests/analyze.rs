@@ -328,6 +328,13 @@ fn bad_game_files_are_refused_with_their_file_and_line() {
     let out = wedge(&["analyze", w.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.wtb"));
+    // A byte that is not UTF-8 (a Latin-1 name) is refused with its line.
+    let l = d.join("latin1.ggf");
+    std::fs::write(&l, b"(;GM[Othello]\nPB[Andr\xe9]\nB[f5];)\n").unwrap();
+    let out = wedge(&["analyze", l.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("latin1.ggf:2:"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -34,7 +34,12 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
             })
             .collect());
     }
-    let text = String::from_utf8(bytes).map_err(|_| err(0, "not UTF-8 text".into()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        // The line of the first byte that is not UTF-8 (lines count from 1).
+        let bad = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..bad].iter().filter(|&&b| b == b'\n').count();
+        err(line, "not UTF-8 text".into())
+    })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first = text.lines().map(str::trim).find(|l| !is_comment(l));
     if first.is_some_and(|l| l.starts_with("(;")) {
