@@ -363,6 +363,34 @@ fn resume_restores_the_sides_and_the_level() {
 }
 
 /// A seed beyond the engine's range is refused, not taken modulo or ignored.
+/// When the only move recorded is the engine's forced pass, there is nothing to take back.
+#[test]
+fn a_forced_pass_alone_is_not_taken_back() {
+    let mut e = Engine::start_with(&["play", "--no-autosave", "--time", "0.05"]);
+    to_prompt(&mut e);
+    // White (the engine) to move with no square: it passes; Black's d1 is the only move.
+    for line in [
+        "edit empty d4 e4 d5 e5",
+        "edit black a1 b1",
+        "edit white c1",
+    ] {
+        e.send(line);
+        to_prompt(&mut e);
+    }
+    e.send("edit side white");
+    let lines = to_prompt(&mut e);
+    assert_eq!(moves(&lines), "pass", "{lines:?}");
+    e.send("undo");
+    let lines = e.until(|l| l.starts_with("error") || l.starts_with("Took back"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "error: there is no move to take back",
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
 #[test]
 fn a_seed_out_of_range_is_refused() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))

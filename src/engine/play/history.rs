@@ -11,7 +11,8 @@ use std::time::Instant;
 
 impl PlayFrontEnd {
     pub(super) fn undo(&mut self, s: &mut Session<'_>, n: Option<usize>) {
-        if self.game.moves.is_empty() {
+        // Passes alone are not moves to take back: the forced pass would only be played again.
+        if self.game.moves.iter().all(|m| m.is_pass()) {
             s.out.line("error: there is no move to take back");
             return;
         }
