@@ -679,6 +679,13 @@ fn gtp_reg_genmove_final_score_and_loadggf() {
     let (good_path, bad_path) = (good.display().to_string(), bad.display().to_string());
     assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path}")), "=");
     assert_eq!(gtp_ask(&mut s, "final_score"), "= B+64");
+    // Only the first game is read: a broken one after it does not refuse it.
+    let more = dir.join(format!("wedge-gtp-{}-more.ggf", std::process::id()));
+    let first = PASS_GAME.replace(";)", "B[A1];)");
+    std::fs::write(&more, format!("{first}\n(;GM[Othello]B[F5\n")).unwrap();
+    assert_eq!(gtp_ask(&mut s, &format!("loadggf {}", more.display())), "=");
+    assert_eq!(gtp_ask(&mut s, "final_score"), "= B+64");
+    let _ = std::fs::remove_file(&more);
     // Up to the position before move 1: white to move must pass.
     assert_eq!(gtp_ask(&mut s, &format!("loadggf {good_path} 1")), "=");
     assert!(gtp_ask(&mut s, "final_score").starts_with("? "));

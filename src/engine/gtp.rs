@@ -8,7 +8,7 @@
 use super::core::Plan;
 use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};
-use crate::board::ggf::{parse_ggf, split_games};
+use crate::board::ggf::{first_game, parse_ggf};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
@@ -391,11 +391,11 @@ impl GtpFrontEnd {
             return Err(cannot(LoadError::NoGame));
         };
         let index = text[..from].matches('\n').count();
-        let games = split_games(&text[from..])
-            .map_err(|(line, e)| cannot(LoadError::Ggf(index + line, e.to_string())))?;
-        let first = games.first().ok_or_else(|| cannot(LoadError::NoGame))?;
-        let mut game = parse_ggf(first.text)
-            .map_err(|e| cannot(LoadError::Ggf(index + first.line, e.to_string())))?;
+        // Only the first game is read: a broken later one does not refuse it.
+        let first = first_game(&text[from..])
+            .map_err(|e| cannot(LoadError::Ggf(index + 1, e.to_string())))?;
+        let mut game =
+            parse_ggf(first).map_err(|e| cannot(LoadError::Ggf(index + 1, e.to_string())))?;
         if let Some(n) = move_number {
             game.moves.truncate(n - 1);
         }

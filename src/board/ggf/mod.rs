@@ -6,8 +6,8 @@
 mod read;
 
 pub use read::{
-    parse_ggf, parse_ggf_date, parse_ggf_record, split_games, time_left, GgfClock, GgfError,
-    GgfRecord, GgfSpan,
+    first_game, parse_ggf, parse_ggf_date, parse_ggf_record, split_games, time_left, GgfClock,
+    GgfError, GgfRecord, GgfSpan,
 };
 
 use super::{Color, Move, Position};

@@ -355,6 +355,12 @@ pub fn split_games(text: &str) -> Result<Vec<GgfSpan<'_>>, (usize, GgfError)> {
     }
 }
 
+/// The text of the game that `text` opens (it starts with `(;`), through its `;)`; what follows
+/// is not read (a reader of the first game alone is not refused for a broken later one).
+pub fn first_game(text: &str) -> Result<&str, GgfError> {
+    read_tags(text).map(|(_, len)| &text[..len])
+}
+
 /// A tag: its name and its value, escapes read.
 type Tag<'a> = (&'a str, Cow<'a, str>);
 
