@@ -238,6 +238,13 @@ fn book_probe_reads_a_transcript_as_long_as_a_board() {
         text.contains("in book") || text.contains("not in"),
         "{text}"
     );
+    // The same line with an illegal last move (a1, not legal there in this line): the
+    // transcript's error, not a board's.
+    let bad = format!("{}a1", &line[..line.len() - 2]);
+    let out = wedge(&["book", "probe", &bad]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("move 32"), "{err}");
 }
 
 #[test]

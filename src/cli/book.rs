@@ -387,6 +387,11 @@ pub fn run(action: BookAction) -> Result<(), String> {
             let transcript = position.parse::<wedge::board::text::Game>();
             let pos = match transcript {
                 Ok(game) => game.position(),
+                // Long text holding no disc or empty square (`X`, `O`, `*`, `-`, `.`) is a
+                // transcript, and its error is the one shown.
+                Err(e) if !position.contains(['X', 'x', 'O', 'o', '*', '-', '.']) => {
+                    return Err(e.to_string())
+                }
                 Err(_) if position.chars().filter(|c| !c.is_whitespace()).count() >= 64 => {
                     position.parse::<Position>().map_err(|e| e.to_string())?
                 }
