@@ -363,6 +363,27 @@ fn resume_restores_the_sides_and_the_level() {
 }
 
 /// A seed beyond the engine's range is refused, not taken modulo or ignored.
+/// A saved game writes its clock as GGF readers read one (`TI`), and no clock for a time a move.
+#[test]
+fn a_saved_game_writes_its_clock_as_ggf_does() {
+    for (args, clock) in [
+        (&["--clock", "10+2"][..], Some((600.0, 2.0))),
+        (&["--time", "0.3"][..], None),
+    ] {
+        let record = temp("clock.ggf");
+        let mut e = Engine::start_with(&[&["play", "--no-autosave"][..], args].concat());
+        to_prompt(&mut e);
+        e.send(&format!("save {}", record.display()));
+        e.until(|l| l.starts_with("Saved to"));
+        e.send("quit");
+        assert_eq!(e.wait_exit(), 0);
+        let text = std::fs::read_to_string(&record).unwrap();
+        let ti = text.split("TI[").nth(1).unwrap().split(']').next().unwrap();
+        let read = wedge::board::ggf::GgfClock::parse(ti).map(|c| (c.time, c.increment));
+        assert_eq!(read, clock, "{text}");
+    }
+}
+
 /// When the only move recorded is the engine's forced pass, there is nothing to take back.
 #[test]
 fn a_forced_pass_alone_is_not_taken_back() {

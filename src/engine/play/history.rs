@@ -151,7 +151,7 @@ impl PlayFrontEnd {
             unix_time: now_unix(),
             black: name(0),
             white: name(1),
-            time_control: self.time_text(),
+            time_control: self.clock_tag(),
             start: self.game.start,
             moves: self.game.moves.clone(),
             black_score: if pos.board.is_game_over() {

@@ -214,6 +214,16 @@ impl PlayFrontEnd {
         }
     }
 
+    /// The time control as GGF's `TI` writes a clock (`seconds/increment/grace`, no grace since
+    /// a flag falls at once); `0`, no clock, for a time per move.
+    fn clock_tag(&self) -> String {
+        let secs = |ms: u64| ms as f64 / 1000.0;
+        match self.config.time {
+            TimeSetting::PerMove(_) => "0".into(),
+            TimeSetting::Game(ms, inc) => format!("{}/{}/0", secs(ms), secs(inc)),
+        }
+    }
+
     fn time_text(&self) -> String {
         match self.config.time {
             TimeSetting::PerMove(ms) => format!("at most {:.1} s a move", ms as f64 / 1000.0),
