@@ -427,10 +427,18 @@ impl std::error::Error for TranscriptError {}
 /// Splits a transcript into move tokens: squares are two characters, passes are `pass`, `ps`, `pa`
 /// or `--`; whitespace between tokens is ignored.
 fn transcript_tokens(s: &str) -> Result<Vec<Move>, TranscriptError> {
-    let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
+    // A game has at most 60 moves and a pass before each and after the last: a longer transcript
+    // fails by its 122nd token, so no more are read (a huge line costs nothing), and tokens being
+    // at most 4 characters, as many characters hold them all.
+    const MAX_TOKENS: usize = 122;
+    let chars: Vec<char> = s
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .take(4 * MAX_TOKENS)
+        .collect();
     let mut moves = Vec::new();
     let mut i = 0;
-    while i < chars.len() {
+    while i < chars.len() && moves.len() < MAX_TOKENS {
         let number = moves.len() + 1;
         let take = |n: usize| -> String { chars[i..(i + n).min(chars.len())].iter().collect() };
         let four = take(4);
@@ -612,6 +620,26 @@ pub fn board_after(transcript: &str) -> Result<Board, TranscriptError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finished game followed by a huge tail fails as it does with a short one, at the first move
+    /// after the end.
+    #[test]
+    fn moves_after_the_end_fail_alike_however_many_follow() {
+        let mut pos = Position::START;
+        let mut line = String::new();
+        let mut played = 0;
+        while !pos.board.is_game_over() {
+            let mv = *pos.legal_move_list().first().unwrap();
+            line.push_str(&mv.to_string());
+            pos = pos.play(mv).unwrap();
+            played += 1;
+        }
+        for tail in [1, 1_000_000] {
+            let text = format!("{line}{}", "f5".repeat(tail));
+            let e = Game::from_transcript(Position::START, &text).unwrap_err();
+            assert_eq!(e, TranscriptError::AfterGameOver { number: played + 1 });
+        }
+    }
 
     const START: &str = "---------------------------OX------XO--------------------------- X";
 
