@@ -2,8 +2,9 @@
 //! [`MAX_CONNECTIONS`] at once), a request's head capped at [`MAX_HEAD`] bytes and its body at the
 //! caller's limit before any of it is kept, a request that has begun read whole within
 //! [`REQUEST_TIME`], at most [`MAX_PER_PEER`] connections from one address, and a connection closed
-//! (without a word) when it has been silent for [`IDLE_TIMEOUT`] between requests. Bodies come with `Content-Length` or chunked, `Expect: 100-continue` is
-//! answered, connections are kept alive between requests. A body announced larger than the limit
+//! (without a word) when it has been silent for [`IDLE_TIMEOUT`] between requests. Bodies come
+//! with `Content-Length` or chunked, `Expect: 100-continue` is answered, connections are kept
+//! alive between requests. A body announced larger than the limit
 //! is answered 413 at once, without reading or allocating it.
 
 use std::collections::HashMap;
