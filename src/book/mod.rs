@@ -146,15 +146,17 @@ impl Book {
                 depth: chunk[17],
                 flags: chunk[18],
             };
-            let board = Board::new(e.player, e.opponent).ok();
-            if board.is_none() || !(-64..=64).contains(&e.score) {
+            let Some(board) = Board::new(e.player, e.opponent)
+                .ok()
+                .filter(|_| (-64..=64).contains(&e.score))
+            else {
                 return Err(err(format!(
                     "entry {} is not a valid position",
                     entries.len()
                 )));
-            }
+            };
             // Positions are kept in their canonical orientation: another one is never looked up.
-            if board.is_some_and(|b| b.canonical().0 != b) {
+            if board.canonical().0 != board {
                 return Err(err(format!(
                     "entry {} is not in its canonical orientation",
                     entries.len()

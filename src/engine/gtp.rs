@@ -412,8 +412,8 @@ impl GtpFrontEnd {
             return Ok(Answer::Now(Move::PASS.to_string()));
         }
         let pos = self.turn_of(c)?;
-        if pos.board.is_game_over() || !pos.board.can_move() {
-            if play && !pos.board.is_game_over() {
+        if !pos.board.can_move() {
+            if play {
                 self.take_turn(c)?;
                 self.game.moves.push(Move::PASS);
             }

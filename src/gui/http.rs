@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -93,7 +93,7 @@ pub fn serve(
     if listener.set_nonblocking(true).is_err() {
         return;
     }
-    let live = Arc::new(AtomicUsize::new(0));
+    // Open connections by address; their sum is every connection open.
     let peers: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
     while !stop.load(Ordering::Relaxed) {
         let (stream, peer) = match listener.accept() {
@@ -110,27 +110,27 @@ pub fn serve(
         }
         let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
         let _ = stream.set_write_timeout(Some(IDLE_TIMEOUT));
-        let from_peer = peers
-            .lock()
-            .map_or(0, |p| p.get(&peer).copied().unwrap_or(0));
-        if live.load(Ordering::Relaxed) >= MAX_CONNECTIONS || from_peer >= MAX_PER_PEER {
+        let (all, from_peer) = peers.lock().map_or((0, 0), |p| {
+            (
+                p.values().sum::<usize>(),
+                p.get(&peer).copied().unwrap_or(0),
+            )
+        });
+        if all >= MAX_CONNECTIONS || from_peer >= MAX_PER_PEER {
             let busy = refuse(&fault(503, "too many connections; try again"));
             let _ = write_response(&mut &stream, &busy, false, false);
             continue;
         }
-        live.fetch_add(1, Ordering::Relaxed);
         count_peer(&peers, peer, true);
-        let (handle, live_here, peers_here) = (handle.clone(), live.clone(), peers.clone());
+        let (handle, peers_here) = (handle.clone(), peers.clone());
         let spawned = std::thread::Builder::new()
             .name("http-connection".into())
             .spawn(move || {
                 connection(stream, max_body, &*handle, refuse);
-                live_here.fetch_sub(1, Ordering::Relaxed);
                 count_peer(&peers_here, peer, false);
             });
         if spawned.is_err() {
             // The thread was not made: the stream went with the closure and is closed.
-            live.fetch_sub(1, Ordering::Relaxed);
             count_peer(&peers, peer, false);
         }
     }
