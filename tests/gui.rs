@@ -305,6 +305,36 @@ fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
     assert_eq!(later["hints"], s["hints"]);
 }
 
+/// A tab silent for longer than the engine thinks (a background tab whose timers the browser
+/// slowed down) finds the engine's move played when it speaks again, not a search started over.
+#[test]
+fn the_engine_moves_while_its_tab_is_silent() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let mut start = Position::START;
+    for m in first_moves(Position::START).into_iter().take(10) {
+        start = start.play(m).unwrap();
+    }
+    let (status, state) = g.command(
+        &token,
+        &serde_json::json!({
+            "type": "new",
+            "position": start.to_string(),
+            "settings": {"black": "engine", "white": "human", "level": 10,
+                         "time": {"kind": "per_move", "ms": 10000}},
+        })
+        .to_string(),
+    );
+    assert_eq!(status, 200, "{state}");
+    g.wait_for(&token, 10, |s| s["thinking"]["kind"] == "move");
+    // Silent past the tab timeout (8 s) and the engine's 10 s.
+    std::thread::sleep(std::time::Duration::from_secs(12));
+    let s = g.state(&token);
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["side"], "white");
+    assert!(s["thinking"].is_null(), "{s}");
+}
+
 /// Commands that change nothing the engine's search depends on (hints, going to the move shown,
 /// the same settings) leave it thinking; new settings restart it. Undo with nothing of the
 /// person's to take back is refused and keeps the game.

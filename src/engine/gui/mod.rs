@@ -181,14 +181,15 @@ impl GuiFrontEnd {
         }
     }
 
-    /// Starts the clock of the game's side to move when the game goes on and a clock is set. A
-    /// person's clock runs while they look at earlier moves too; the engine's only while it can
-    /// think (at the game's last position).
+    /// Starts the clock of the game's side to move when the game goes on, a clock is set and a
+    /// tab holds the game. A person's clock runs while they look at earlier moves too; the
+    /// engine's only while it can think (at the game's last position).
     fn start_clock(&mut self) {
         self.settle_clock();
         let last = self.position_at(self.moves.len());
         let person = self.settings.side(last.side) == Side::Human;
         if matches!(self.settings.time, Time::Clock { .. })
+            && self.owner.is_some()
             && (self.at_end() || person)
             && !last.board.is_game_over()
             && self.flag.is_none()
@@ -286,17 +287,26 @@ impl GuiFrontEnd {
     }
 
     /// The tab is gone (`closed`) or silent: what runs for it stops, and the game waits for the
-    /// next tab (or for the silent one to speak again).
+    /// next tab (or for the silent one to speak again). A silent tab's engine move goes on, with
+    /// the engine's clock: it needs nobody, ends by its own time, and a background tab (whose
+    /// timers the browser slows to one a minute) finds it played when it speaks again.
     fn release(&mut self, closed: bool) {
         self.let_go = match self.owner.take() {
             Some(o) if !closed => Some(o.token),
             _ => None,
         };
-        self.stop_searches();
+        let moving = if closed {
+            self.stop_searches();
+            false
+        } else {
+            self.stop_all_but_move()
+        };
         if let Some(a) = &mut self.analysis {
             a.cancel();
         }
-        self.settle_clock();
+        if !moving {
+            self.settle_clock();
+        }
         self.version += 1;
     }
 

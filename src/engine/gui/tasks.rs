@@ -97,6 +97,20 @@ impl GuiFrontEnd {
         }
     }
 
+    /// Stops every search but a live engine move; returns whether one goes on.
+    pub(super) fn stop_all_but_move(&mut self) -> bool {
+        let mut moving = false;
+        for search in &mut self.searches {
+            if search.live && search.kind == Kind::Move {
+                moving = true;
+            } else {
+                search.live = false;
+                search.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        moving
+    }
+
     /// The running search, if one is wanted.
     pub(super) fn live_search(&self) -> Option<&Search> {
         self.searches.iter().rev().find(|s| s.live)
