@@ -57,6 +57,18 @@ impl Session {
         self.stdin = None;
     }
 
+    /// The exit status, once the engine has exited (within [`TIMEOUT`]).
+    fn wait_exit(&mut self) -> i32 {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(std::time::Instant::now() < deadline, "engine did not exit");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
         let mut out = Vec::new();
         loop {
@@ -544,6 +556,48 @@ fn nboard_learn_is_refused_for_the_built_in_book_and_learns_into_a_book_file() {
         assert_eq!(learnt.moves(pos.board).len(), pos.legal_move_list().len());
         pos = pos.play(mv).unwrap();
     }
+    let _ = std::fs::remove_file(path);
+}
+
+/// `learn` runs on the worker: `quit` ends the session at once, the book file as it was (what was
+/// scored stays in the journal).
+#[test]
+fn nboard_quit_ends_a_learning_at_once() {
+    use wedge::book::build::{build, journal_path, BuildOptions};
+    use wedge::book::{Book, DEPTH_EXACT, FLAG_LEAF};
+    let options = BuildOptions {
+        depth: 2,
+        exact_empties: 10,
+        threads: 1,
+        hash_mb: 1,
+    };
+    let book = build(&[], &options, None, Default::default(), &|_, _| {}).unwrap();
+    // Leaves marked as depth-30 searches: learning scores new leaves so, for minutes.
+    let entries = book.entries().iter().map(|e| {
+        let mut e = *e;
+        if e.flags & FLAG_LEAF != 0 && e.depth != DEPTH_EXACT {
+            e.depth = 30;
+        }
+        e
+    });
+    let book = Book::from_entries(entries.collect());
+    let path = std::env::temp_dir().join(format!("wedge-learn-quit-{}.book", std::process::id()));
+    book.save(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send(&format!("set option BookFile {}", path.display()));
+    s.send("set game (;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5];)");
+    s.send("learn");
+    s.send("ping 1");
+    s.send("quit");
+    assert_eq!(s.wait_exit(), 0);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the book is as it was"
+    );
+    let _ = std::fs::remove_file(journal_path(&path));
     let _ = std::fs::remove_file(path);
 }
 

@@ -4,6 +4,7 @@
 //! search, book and options are never duplicated.
 
 use super::game::{EngineGame, PerftTask, SearchTask};
+use super::learn::{LearnError, LearnJob, Learnt};
 use super::options::{level_limits, Effect, OptionError, Options};
 use super::worker::{self, Job};
 use super::Event;
@@ -107,40 +108,6 @@ impl fmt::Display for CoreError {
 
 impl std::error::Error for CoreError {}
 
-/// The leaf depth for learning into a book that has no searched leaves.
-const LEARN_DEPTH: usize = 20;
-/// Learnt positions with at most this many empties are solved exactly.
-const LEARN_EXACT_EMPTIES: u32 = 20;
-
-/// Why a game could not be learnt into the book.
-#[derive(Debug)]
-pub enum LearnError {
-    /// The book in use is the built-in one, which is read-only.
-    BuiltIn,
-    /// The leaves could not be scored (tables, journal).
-    Build(crate::book::build::BuildError),
-    /// The learnt book could not be written.
-    Save {
-        /// The book file.
-        path: std::path::PathBuf,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-}
-
-impl fmt::Display for LearnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LearnError::BuiltIn => f.write_str(
-                "the built-in book is read-only: set BookFile to a book file to learn into",
-            ),
-            LearnError::Build(e) => write!(f, "{e}"),
-            LearnError::Save { path, error } => write!(f, "{}: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LearnError {}
 
 /// The shared core.
 pub struct Core {
@@ -320,49 +287,23 @@ impl Core {
         book.pick(pos.board, self.options.book_randomness, &mut self.book_rng)
     }
 
-    /// Learns `game` into the book file in use ([`crate::book::grow::learn`]: every position along
-    /// it gets all its moves), scoring new positions as the book's own leaves were scored, writes
-    /// the file and plays from the learnt book. Returns the positions added. Blocks until done (a
-    /// game's worth of leaf searches).
-    pub fn learn(&mut self, game: &crate::board::text::Game) -> Result<usize, LearnError> {
-        use crate::book::build::BuildOptions;
+    /// Sends the worker the learning of `game` into the book file in use ([`LearnJob`]); it
+    /// answers [`super::report::ToolReport::Learned`], for [`Core::learned`]. Refused at once
+    /// for the built-in book.
+    pub fn learn(&mut self, game: &crate::board::text::Game) -> Result<(), LearnError> {
         let path = self.book_path.clone().ok_or(LearnError::BuiltIn)?;
         let book = self.book.clone().unwrap_or_default();
-        // The book's own leaf depth: the most common depth of its searched leaves.
-        let mut counts = [0usize; 256];
-        for e in book.entries() {
-            if e.flags & crate::book::FLAG_LEAF != 0 && e.depth != crate::book::DEPTH_EXACT {
-                counts[e.depth as usize] += 1;
-            }
-        }
-        let depth = (1..255)
-            .max_by_key(|&d| (counts[d], d))
-            .filter(|&d| counts[d] > 0)
-            .unwrap_or(LEARN_DEPTH);
-        let options = BuildOptions {
-            depth: depth as u32,
-            exact_empties: LEARN_EXACT_EMPTIES,
-            threads: self.options.threads.max(1),
-            hash_mb: 16,
-        };
-        let journal = crate::book::build::journal_path(&path);
-        let learnt = crate::book::grow::learn(
-            &book,
-            std::slice::from_ref(game),
-            &options,
-            Some(&journal),
-            crate::tools::shard::Shard::WHOLE,
-            &|_, _| {},
-        )
-        .map_err(LearnError::Build)?;
-        learnt.save(&path).map_err(|error| LearnError::Save {
-            path: path.clone(),
-            error,
-        })?;
-        let _ = std::fs::remove_file(&journal);
-        let added = learnt.len() - book.len();
-        self.book = (!learnt.is_empty()).then_some(learnt);
-        Ok(added)
+        let job = LearnJob::new(book, path, game.clone(), self.options.threads);
+        self.send(Job::Learn(Box::new(job)));
+        Ok(())
+    }
+
+    /// Takes the worker's answer to [`Core::learn`]: plays from the learnt book from now on.
+    /// Returns the positions added.
+    pub fn learned(&mut self, result: Result<Learnt, LearnError>) -> Result<usize, LearnError> {
+        let learnt = result?;
+        self.book = (!learnt.book.is_empty()).then_some(learnt.book);
+        Ok(learnt.added)
     }
 
     /// A book move told as a search would tell it: the book's depth and score, and its line (the

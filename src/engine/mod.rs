@@ -14,8 +14,8 @@
 //! - [`input`]: the reader thread.
 //! - [`core`]: what every front end shares: options, book, evaluation, search plans, the worker's
 //!   jobs. It takes a [`request::SearchRequest`], which each front end builds from its protocol.
-//! - [`worker`]: the search thread (games' searches and `perft`, `bench`); [`report`]: what it
-//!   reports.
+//! - [`worker`]: the search thread (games' searches and `perft`, `bench`, learning a game into
+//!   the book: [`learn`]); [`report`]: what it reports.
 //! - [`game`]: the games the engine searches, behind one trait ([`game::EngineGame`]): the search
 //!   and `perft` jobs of any game and their reports are written once there.
 //! - [`options`]: the options table.
@@ -35,6 +35,7 @@ pub mod game;
 pub mod gtp;
 pub mod gui;
 pub mod input;
+pub mod learn;
 pub mod nboard;
 pub mod options;
 pub mod play;

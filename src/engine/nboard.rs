@@ -4,12 +4,13 @@
 //! moves between `status` lines, `analyze` searches every position of the game and answers
 //! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`; what
 //! comes after a `ping` waits until the stopped search has reported, so a GUI need not wait for
-//! the `pong` before its next `go`. Unknown commands are ignored, as the protocol asks, and logged
+//! the `pong` before its next `go`. `learn` runs on the worker: what comes after it waits for
+//! `learned`, but `quit` ends the session at once. Unknown commands are ignored, as the protocol asks, and logged
 //! on stderr. At the end of the input a running `go` or `analyze` still answers (a `hint` is cut
 //! short) before the session ends. The text is read and written by [`crate::protocol::nboard`].
 
 use super::core::Plan;
-use super::report::{GameEvent, Report, SearchEvent};
+use super::report::{GameEvent, Report, SearchEvent, ToolReport};
 use super::session::{FrontEnd, Session};
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
@@ -60,10 +61,12 @@ pub struct NboardFrontEnd {
     running: Option<Running>,
     /// Positions `analyze` has still to search, the next one last: (ply, position).
     to_analyze: Vec<(usize, Position)>,
-    /// Lines that came after a `ping` while the search it stopped winds down, or while a new
-    /// `Hash` size is allocated, applied in order once that has reported (so that an allocation's
-    /// error comes before the `pong` of a later `ping`).
+    /// Lines that came after a `ping` while the search it stopped winds down, while a new `Hash`
+    /// size is allocated or while a `learn` runs, applied in order once that has reported (so
+    /// that an allocation's error comes before the `pong` of a later `ping`).
     queued: VecDeque<Result<String, LineError>>,
+    /// A `learn` runs on the worker: lines wait behind it (all but `quit`).
+    learning: bool,
     /// The input has ended: the session ends once no search runs and nothing is queued.
     input_ended: bool,
 }
@@ -85,7 +88,12 @@ impl Default for NboardFrontEnd {
 
 impl FrontEnd for NboardFrontEnd {
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
-        if self.stopping() || s.core.resizing() {
+        if self.waiting(s) {
+            // `quit` ends a learning at once: its journal keeps what was scored.
+            let quit = matches!(&line, Ok(l) if matches!(parse_line(l), Ok(Some(Command::Quit))));
+            if quit && self.learning {
+                return false;
+            }
             self.queued.push_back(line);
             return true;
         }
@@ -107,6 +115,15 @@ impl FrontEnd for NboardFrontEnd {
                 if let Err(e) = s.core.hash_resized(mb, result) {
                     s.out.line(&text::error_line(e));
                 }
+                if !self.apply_queued(s) {
+                    return false;
+                }
+            }
+            Report::Tool(ToolReport::Learned(result)) => {
+                self.learning = false;
+                let outcome = s.core.learned(*result);
+                s.out.line(text::LEARNED);
+                s.out.line(&text::learned_status(outcome));
                 if !self.apply_queued(s) {
                     return false;
                 }
@@ -143,6 +160,7 @@ impl NboardFrontEnd {
             running: None,
             to_analyze: Vec::new(),
             queued: VecDeque::new(),
+            learning: false,
             input_ended: false,
         }
     }
@@ -152,9 +170,14 @@ impl NboardFrontEnd {
         self.running.as_ref().is_some_and(|r| !r.pongs.is_empty())
     }
 
+    /// Whether lines wait: behind a `ping` that stopped a search, a `Hash` change or a `learn`.
+    fn waiting(&self, s: &Session<'_>) -> bool {
+        self.stopping() || s.core.resizing() || self.learning
+    }
+
     /// False once the input has ended and nothing is left to answer.
     fn go_on(&self) -> bool {
-        !(self.input_ended && self.running.is_none() && self.queued.is_empty())
+        !(self.input_ended && self.running.is_none() && !self.learning && self.queued.is_empty())
     }
 
     /// Applies one line of input; false ends the session.
@@ -168,11 +191,11 @@ impl NboardFrontEnd {
         }
     }
 
-    /// Applies the lines queued behind a `ping` or a `Hash` change, in order, until one more
-    /// `ping` stops a search they started or another `Hash` change is being allocated; false when
-    /// one ended the session.
+    /// Applies the lines queued behind a `ping`, a `Hash` change or a `learn`, in order, until
+    /// one more `ping` stops a search they started, another `Hash` change is being allocated or
+    /// another `learn` runs; false when one ended the session.
     fn apply_queued(&mut self, s: &mut Session<'_>) -> bool {
-        while !self.stopping() && !s.core.resizing() {
+        while !self.waiting(s) {
             let Some(line) = self.queued.pop_front() else {
                 break;
             };
@@ -222,9 +245,13 @@ impl NboardFrontEnd {
             }
             Command::Learn => {
                 s.out.line(text::LEARNING);
-                let outcome = s.core.learn(&self.game);
-                s.out.line(text::LEARNED);
-                s.out.line(&text::learned_status(outcome));
+                match s.core.learn(&self.game) {
+                    Ok(()) => self.learning = true,
+                    Err(e) => {
+                        s.out.line(text::LEARNED);
+                        s.out.line(&text::learned_status(Err(e)));
+                    }
+                }
             }
             Command::Analyze => self.analyze(s),
             Command::Quit => return false,

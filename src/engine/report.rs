@@ -23,7 +23,7 @@ pub enum Report {
 }
 
 /// What the long tools report when they end.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum ToolReport {
     /// The perft count is over (or was stopped).
     PerftDone {
@@ -38,6 +38,8 @@ pub enum ToolReport {
     },
     /// The bench is over (or was stopped, or could not start).
     BenchDone(Result<BenchFigures, TableAllocError>),
+    /// A game is learnt into the book file, or why not.
+    Learned(Box<Result<super::learn::Learnt, super::learn::LearnError>>),
 }
 
 /// A bench run's totals.

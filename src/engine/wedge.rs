@@ -786,6 +786,7 @@ impl WedgeFrontEnd {
                         .line(&bench_line(f.nodes, f.time, f.positions, f.stopped)),
                 }
             }
+            ToolReport::Learned(_) => {} // this protocol sends no `learn`
         }
     }
 

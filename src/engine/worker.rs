@@ -1,6 +1,6 @@
 //! The search worker: a long-lived thread that owns the searchers of the games (transposition
 //! tables, evaluation, endgame solver) and runs one job at a time: searches and `perft` counts of
-//! any game ([`super::game`]), and the long tools (`bench`) so that the thread reading commands
+//! any game ([`super::game`]), and the long tools (`bench`, learning a game) so that the thread reading commands
 //! stays free to pass on `stop` and `quit`. It reports progress and results as events to the
 //! session loop; it never touches text.
 //!
@@ -36,6 +36,8 @@ pub enum Job {
         /// Ends the run early.
         stop: Arc<AtomicBool>,
     },
+    /// Learn a game into the book file ([`ToolReport::Learned`]).
+    Learn(Box<super::learn::LearnJob>),
     /// Answer [`Report::Pong`] (every earlier job is done).
     Ping,
     /// Use this evaluation from now on.
@@ -97,6 +99,10 @@ pub fn spawn(
                             stopped: stop.load(Ordering::Relaxed),
                         });
                         report(&events, Report::Tool(ToolReport::BenchDone(figures)));
+                    }
+                    Job::Learn(job) => {
+                        let result = Box::new(job.run());
+                        report(&events, Report::Tool(ToolReport::Learned(result)));
                     }
                     Job::Ping => {
                         report(&events, Report::Pong);

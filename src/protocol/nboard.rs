@@ -29,7 +29,7 @@ pub const LEARNED: &str = "learned";
 pub const LEARNING: &str = "status wedge is learning the game into its book";
 
 /// The status line after `learned`: what was learnt, or why nothing was.
-pub fn learned_status(outcome: Result<usize, crate::engine::core::LearnError>) -> String {
+pub fn learned_status(outcome: Result<usize, crate::engine::learn::LearnError>) -> String {
     match outcome {
         Ok(added) => format!("status wedge learnt the game: {added} new book positions"),
         Err(e) => format!("status wedge did not learn the game: {e}"),
