@@ -466,12 +466,28 @@ fn gtp_engine_plays_fixed_depth_and_clock_without_time_commands() {
     let (wrapper, log) = gtp_wrapper(&dir);
     let engine = format!("name=gtp cmd={} proto=gtp", wrapper.display());
     for limit in [["--depth", "2"], ["--tc", "30+0.1"]] {
+        let games = dir.join(format!("{}.ggf", limit[0].trim_start_matches('-')));
+        let games_arg = games.display().to_string();
         let mut args = vec!["--engine", &engine, "--engine", "greedy", "--games", "2"];
         args.extend(limit);
+        args.extend(["--out", &games_arg]);
         let out = wedge_match(&args, 60);
         let report = text(&out.stdout);
         assert!(out.status.success(), "{limit:?}: {}", text(&out.stderr));
         assert!(report.contains("failures: none"), "{limit:?}: {report}");
+        // The records' TI is GGF's clock: 30 s + 0.1 s a move, no grace; none at a depth.
+        let written = std::fs::read_to_string(&games).unwrap();
+        let ti = written
+            .split("TI[")
+            .nth(1)
+            .unwrap()
+            .split(']')
+            .next()
+            .unwrap();
+        let clock = wedge::board::ggf::GgfClock::parse(ti);
+        let read = clock.map(|c| (c.time, c.increment, c.grace));
+        let want = (limit[0] == "--tc").then_some((30.0, 0.1, 0.0));
+        assert_eq!(read, want, "{written}");
     }
     let commands = std::fs::read_to_string(&log).unwrap();
     assert!(commands.contains("set_depth 2"), "{commands}");

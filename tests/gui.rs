@@ -595,6 +595,12 @@ fn reviewing_an_earlier_move_leaves_the_clocks_alone() {
     assert_eq!(play(&g, &token, "c4").0, 200);
     let after = clocks(&g.state(&token));
     assert!(after[0] > 60_000 && after[0] <= 70_000, "{after:?}");
+    // Saved, the clock is GGF's: 60 s + 10 s a move, no grace (a flag falls at once).
+    let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
+    let ggf = saved["ggf"].as_str().unwrap();
+    let ti = ggf.split("TI[").nth(1).unwrap().split(']').next().unwrap();
+    let clock = wedge::board::ggf::GgfClock::parse(ti).map(|c| (c.time, c.increment, c.grace));
+    assert_eq!(clock, Some((60.0, 10.0, 0.0)), "{ggf}");
 }
 
 /// After a flag, taking moves back shows them but gives no time back: playing on is refused until

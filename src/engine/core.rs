@@ -108,7 +108,6 @@ impl fmt::Display for CoreError {
 
 impl std::error::Error for CoreError {}
 
-
 /// The shared core.
 pub struct Core {
     /// Current option values.

@@ -7,7 +7,7 @@ mod read;
 
 pub use read::{
     first_game, parse_ggf, parse_ggf_date, parse_ggf_record, split_games, time_left, GgfClock,
-    GgfError, GgfRecord, GgfSpan,
+    GgfError, GgfRecord, GgfSpan, NO_CLOCK,
 };
 
 use super::{Color, Move, Position};
@@ -25,7 +25,7 @@ pub struct GgfGame {
     pub black: String,
     /// White's name.
     pub white: String,
-    /// The time control as text (`TI`), e.g. `60//0.5` or `movetime 100ms`.
+    /// The clock (`TI`), as [`GgfClock`] writes it (`60/0.5/0`), or [`NO_CLOCK`].
     pub time_control: String,
     /// The position before the first move.
     pub start: Position,
@@ -210,7 +210,7 @@ mod tests {
             unix_time: 0,
             black: "a".into(),
             white: "b]".into(),
-            time_control: "60//0.5".into(),
+            time_control: "60/0.5/0".into(),
             start: Position::START,
             moves: vec!["f5".parse().unwrap(), Move::PASS],
             black_score: 12,
@@ -234,7 +234,7 @@ mod tests {
             ..g
         };
         let s = named.to_string();
-        assert!(s.contains("TI[60//0.5]GN[pair 3 game 2]TY[8]BO[8 "), "{s}");
+        assert!(s.contains("TI[60/0.5/0]GN[pair 3 game 2]TY[8]BO[8 "), "{s}");
         let r = parse_ggf_record(&s).unwrap();
         assert_eq!(r.players, [Some("a".into()), Some("b".into())]);
         assert_eq!(r.result.as_deref(), Some("-64.000:r"));

@@ -98,6 +98,16 @@ pub struct GgfClock {
 /// GGS's grace period when a clock does not write one.
 const DEFAULT_GRACE: f64 = 120.0;
 
+/// `TI` of a game without a clock (NBoard's way; [`GgfClock::parse`] reads it as none).
+pub const NO_CLOCK: &str = "0";
+
+/// Writes `time/increment/grace` in seconds, as [`GgfClock::parse`] reads it back (`600/2/0`).
+impl std::fmt::Display for GgfClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}/{}", self.time, self.increment, self.grace)
+    }
+}
+
 /// Reads one time of a clock: `[[[days.]hours:]minutes:]seconds`, seconds possibly with a
 /// fraction; text after a comma (GGS flags) is ignored. `None` for anything else.
 fn clock_time(text: &str) -> Option<f64> {
@@ -592,6 +602,20 @@ mod parse_tests {
         let c = clock("10//30").unwrap();
         assert_eq!((c.time, c.increment, c.grace), (10.0, 0.0, 30.0));
         assert_eq!(clock("10").unwrap().grace, 120.0);
+        // Written as it is read.
+        for c in [
+            (600.0, 2.0, 0.0),
+            (0.25, 0.0, 120.0),
+            (86_410.0, 0.125, 30.0),
+        ] {
+            let written = GgfClock {
+                time: c.0,
+                increment: c.1,
+                grace: c.2,
+            };
+            assert_eq!(GgfClock::parse(&written.to_string()), Some(written));
+        }
+        assert_eq!(clock(NO_CLOCK), None);
         // No clock, or one that cannot be read.
         for bad in [
             "0",

@@ -504,11 +504,15 @@ impl GuiFrontEnd {
             Side::Human => "human".to_string(),
             Side::Engine => format!("wedge level {}", self.settings.level),
         };
+        // A flag falls at once: no grace.
         let time = match self.settings.time {
-            Time::PerMove { ms } => format!("{} s a move", ms as f64 / 1000.0),
-            Time::Clock { base_ms, inc_ms } => {
-                format!("{}//{}", base_ms / 1000, inc_ms as f64 / 1000.0)
+            Time::PerMove { .. } => crate::board::ggf::NO_CLOCK.to_string(),
+            Time::Clock { base_ms, inc_ms } => crate::board::ggf::GgfClock {
+                time: base_ms as f64 / 1000.0,
+                increment: inc_ms as f64 / 1000.0,
+                grace: 0.0,
             }
+            .to_string(),
         };
         let end = self.position_at(self.moves.len());
         let players = [

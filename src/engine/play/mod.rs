@@ -219,8 +219,13 @@ impl PlayFrontEnd {
     fn clock_tag(&self) -> String {
         let secs = |ms: u64| ms as f64 / 1000.0;
         match self.config.time {
-            TimeSetting::PerMove(_) => "0".into(),
-            TimeSetting::Game(ms, inc) => format!("{}/{}/0", secs(ms), secs(inc)),
+            TimeSetting::PerMove(_) => crate::board::ggf::NO_CLOCK.into(),
+            TimeSetting::Game(ms, inc) => crate::board::ggf::GgfClock {
+                time: secs(ms),
+                increment: secs(inc),
+                grace: 0.0,
+            }
+            .to_string(),
         }
     }
 

@@ -290,7 +290,7 @@ fn play_one<G: MatchGame>(
         a_first,
         record: G::record(Finished {
             names,
-            time_control: config.tc.describe(),
+            time_control: config.tc.ggf_clock(),
             start: opening.start,
             moves: played.moves,
             first_score: played.first_score,

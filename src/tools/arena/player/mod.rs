@@ -190,7 +190,22 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    /// The GGF `TI` text.
+    /// The game clock as GGF's `TI` writes it: `60/0.5/0` for `--tc 60+0.5` (the runner gives no
+    /// grace), and no clock (`0`) for limits a move.
+    pub fn ggf_clock(&self) -> String {
+        match self {
+            TimeControl::Clock { base, increment } => crate::board::ggf::GgfClock {
+                time: base.as_secs_f64(),
+                increment: increment.as_secs_f64(),
+                grace: 0.0,
+            }
+            .to_string(),
+            _ => crate::board::ggf::NO_CLOCK.into(),
+        }
+    }
+
+    /// The time control as text (`60//0.5`, `movetime 100ms`, `depth 8`, `nodes 30000`), for
+    /// reports and the ids of runs.
     pub fn describe(&self) -> String {
         match self {
             TimeControl::Clock { base, increment } => {

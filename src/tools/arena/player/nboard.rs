@@ -104,7 +104,9 @@ impl Player<Position> for NboardPlayer {
             unix_time: crate::board::ggf::now_unix(),
             black: "black".into(),
             white: "white".into(),
-            time_control: tc.describe(),
+            // The moves carry no times, so a clock would read as full at every move: the depth
+            // decides, and the runner enforces the time.
+            time_control: crate::board::ggf::NO_CLOCK.into(),
             start: *start,
             moves: moves.to_vec(),
             black_score: 0,
