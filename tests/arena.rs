@@ -1004,6 +1004,93 @@ fn a_match_file_ending_without_its_newline_is_resumed_or_refused_as_its_last_lin
         &[&format!("{g}:4:"), "another run"],
     );
     assert_eq!(std::fs::read_to_string(&ggf).unwrap(), foreign);
+    // Two whole records on one line, no newline: no record cut short, so refused, not cut.
+    let two = lines[0].to_string() + lines[1];
+    std::fs::write(&ggf, &two).unwrap();
+    assert_refused(&greedy_vs_random(&args, 30), &[&format!("{g}:1:")]);
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), two);
+    // Another run's record cut short after its GN tag: refused too.
+    let cut = &foreign[foreign.len() - 20..];
+    let cut = foreign.strip_suffix(cut).unwrap();
+    std::fs::write(&ggf, cut).unwrap();
+    assert_refused(&greedy_vs_random(&args, 30), &[&format!("{g}:4:")]);
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), cut);
+}
+
+/// A resumed match counts the failures of the games it played before, as the report and the exit
+/// status of a match played whole would; a shard's file holds only that shard's games.
+#[test]
+fn a_resumed_match_keeps_its_failures_and_shards_keep_their_own_files() {
+    let dir = test_dir("resume-failures");
+    let crash = sh_script(&dir, "crash.sh", &FAKE_WEDGE.replace("ON_GO", "exit 5"));
+    let engine = format!("name=crash cmd={}", crash.display());
+    let ggf = dir.join("games.ggf");
+    let g = ggf.to_str().unwrap();
+    let args = [
+        "--engine", &engine, "--engine", "random", "--games", "4", "--out", g,
+    ];
+    let out = wedge_match(&args, 30);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let whole = std::fs::read_to_string(&ggf).unwrap();
+    let kept: String = whole
+        .lines()
+        .take(2)
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    std::fs::write(&ggf, &kept).unwrap();
+    let json = dir.join("report.json");
+    let mut resumed = args.to_vec();
+    resumed.extend(["--json", json.to_str().unwrap()]);
+    let out = wedge_match(&resumed, 30);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["failures"].as_array().unwrap().len(), 4, "{report}");
+    // Shard 2 of 4 does not take shard 1's file.
+    let shard = dir.join("shard.ggf");
+    let s = shard.to_str().unwrap();
+    let shard_args = |part: &'static str| ["--games", "16", "--shard", part, "--out", s];
+    let out = greedy_vs_random(&shard_args("1/4"), 30);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_refused(
+        &greedy_vs_random(&shard_args("2/4"), 30),
+        &["another shard"],
+    );
+}
+
+/// An output that is not a regular file is refused before any game, and `--json` may not name the
+/// `--layout` file it reads.
+#[cfg(target_os = "linux")]
+#[test]
+fn outputs_must_be_regular_files_and_no_input() {
+    assert_refused(
+        &greedy_vs_random(&["--games", "2", "--out", "/dev/null"], 30),
+        &["/dev/null", "not a regular file"],
+    );
+    assert_refused(
+        &greedy_vs_random(&["--games", "2", "--json", "/dev/null"], 30),
+        &["/dev/null", "not a regular file"],
+    );
+    let dir = test_dir("layout-json");
+    let layout = dir.join("layout.txt");
+    let board = "......\n......\n..WR..\n..RW..\n......\n......\n";
+    std::fs::write(&layout, board).unwrap();
+    let l = layout.to_str().unwrap();
+    let args = [
+        "--variant",
+        "6x6",
+        "--layout",
+        l,
+        "--games",
+        "2",
+        "--json",
+        l,
+    ];
+    assert_refused(
+        &greedy_vs_random(&args, 30),
+        &["--json is one of the inputs"],
+    );
+    assert_eq!(std::fs::read_to_string(&layout).unwrap(), board);
 }
 
 #[test]

@@ -111,3 +111,39 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
         "{out:?}"
     );
 }
+
+/// An engine that crashes in a game stops the run: its forfeit measures nothing, so the
+/// iteration is not counted, and the state keeps what came before.
+#[cfg(unix)]
+#[test]
+fn an_engine_failure_stops_the_run_uncounted() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("wedge-tune-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("crash.sh");
+    let body = "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+        uci) echo uciok;; isready) echo readyok;; go*) exit 5;; quit) exit 0;;\n\
+        esac; done\n";
+    std::fs::write(&engine, body).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let state = dir.join("state.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["tune", "--engine"])
+        .arg(format!("name=c cmd={}", engine.display()))
+        .args(["--param", "MobilityMid,70,-500,700,25", "--iterations", "3"])
+        .args(["--depth", "1", "--state"])
+        .arg(&state)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("iteration 1") && err.contains("failed") && err.contains("not counted"),
+        "{err}"
+    );
+    // No iteration was counted: the state, if written, holds none.
+    if let Ok(text) = std::fs::read_to_string(&state) {
+        assert!(text.contains("\"done\": 0"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -242,11 +242,14 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
         .collect();
+    // A `--layout` that is no layout's name is a file read.
+    let layout = std::path::Path::new(&args.layout);
     let inputs = args
         .openings
         .iter()
         .chain(&args.recount)
-        .map(|p| p.as_path());
+        .map(|p| p.as_path())
+        .chain(std::iter::once(layout));
     super::check_outputs("match", &outputs, inputs)?;
     if args.variant.is_some() {
         // Variant records are written, not read back: a variant match is played whole, into a
@@ -272,8 +275,9 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         return Err("match: a shard needs --out, where its games are kept for --recount".into());
     }
     let run = run_id(&args, &a, &b, &tc, &openings, games);
-    let done = match &args.out {
-        Some(path) => games_done(path, &run)?,
+    let names = [a.name.as_str(), b.name.as_str()];
+    let (done, failed_before) = match &args.out {
+        Some(path) => games_done(path, &run, shard, names)?,
         None => Default::default(),
     };
     let mut out = match &args.out {
@@ -337,7 +341,8 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             start.elapsed().as_secs_f64()
         );
     };
-    let mut failures = Vec::new();
+    // The failures of the games played before count as the new ones do.
+    let mut failures = failed_before;
     let mut write_error = None;
     let mut logged = 0;
     // Each counted game: its record line and its failure, whatever the board.
@@ -505,20 +510,60 @@ fn game_done(
     Ok(((pair, a_black), if a_black { black } else { -black }))
 }
 
+/// Whether `tail`, a last line without its newline that is no whole record, is a record of run
+/// `run` cut short as it was written: the start of wedge match's record, no record's end, and the
+/// run's id in its `GN` if that tag was written whole.
+fn cut_record_of_run(tail: &str, run: &str) -> bool {
+    const HEAD: &str = "(;GM[Othello]PC[wedge match]";
+    let head = tail.starts_with(HEAD) || HEAD.starts_with(tail);
+    let name = tail
+        .split_once("GN[")
+        .and_then(|(_, rest)| rest.split_once(']'));
+    let same_run = name.is_none_or(|(name, _)| {
+        name.ends_with(&format!("{}{run}", wedge::tools::arena::RUN_INFIX))
+    });
+    head && !tail.contains(";)") && same_run
+}
+
 /// The games of run `run` that `path` holds already, (pair, A black) to A's disc difference, for
-/// a match or shard run again. Refuses a file with games of another run or without a result; a
-/// last line cut short (the process was killed while writing it) is removed.
+/// a match or shard run again, and the engine failures among them ((engine, reason), from the
+/// forfeits' comments; `names`: engines A and B). Refuses a file with games of another run or
+/// shard or without a result; a last line cut short (the process was killed while writing it)
+/// is removed.
 fn games_done(
     path: &std::path::Path,
     run: &str,
-) -> Result<std::collections::HashMap<(usize, bool), i32>, String> {
+    shard: wedge::tools::arena::Shard,
+    names: [&str; 2],
+) -> Result<(GamesDone, Vec<(String, String)>), String> {
+    let mut failures = Vec::new();
+    let mut game_done = |record: &wedge::board::ggf::GgfRecord, at: &str| {
+        let ((pair, a_black), discs) = game_done(record, run, at)?;
+        if !shard.owns(pair) {
+            return Err(format!(
+                "{at}: pair {} is another shard's; give each shard its own --out",
+                pair + 1
+            ));
+        }
+        let forfeit = record.result.as_deref().is_some_and(|r| r.ends_with(":r"));
+        if let Some(comment) = record.comment.as_deref().filter(|_| forfeit) {
+            let failure = names.iter().find_map(|name| {
+                let reason = comment.strip_prefix(name)?.strip_prefix(": ")?;
+                Some((name.to_string(), reason.to_string()))
+            });
+            failures.extend(failure);
+        }
+        Ok(((pair, a_black), discs))
+    };
     use wedge::board::ggf::parse_ggf_record;
     let mut done = std::collections::HashMap::new();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+    let bytes = match wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((done, failures)),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: not UTF-8 text; give another --out", path.display()))?;
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
     for (i, line) in text[..whole].lines().enumerate() {
         let line = line.trim();
@@ -527,7 +572,7 @@ fn games_done(
         }
         let at = format!("{}:{}", path.display(), i + 1);
         let record = parse_ggf_record(line).map_err(|e| format!("{at}: {e}"))?;
-        let (game, a_discs) = game_done(&record, run, &at)?;
+        let (game, a_discs) = game_done(&record, &at)?;
         done.insert(game, a_discs);
     }
     // Only now, with every whole line a game of this run: a last line without its newline is a
@@ -536,7 +581,7 @@ fn games_done(
         let at = format!("{}:{}", path.display(), text[..whole].lines().count() + 1);
         let tail = text[whole..].trim();
         if let Ok(record) = parse_ggf_record(tail) {
-            let (game, a_discs) = game_done(&record, run, &at)?;
+            let (game, a_discs) = game_done(&record, &at)?;
             done.insert(game, a_discs);
             use std::io::Write;
             std::fs::OpenOptions::new()
@@ -544,11 +589,12 @@ fn games_done(
                 .open(path)
                 .and_then(|mut f| f.write_all(b"\n"))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            return Ok(done);
+            return Ok((done, failures));
         }
-        if !tail.starts_with('(') {
+        if !cut_record_of_run(tail, run) {
             return Err(format!(
-                "{at}: a last line without its newline that is no game record; give another --out"
+                "{at}: a last line without its newline that is no game of this run cut short; \
+                 give another --out"
             ));
         }
         eprintln_or_drop!(
@@ -563,5 +609,8 @@ fn games_done(
         file.set_len(whole as u64)
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(done)
+    Ok((done, failures))
 }
+
+/// (pair, A black) to A's disc difference, of the games played.
+type GamesDone = std::collections::HashMap<(usize, bool), i32>;

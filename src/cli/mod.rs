@@ -248,6 +248,14 @@ pub fn check_output(path: &Path) -> Result<(), String> {
     if path.is_dir() {
         return Err(format!("{}: a folder, not a file to write", path.display()));
     }
+    // Results go through a file beside it, renamed over it, or are read back before more is
+    // appended: a device or FIFO would hang the reading or lose the writing.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "{}: not a regular file (a FIFO, device or socket): only regular files are written",
+            path.display()
+        ));
+    }
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(format!(
             "{}: the folder {} does not exist",

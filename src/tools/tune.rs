@@ -447,6 +447,17 @@ pub enum TuneError {
         /// What went wrong.
         error: super::arena::MatchError,
     },
+    /// An engine failed in an iteration's game (a crash, a hang, an illegal move; a flag under a
+    /// clock counts as a loss): its forfeit is no measure of the values, so the iteration is not
+    /// counted.
+    EngineFailed {
+        /// The iteration, from 1.
+        iteration: usize,
+        /// The engine (`plus` or `minus`).
+        engine: String,
+        /// What it did.
+        failure: super::arena::player::Failure,
+    },
     /// The caller's handler failed writing `path` (the state file, the log).
     Save {
         /// The file.
@@ -467,6 +478,15 @@ impl fmt::Display for TuneError {
             }
             TuneError::Twice => f.write_str("a parameter is given twice"),
             TuneError::Match { iteration, error } => write!(f, "iteration {iteration}: {error}"),
+            TuneError::EngineFailed {
+                iteration,
+                engine,
+                failure,
+            } => write!(
+                f,
+                "iteration {iteration}: engine {engine} failed ({failure}); the iteration is not \
+                 counted"
+            ),
             TuneError::Save { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
@@ -580,10 +600,26 @@ pub fn run(
             done: Default::default(),
             run: None,
         };
-        let tally = arena::run(&games, |_, _| {}).map_err(|error| TuneError::Match {
+        let mut failed = None;
+        let tally = arena::run(&games, |game, _| {
+            // A flag is a result under a clock; the rest measure nothing.
+            let measures =
+                |f: &arena::player::Failure| matches!(f, arena::player::Failure::Flag { .. });
+            if failed.is_none() {
+                failed = game.failure.clone().filter(|(_, f)| !measures(f));
+            }
+        })
+        .map_err(|error| TuneError::Match {
             iteration: k + 1,
             error,
         })?;
+        if let Some((engine, failure)) = failed {
+            return Err(TuneError::EngineFailed {
+                iteration: k + 1,
+                engine,
+                failure,
+            });
+        }
         let result = f64::from(tally.wins) - f64::from(tally.losses);
         for (((p, t), &d), c) in config
             .params

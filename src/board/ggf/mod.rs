@@ -69,12 +69,21 @@ fn ggf_date(t: u64) -> String {
     )
 }
 
-/// Removes the characters that would break a GGF tag value (brackets, a backslash that would
-/// escape the closing bracket, line breaks).
+/// A tag value as GGF writes it: `]` and `\\` escaped with a backslash (the reader takes them
+/// back), line breaks as spaces (a record is one line).
 fn clean(s: &str) -> String {
-    s.chars()
-        .filter(|&c| !matches!(c, ']' | '[' | '\\' | '\n' | '\r'))
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl GgfGame {
@@ -218,9 +227,9 @@ mod tests {
             name: None,
         };
         let s = g.to_string();
-        assert!(
-            s.starts_with("(;GM[Othello]PC[wedge match]DT[1970.01.01_00:00:00.UTC]PB[a]PW[b]RE[?]")
-        );
+        assert!(s.starts_with(
+            "(;GM[Othello]PC[wedge match]DT[1970.01.01_00:00:00.UTC]PB[a]PW[b\\]]RE[?]"
+        ));
         assert!(
             s.contains("BO[8 ---------------------------O*------*O--------------------------- *]")
         );
@@ -236,9 +245,17 @@ mod tests {
         let s = named.to_string();
         assert!(s.contains("TI[60/0.5/0]GN[pair 3 game 2]TY[8]BO[8 "), "{s}");
         let r = parse_ggf_record(&s).unwrap();
-        assert_eq!(r.players, [Some("a".into()), Some("b".into())]);
+        assert_eq!(r.players, [Some("a".into()), Some("b]".into())]);
         assert_eq!(r.result.as_deref(), Some("-64.000:r"));
         assert_eq!(r.name.as_deref(), Some("pair 3 game 2"));
+        assert_eq!(r.comment.as_deref(), Some("b: illegal move"));
+        // Brackets and backslashes in a value are escaped and read back as they were.
+        let odd = GgfGame {
+            black: "a]b\\c[d".into(),
+            ..named
+        };
+        let r = parse_ggf_record(&odd.to_string()).unwrap();
+        assert_eq!(r.players[0].as_deref(), Some("a]b\\c[d"));
         assert_eq!(r.game.moves.len(), 1);
     }
 

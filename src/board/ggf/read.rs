@@ -205,6 +205,8 @@ pub struct GgfRecord {
     pub date: Option<u64>,
     /// The time control (`TI`), as written.
     pub time_control: Option<String>,
+    /// The comment (`C`), as written: wedge writes why a game was forfeited there.
+    pub comment: Option<String>,
 }
 
 impl GgfRecord {
@@ -321,6 +323,7 @@ pub fn parse_ggf_record(text: &str) -> Result<GgfRecord, GgfError> {
         place: text_of("PC"),
         date: tag("DT").and_then(parse_ggf_date),
         time_control: text_of("TI"),
+        comment: text_of("C"),
     })
 }
 
@@ -556,13 +559,13 @@ mod parse_tests {
             parse_ggf("(;PB[a\\];)"),
             Err(GgfError::Unclosed("PB".into()))
         );
-        // The writer leaves nothing that the reader would take as an escape.
+        // The writer escapes what the reader unescapes.
         let g = GgfGame {
             black: "back\\".into(),
             ..first_move_game()
         };
         let r = parse_ggf_record(&g.to_string()).unwrap();
-        assert_eq!(r.players[0].as_deref(), Some("back"));
+        assert_eq!(r.players[0].as_deref(), Some("back\\"));
         assert_eq!(r.game.moves, g.moves);
     }
 
