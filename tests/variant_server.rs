@@ -677,6 +677,29 @@ fn a_seat_whose_client_left_before_the_games_is_free_again() {
     assert!(out.contains("1 of 1 games played"), "{out}");
 }
 
+/// A connection that never says hello holds up no other: the clients behind it are seated and
+/// play while it waits for its hello's deadline.
+#[test]
+fn a_connection_without_a_hello_holds_up_no_other() {
+    let (mut srv, port) = server(&["--games", "1"]);
+    let silent = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let white = TClient::connect(port, WHITE);
+    let red = TClient::connect(port, RED);
+    srv.wait_line("red seated");
+    let r = std::thread::spawn(move || red.play_out());
+    assert_eq!(white.play_out().last().map(|m| m.status), Some(3));
+    r.join().unwrap();
+    drop(silent);
+    let (status, out, err) = srv.finish();
+    assert!(status.success(), "{out}\n{err}");
+    let seated = out.find("white seated").unwrap();
+    assert!(
+        out.find("no hello in time")
+            .is_none_or(|refused| refused > seated),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_silent_client_loses_on_time() {
     let (srv, port) = server(&["--games", "1", "--time", "0.8"]);

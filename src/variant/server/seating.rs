@@ -175,8 +175,47 @@ pub(super) fn read_exact_by(
     Ok(())
 }
 
-/// Waits for a white and a red client: accepts connections (polling, to see `stop`), reads each
-/// one's hello and seats it, refusing a bad hello or a colour already taken. `None` when stopped.
+/// Connections that may wait for their hello at once; more are refused until one is settled.
+const MAX_PENDING: usize = 32;
+
+/// An accepted connection waiting for its hello (non-blocking).
+struct Pending {
+    stream: TcpStream,
+    peer: SocketAddr,
+    deadline: Instant,
+}
+
+/// What a look at a pending connection found.
+enum Hello {
+    /// Its hello byte.
+    Byte(u8),
+    /// Nothing yet.
+    Waiting,
+    /// It closed or failed.
+    Gone,
+}
+
+impl Pending {
+    /// Reads the hello byte if it has come, without blocking, skipping `\0`, CR and LF before it
+    /// as [`read_exact_by`] does.
+    fn hello(&mut self) -> Hello {
+        let mut byte = [0u8; 1];
+        loop {
+            match self.stream.read(&mut byte) {
+                Ok(0) => return Hello::Gone,
+                Ok(_) if matches!(byte[0], 0 | b'\r' | b'\n') => continue,
+                Ok(_) => return Hello::Byte(byte[0]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Hello::Waiting,
+                Err(_) => return Hello::Gone,
+            }
+        }
+    }
+}
+
+/// Waits for a white and a red client: accepts connections (polling, to see `stop`), reads their
+/// hellos all at once (a silent connection holds up no other) and seats each, refusing a bad
+/// hello, one that does not come in time, or a colour already taken. `None` when stopped.
 pub(super) fn seat_clients(
     listener: &TcpListener,
     config: &SessionConfig,
@@ -187,83 +226,121 @@ pub(super) fn seat_clients(
         .set_nonblocking(true)
         .map_err(ServerError::Accept)?;
     let mut seats: [Option<Seat>; 2] = [None, None];
+    let mut pending: Vec<Pending> = Vec::new();
     while seats.iter().any(Option::is_none) {
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
-        let (mut stream, peer) = match listener.accept() {
-            Ok(conn) => conn,
+        let mut busy = false;
+        match listener.accept() {
+            Ok((stream, peer)) => {
+                busy = true;
+                if pending.len() >= MAX_PENDING {
+                    let reason = "too many connections waiting for their hello".into();
+                    on_event(Event::Refused { peer, reason });
+                } else if stream.set_nonblocking(true).is_err()
+                    || stream
+                        .set_write_timeout(Some(config.write_timeout))
+                        .is_err()
+                {
+                    let reason = "the socket could not be set up".into();
+                    on_event(Event::Refused { peer, reason });
+                } else {
+                    let _ = stream.set_nodelay(true);
+                    let deadline = Instant::now() + config.hello_timeout;
+                    pending.push(Pending {
+                        stream,
+                        peer,
+                        deadline,
+                    });
+                }
+            }
             Err(e)
                 if matches!(
                     e.kind(),
                     io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                ) =>
-            {
-                std::thread::sleep(POLL);
-                continue;
-            }
+                ) => {}
             // The client went away between its connect and our accept: not the listener's fault.
-            Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => continue,
+            Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => busy = true,
             Err(e) => return Err(ServerError::Accept(e)),
-        };
-        let mut refuse = |reason: String| on_event(Event::Refused { peer, reason });
-        if stream.set_nonblocking(false).is_err()
-            || stream
-                .set_write_timeout(Some(config.write_timeout))
-                .is_err()
-        {
-            refuse("the socket could not be set up".into());
-            continue;
         }
-        let _ = stream.set_nodelay(true);
-        let mut hello = [0u8; 1];
-        let deadline = Instant::now() + config.hello_timeout;
-        match read_exact_by(&mut stream, &mut hello, deadline, stop) {
-            Ok(()) => {}
-            Err(ReadFailure::Stopped) => return Ok(None),
-            Err(ReadFailure::Timeout) => {
-                refuse("no hello in time".into());
+        let mut i = 0;
+        while i < pending.len() {
+            let p = &mut pending[i];
+            let hello = match p.hello() {
+                Hello::Waiting if Instant::now() < p.deadline => {
+                    i += 1;
+                    continue;
+                }
+                Hello::Waiting => Err("no hello in time".to_string()),
+                Hello::Gone => Err("closed before its hello".to_string()),
+                Hello::Byte(b) => Ok(b),
+            };
+            let Pending { stream, peer, .. } = pending.swap_remove(i);
+            busy = true;
+            let hello = hello.and_then(|b| {
+                wire::parse_hello(b).ok_or_else(|| {
+                    format!(
+                        "the hello must be 0 or 1, got \"{}\"",
+                        wire::escape_bytes(&[b])
+                    )
+                })
+            });
+            let colour = match hello {
+                Ok(colour) => colour,
+                Err(reason) => {
+                    on_event(Event::Refused { peer, reason });
+                    continue;
+                }
+            };
+            if stream.set_nonblocking(false).is_err() {
+                let reason = "the socket could not be set up".into();
+                on_event(Event::Refused { peer, reason });
                 continue;
             }
-            Err(ReadFailure::Gone) => {
-                refuse("closed before its hello".into());
-                continue;
-            }
+            seat(&mut seats, colour, stream, peer, on_event);
         }
-        let Some(colour) = wire::parse_hello(hello[0]) else {
-            refuse(format!(
-                "the hello must be 0 or 1, got \"{}\"",
-                wire::escape_bytes(&hello)
-            ));
-            continue;
-        };
-        let seat = &mut seats[idx(colour)];
-        // A client seated earlier that has gone since gives its seat up to this one.
-        if let Some(old) = seat.take_if(|old| old.closed()) {
-            on_event(Event::Refused {
-                peer: old.peer,
-                reason: format!(
-                    "closed before the games began; {} is free again",
-                    colour.name()
-                ),
-            });
+        if !busy {
+            std::thread::sleep(POLL);
         }
-        if seat.is_some() {
-            on_event(Event::Refused {
-                peer,
-                reason: format!("{} is already taken", colour.name()),
-            });
-            continue;
-        }
-        *seat = Some(Seat {
-            stream,
-            peer,
-            alive: true,
-        });
-        on_event(Event::Seated { colour, peer });
     }
     match seats {
         [Some(white), Some(red)] => Ok(Some([white, red])),
         _ => Ok(None),
     }
+}
+
+/// Seats a client that said hello as `colour`, unless that colour is taken by a client still
+/// there.
+fn seat(
+    seats: &mut [Option<Seat>; 2],
+    colour: crate::variant::board::Side,
+    stream: TcpStream,
+    peer: SocketAddr,
+    on_event: &mut dyn FnMut(Event<'_>),
+) {
+    let seat = &mut seats[idx(colour)];
+    // A client seated earlier that has gone since gives its seat up to this one.
+    if let Some(old) = seat.take_if(|old| old.closed()) {
+        on_event(Event::Refused {
+            peer: old.peer,
+            reason: format!(
+                "closed before the games began; {} is free again",
+                colour.name()
+            ),
+        });
+    }
+    if seat.is_some() {
+        on_event(Event::Refused {
+            peer,
+            reason: format!("{} is already taken", colour.name()),
+        });
+        return;
+    }
+    *seat = Some(Seat {
+        stream,
+        peer,
+        alive: true,
+    });
+    on_event(Event::Seated { colour, peer });
 }
