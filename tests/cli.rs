@@ -402,6 +402,44 @@ fn many_openings_times_many_rounds_is_refused_not_allocated() {
     assert_refused(&out, "give --games", "60 openings x 100000 rounds");
 }
 
+/// An openings file with no opening is refused by name before datagen claims its output, and
+/// `tune --iterations 0` as a bad value (exit 2) before any file is written.
+#[test]
+fn empty_plans_are_refused_before_anything_is_written() {
+    let dir = std::env::temp_dir().join(format!("wedge-cli-plans-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("d.wdb");
+    let o = out_file.to_str().unwrap();
+    let datagen = ["datagen", "--openings", "{}", "--games", "2", "--out", o];
+    let out = wedge_with_openings("empty", "# only a comment\n", &datagen);
+    assert_refused(&out, "o.txt: no openings", "datagen without openings");
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "a file was written"
+    );
+    let log = dir.join("t.csv");
+    let state = dir.join("t.state");
+    let tune = [
+        "tune",
+        "--engine",
+        "random",
+        "--param",
+        "Hash,16,1,64,4",
+        "--iterations",
+        "0",
+        "--depth",
+        "1",
+        "--state",
+        state.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ];
+    let out = wedge(&tune);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!log.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_device_is_not_read_as_a_data_or_state_file() {

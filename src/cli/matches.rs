@@ -326,7 +326,9 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     let start = Instant::now();
     // On a terminal, a bar redrawn in place (indicatif hides it when stderr is not a terminal);
     // otherwise a line every 10 games and one for the final tally, for logs.
-    let bar = indicatif::ProgressBar::new(config.games as u64);
+    // The games of this run or shard, those in `--out` already included.
+    let total = config.planned_games() + config.done.len();
+    let bar = indicatif::ProgressBar::new(total as u64);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{bar:20} {pos}/{len} games [{elapsed}]  {wide_msg}",
     ) {
@@ -336,7 +338,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         eprintln_or_drop!(
             "games {}/{}  {}  {:.0} s",
             tally.games(),
-            config.games,
+            total,
             arena::progress_text(tally),
             start.elapsed().as_secs_f64()
         );
@@ -567,7 +569,8 @@ fn games_done(
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
     for (i, line) in text[..whole].lines().enumerate() {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // Comment lines, as `--recount` skips them.
+        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
             continue;
         }
         let at = format!("{}:{}", path.display(), i + 1);

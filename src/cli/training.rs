@@ -160,6 +160,10 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     // As a match reads them: transcripts or GGF games, a finished game refused with its line.
     let list =
         wedge::tools::arena::read_openings(&args.openings, None).map_err(|e| e.to_string())?;
+    // Before the run claims its output.
+    if list.is_empty() {
+        return Err(format!("{}: no openings in it", args.openings.display()));
+    }
     let options = wedge::tools::train::DatagenOptions {
         games: args.games,
         depth: args.depth,

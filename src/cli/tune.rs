@@ -18,7 +18,7 @@ pub struct TuneArgs {
     #[arg(long = "param", required = true)]
     pub params: Vec<String>,
     /// Iterations (each a match of --pairs pairs of games between the two perturbed sides).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = super::game_count)]
     pub iterations: usize,
     /// Pairs of games (one opening, both colours) per iteration.
     #[arg(long, default_value_t = 1, value_parser = super::game_count)]

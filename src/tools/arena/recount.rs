@@ -167,6 +167,8 @@ pub enum GameLineError {
     NoResult,
     /// The result is not a disc difference (its text).
     BadResult(String),
+    /// The moves do not end the game and the result is no forfeit (`:r`).
+    Unfinished,
 }
 
 impl fmt::Display for GameLineError {
@@ -180,6 +182,9 @@ impl fmt::Display for GameLineError {
             ),
             GameLineError::NoResult => f.write_str("the result (RE) is missing"),
             GameLineError::BadResult(r) => write!(f, "result '{r}' is not a disc difference"),
+            GameLineError::Unfinished => {
+                f.write_str("an unfinished game: its moves do not end it and RE is no forfeit")
+            }
         }
     }
 }
@@ -212,13 +217,17 @@ fn read(
         .filter(|s| s.is_finite() && s.abs() <= 64.0)
         .ok_or_else(|| GameLineError::BadResult(result.clone()))?
         .round() as i32;
+    let flagged = !flag.trim().is_empty();
+    if !flagged && !record.game.position().board.is_game_over() {
+        return Err(GameLineError::Unfinished);
+    }
     let (pair, run) = record.name.as_deref().map_or((None, None), game_name);
     Ok(Read {
         file,
         black,
         white,
         black_score,
-        flagged: !flag.trim().is_empty(),
+        flagged,
         pair,
         run,
     })
@@ -378,6 +387,8 @@ mod tests {
         let e = count_files(&[&unfinished]).unwrap_err();
         assert_eq!(e, GameLineError::BadResult("?".into()));
         assert!(e.to_string().starts_with("result '?'"), "{e}");
+        let cut = "(;GM[Othello]PB[a]PW[b]RE[+10.000]B[f5];)";
+        assert_eq!(count_files(&[cut]).unwrap_err(), GameLineError::Unfinished);
         let e = count_files(&["(;GM[Othello]B[zz];)"]).unwrap_err();
         assert!(matches!(e, GameLineError::Ggf(_)), "{e:?}");
         assert!(e.to_string().starts_with("GGF"), "{e}");
