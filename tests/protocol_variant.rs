@@ -514,6 +514,8 @@ fn a_short_variant_match_between_two_wedge_engines() {
         assert!(l.starts_with("(;GM[Othello variant]PC[wedge match]"), "{l}");
         assert!(l.contains("BO[10x10 "), "{l}");
         assert!(l.contains("RE["), "{l}");
+        // The variant format's TI says the limit in words.
+        assert!(l.contains("TI[depth 1]"), "{l}");
     }
     // Colours swap within a pair: a is white in one game and red in the other.
     assert!(

@@ -5,9 +5,10 @@
 //! `analysis <ply> <eval>` lines, and `ping N` stops any search before answering `pong N`; what
 //! comes after a `ping` waits until the stopped search has reported, so a GUI need not wait for
 //! the `pong` before its next `go`. `learn` runs on the worker: what comes after it waits for
-//! `learned`, but `quit` ends the session at once. Unknown commands are ignored, as the protocol asks, and logged
-//! on stderr. At the end of the input a running `go` or `analyze` still answers (a `hint` is cut
-//! short) before the session ends. The text is read and written by [`crate::protocol::nboard`].
+//! `learned`, but `quit` ends the session at once. Unknown commands are ignored, as the protocol
+//! asks, and logged on stderr. At the end of the input a running `go` or `analyze` still answers
+//! (a `hint` is cut short) before the session ends. The text is read and written by
+//! [`crate::protocol::nboard`].
 
 use super::core::Plan;
 use super::report::{GameEvent, Report, SearchEvent, ToolReport};

@@ -35,8 +35,8 @@ pub trait MatchGame: WedgeText {
 pub struct Finished<G: Rules> {
     /// The players' names: the first player's, then the second's.
     pub names: [String; 2],
-    /// The time control, as text.
-    pub time_control: String,
+    /// The match's time control (each record writes it its own way).
+    pub tc: super::player::TimeControl,
     /// The start position (the opening's moves are in `moves`).
     pub start: G,
     /// Every move from the start, passes included.
@@ -290,7 +290,7 @@ fn play_one<G: MatchGame>(
         a_first,
         record: G::record(Finished {
             names,
-            time_control: config.tc.ggf_clock(),
+            tc: config.tc,
             start: opening.start,
             moves: played.moves,
             first_score: played.first_score,

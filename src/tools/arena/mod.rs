@@ -315,7 +315,7 @@ impl MatchGame for Position {
             unix_time: now_unix(),
             black,
             white,
-            time_control: game.time_control,
+            time_control: game.tc.ggf_clock(),
             start: game.start,
             moves: game.moves,
             black_score: game.first_score,

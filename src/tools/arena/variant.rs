@@ -274,7 +274,7 @@ impl MatchGame for Board {
             unix_time: now_unix(),
             white,
             red,
-            time_control: game.time_control,
+            time_control: game.tc.describe(),
             start: game.start,
             moves,
             white_score: game.first_score,
