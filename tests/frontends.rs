@@ -508,6 +508,18 @@ fn nboard_go_on_a_finished_game_says_so() {
     );
 }
 
+/// A book of the start's moves, its leaves searched to depth 2.
+fn small_book() -> wedge::book::Book {
+    use wedge::book::build::{build, BuildOptions};
+    let options = BuildOptions {
+        depth: 2,
+        exact_empties: 10,
+        threads: 1,
+        hash_mb: 1,
+    };
+    build(&[], &options, None, Default::default(), &|_, _| {}).unwrap()
+}
+
 #[test]
 fn nboard_learn_is_refused_for_the_built_in_book_and_learns_into_a_book_file() {
     let mut s = Session::start("nboard");
@@ -522,15 +534,8 @@ fn nboard_learn_is_refused_for_the_built_in_book_and_learns_into_a_book_file() {
         "{lines:?}"
     );
     // A book file: learnt into, written back, and played from.
-    use wedge::book::build::{build, BuildOptions};
     use wedge::book::{Book, FLAG_LEAF};
-    let options = BuildOptions {
-        depth: 2,
-        exact_empties: 10,
-        threads: 1,
-        hash_mb: 1,
-    };
-    let book = build(&[], &options, None, Default::default(), &|_, _| {}).unwrap();
+    let book = small_book();
     let path = std::env::temp_dir().join(format!("wedge-learn-{}.book", std::process::id()));
     book.save(&path).unwrap();
     let game = "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7];)";
@@ -563,15 +568,9 @@ fn nboard_learn_is_refused_for_the_built_in_book_and_learns_into_a_book_file() {
 /// scored stays in the journal).
 #[test]
 fn nboard_quit_ends_a_learning_at_once() {
-    use wedge::book::build::{build, journal_path, BuildOptions};
+    use wedge::book::build::journal_path;
     use wedge::book::{Book, DEPTH_EXACT, FLAG_LEAF};
-    let options = BuildOptions {
-        depth: 2,
-        exact_empties: 10,
-        threads: 1,
-        hash_mb: 1,
-    };
-    let book = build(&[], &options, None, Default::default(), &|_, _| {}).unwrap();
+    let book = small_book();
     // Leaves marked as depth-30 searches: learning scores new leaves so, for minutes.
     let entries = book.entries().iter().map(|e| {
         let mut e = *e;

@@ -243,27 +243,32 @@ fn one_tab_holds_the_engine_at_a_time() {
     assert_eq!(g.command(&third, r#"{"type":"state"}"#).0, 200);
 }
 
-#[test]
-fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
-    let g = GuiServer::start();
-    let token = g.claim(false).unwrap();
-    // The engine plays black at once, thinking a long time: from a position out of its book.
+/// A new game from a position out of the book, the engine black (to move) at `ms` a move.
+fn engine_to_move_out_of_book(g: &GuiServer, token: &str, ms: u64) {
     let mut start = Position::START;
     for m in first_moves(Position::START).into_iter().take(10) {
         start = start.play(m).unwrap();
     }
     assert!(Book::embedded().unwrap().moves(start.board).is_empty());
     let (status, state) = g.command(
-        &token,
+        token,
         &serde_json::json!({
             "type": "new",
             "position": start.to_string(),
             "settings": {"black": "engine", "white": "human", "level": 10,
-                         "time": {"kind": "per_move", "ms": 20000}},
+                         "time": {"kind": "per_move", "ms": ms}},
         })
         .to_string(),
     );
     assert_eq!(status, 200, "{state}");
+}
+
+#[test]
+fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    // The engine plays black at once, thinking a long time: from a position out of its book.
+    engine_to_move_out_of_book(&g, &token, 20000);
     let s = g.wait_for(&token, 10, |s| !s["thinking"].is_null());
     assert_eq!(s["thinking"]["kind"], "move");
     // A person cannot move for it.
@@ -311,21 +316,7 @@ fn the_engine_plays_its_side_and_stops_when_the_game_changes() {
 fn the_engine_moves_while_its_tab_is_silent() {
     let g = GuiServer::start();
     let token = g.claim(false).unwrap();
-    let mut start = Position::START;
-    for m in first_moves(Position::START).into_iter().take(10) {
-        start = start.play(m).unwrap();
-    }
-    let (status, state) = g.command(
-        &token,
-        &serde_json::json!({
-            "type": "new",
-            "position": start.to_string(),
-            "settings": {"black": "engine", "white": "human", "level": 10,
-                         "time": {"kind": "per_move", "ms": 10000}},
-        })
-        .to_string(),
-    );
-    assert_eq!(status, 200, "{state}");
+    engine_to_move_out_of_book(&g, &token, 10000);
     g.wait_for(&token, 10, |s| s["thinking"]["kind"] == "move");
     // Silent past the tab timeout (8 s) and the engine's 10 s.
     std::thread::sleep(std::time::Duration::from_secs(12));
