@@ -402,6 +402,9 @@ fn many_openings_times_many_rounds_is_refused_not_allocated() {
     assert_refused(&out, "give --games", "60 openings x 100000 rounds");
 }
 
+/// `wedge tune` of the built-in random player's `Hash`: the start of the tune commands here.
+const TUNE_RANDOM: [&str; 5] = ["tune", "--engine", "random", "--param", "Hash,16,1,64,4"];
+
 /// An openings file with no opening is refused by name before datagen claims its output, and
 /// `tune --iterations 0` as a bad value (exit 2) before any file is written.
 #[test]
@@ -419,21 +422,9 @@ fn empty_plans_are_refused_before_anything_is_written() {
     );
     let log = dir.join("t.csv");
     let state = dir.join("t.state");
-    let tune = [
-        "tune",
-        "--engine",
-        "random",
-        "--param",
-        "Hash,16,1,64,4",
-        "--iterations",
-        "0",
-        "--depth",
-        "1",
-        "--state",
-        state.to_str().unwrap(),
-        "--log",
-        log.to_str().unwrap(),
-    ];
+    let mut tune = TUNE_RANDOM.to_vec();
+    tune.extend(["--iterations", "0", "--depth", "1", "--state"]);
+    tune.extend([state.to_str().unwrap(), "--log", log.to_str().unwrap()]);
     let out = wedge(&tune);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(!log.exists());
@@ -450,17 +441,8 @@ fn a_device_is_not_read_as_a_data_or_state_file() {
         expected,
         "data info",
     );
-    let tune = [
-        "tune",
-        "--engine",
-        "random",
-        "--param",
-        "Hash,16,1,64,4",
-        "--state",
-        "/dev/zero",
-        "--depth",
-        "1",
-    ];
+    let mut tune = TUNE_RANDOM.to_vec();
+    tune.extend(["--state", "/dev/zero", "--depth", "1"]);
     assert_refused(&wedge(&tune), expected, "tune --state");
     let datagen = ["datagen", "--openings", "{}", "--out", "/dev/zero"];
     let out = wedge_with_openings("device", "f5d6\n", &datagen);

@@ -603,10 +603,10 @@ pub fn run(
         let mut failed = None;
         let tally = arena::run(&games, |game, _| {
             // A flag is a result under a clock; the rest measure nothing.
-            let measures =
+            let is_result =
                 |f: &arena::player::Failure| matches!(f, arena::player::Failure::Flag { .. });
             if failed.is_none() {
-                failed = game.failure.clone().filter(|(_, f)| !measures(f));
+                failed = game.failure.clone().filter(|(_, f)| !is_result(f));
             }
         })
         .map_err(|error| TuneError::Match {
