@@ -115,7 +115,8 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Analyze(args)) => match cli::analyze::run(args) {
-            Ok(status) => return ExitCode::from(status),
+            Ok(status) if cli::stdout_failure().is_none() => return ExitCode::from(status),
+            Ok(_) => Ok(()),
             Err(e) => Err(e),
         },
         Some(Command::Match(args)) => match cli::matches::run(args) {
@@ -141,6 +142,8 @@ fn main() -> ExitCode {
             return ExitCode::from(code.clamp(0, 255) as u8);
         }
     };
+    // A tool whose output could not be written has failed, even where its files were written.
+    let result = result.and_then(|()| cli::stdout_failure().map_or(Ok(()), |e| Err(e.to_string())));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {

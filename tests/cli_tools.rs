@@ -275,3 +275,83 @@ fn play_refuses_an_autosave_it_cannot_write_before_the_game() {
     assert_refused(&out, "no saved game to resume", "--resume before any game");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `wedge args...` with its standard output on `/dev/full`, where every write fails.
+#[cfg(target_os = "linux")]
+fn wedge_into_a_full_disk(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("run wedge")
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn output_that_cannot_be_written_is_an_error_and_the_files_are_kept() {
+    let dir = temp_dir("full");
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "f5d6c3\nf5f6\n").unwrap();
+    let json = dir.join("a.json");
+    let out = wedge_into_a_full_disk(&[
+        "analyze",
+        s(&games),
+        "--depth",
+        "2",
+        "--exact",
+        "8",
+        "--jobs",
+        "1",
+        "--json",
+        s(&json),
+    ]);
+    assert_refused(
+        &out,
+        "cannot write to standard output",
+        "analyze into a full disk",
+    );
+    let doc = std::fs::read_to_string(&json).expect("the JSON is written");
+    assert!(doc.contains("\"games\""), "{doc}");
+    for args in [
+        &["book", "export"][..],
+        &["book", "stats"],
+        &["perft", "3", "--divide"],
+    ] {
+        let out = wedge_into_a_full_disk(args);
+        assert_refused(&out, "cannot write to standard output", &args.join(" "));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tables_that_cannot_fit_together_are_refused_before_any_is_made() {
+    // 256 threads of 9 GB of tables each: 2.3 TB, more than any machine here holds, refused as a
+    // whole (one thread's tables alone may fit).
+    let dir = temp_dir("room");
+    let book = dir.join("b.book");
+    let out = wedge(&[
+        "book",
+        "build",
+        "--out",
+        s(&book),
+        "--threads",
+        "256",
+        "--hash",
+        "4096",
+        "--depth",
+        "1",
+        "--positions",
+        "3",
+    ]);
+    if cfg!(target_os = "linux") {
+        assert_refused(&out, "tables together", "book build of 256 x 9 GB");
+        assert!(!dir.join("b.book.journal").exists(), "a journal was left");
+    }
+    assert!(!book.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

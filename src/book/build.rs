@@ -209,6 +209,20 @@ pub(super) fn score_leaves(
         .collect();
     let total = leaves.len();
     let already = total - todo.len();
+    // Every thread's tables are checked together, then allocated before any starts, so that memory
+    // that is not there is an error of the build rather than an abort in one of its threads; and
+    // before the journal is opened, so that such an error leaves no journal to refuse the next
+    // command.
+    let threads = options.threads.clamp(1, 256);
+    let per_thread = Searcher::tables_mb(options.hash_mb) + options.hash_mb.max(1);
+    crate::game::table::check_room(threads, per_thread).map_err(BuildError::Memory)?;
+    let mut tables = Vec::new();
+    for _ in 0..threads {
+        let searcher =
+            Searcher::try_new(options.hash_mb, Evaluator::default()).map_err(BuildError::Memory)?;
+        let solver = Solver::try_new(options.hash_mb).map_err(BuildError::Memory)?;
+        tables.push((searcher, solver));
+    }
     let journal = match journal {
         Some(p) => {
             let err = |error| BuildError::Journal {
@@ -228,15 +242,6 @@ pub(super) fn score_leaves(
         }
         None => None,
     };
-    // Every thread's tables are allocated before any starts, so that memory that is not there is an
-    // error of the build rather than an abort in one of its threads.
-    let mut tables = Vec::new();
-    for _ in 0..options.threads.clamp(1, 256) {
-        let searcher =
-            Searcher::try_new(options.hash_mb, Evaluator::default()).map_err(BuildError::Memory)?;
-        let solver = Solver::try_new(options.hash_mb).map_err(BuildError::Memory)?;
-        tables.push((searcher, solver));
-    }
     let results = Mutex::new(Vec::with_capacity(todo.len()));
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(already);

@@ -3,7 +3,6 @@
 //! Each game's results are written as soon as it is done, so Ctrl-C leaves the finished ones.
 
 use super::{hash_mb, thread_count};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -143,8 +142,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
             Analysts::positions(&named.game),
             std::sync::atomic::Ordering::Relaxed,
         );
-        print!("{}", table(&report));
-        let _ = std::io::stdout().flush();
+        // The files first: they are what a failed write to standard output must not cost.
         if let Some(path) = &args.svg {
             let path = if several {
                 numbered(path, reports.len() + 1)
@@ -161,6 +159,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
                 games: &reports,
             };
             super::write_json(path, &doc)?;
+        }
+        if let Some(report) = reports.last() {
+            out!("{}", table(report));
         }
     }
     eprintln!(

@@ -64,7 +64,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         never,
         |line: &bench::BenchLine| {
             i += 1;
-            println!(
+            outln!(
                 "position {:>2}: {:>11} nodes {:>8} ms  {}",
                 i,
                 line.nodes,
@@ -74,7 +74,7 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
         },
     )
     .map_err(|e| format!("bench: {e}"))?;
-    print!("{}", bench::summary(&lines));
+    out!("{}", bench::summary(&lines));
     if let Some(path) = &args.json {
         let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
         let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();

@@ -250,7 +250,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
             }
             save(&book, &out, &journal)?;
-            println!("wrote {} positions to {}", book.len(), out.display());
+            outln!("wrote {} positions to {}", book.len(), out.display());
             Ok(())
         }
         BookAction::Merge { books, out } => {
@@ -266,7 +266,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             let book = wedge::book::build::merge(&books).map_err(|e| format!("book merge: {e}"))?;
             book.save(&out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
-            println!("wrote {} positions to {}", book.len(), out.display());
+            outln!("wrote {} positions to {}", book.len(), out.display());
             Ok(())
         }
         BookAction::Extend {
@@ -291,7 +291,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             )
             .map_err(|e| e.to_string())?;
             save(&extended, &out, &journal)?;
-            println!(
+            outln!(
                 "{} -> {} positions, wrote {}",
                 b.len(),
                 extended.len(),
@@ -332,7 +332,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             )
             .map_err(|e| e.to_string())?;
             save(&learnt, &out, &journal)?;
-            println!(
+            outln!(
                 "learnt {} games: {} -> {} positions, wrote {}",
                 lines.len(),
                 b.len(),
@@ -359,22 +359,22 @@ pub fn run(action: BookAction) -> Result<(), String> {
                     .entry((e.player | e.opponent).count_ones())
                     .or_insert(0usize) += 1;
             }
-            println!(
+            outln!(
                 "positions: {} ({} leaves, {} inner, {} exact)",
                 b.len(),
                 leaves,
                 b.len() - leaves,
                 exact
             );
-            println!("size: {} bytes", b.to_bytes().len());
+            outln!("size: {} bytes", b.to_bytes().len());
             if let Some(e) = b.get(Position::START.board) {
-                println!("start position: score {:+}, depth {}", e.score, e.depth);
+                outln!("start position: score {:+}, depth {}", e.score, e.depth);
             }
             let counts: Vec<String> = by_discs
                 .iter()
                 .map(|(discs, n)| format!("{discs}:{n}"))
                 .collect();
-            println!(
+            outln!(
                 "positions by disc count (discs:positions): {}",
                 counts.join(" ")
             );
@@ -398,7 +398,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 Err(e) => return Err(e.to_string()),
             };
             match b.get(pos.board) {
-                Some(e) => println!(
+                Some(e) => outln!(
                     "in book: score {:+} depth {}{}",
                     e.score,
                     e.depth,
@@ -408,10 +408,10 @@ pub fn run(action: BookAction) -> Result<(), String> {
                         ""
                     }
                 ),
-                None => println!("not in book"),
+                None => outln!("not in book"),
             }
             for m in b.moves(pos.board) {
-                println!("{} {:+} depth {}", m.mv, m.score, m.depth);
+                outln!("{} {:+} depth {}", m.mv, m.score, m.depth);
             }
             Ok(())
         }
@@ -423,7 +423,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             let b = load_book(book.as_deref())?;
             for line in b.main_lines(wedge::Board::START, window, plies as usize) {
                 let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
-                println!("{}", text.join(""));
+                outln!("{}", text.join(""));
             }
             Ok(())
         }
@@ -441,12 +441,12 @@ pub fn run(action: BookAction) -> Result<(), String> {
                     side: wedge::Color::Black,
                 };
                 for m in b.moves(board) {
-                    if writeln!(out, "{} {} {:+} {}", pos, m.mv, m.score, m.depth).is_err() {
-                        return Ok(());
-                    }
+                    writeln!(out, "{} {} {:+} {}", pos, m.mv, m.score, m.depth)
+                        .map_err(|e| format!("cannot write to standard output: {e}"))?;
                 }
             }
-            Ok(())
+            out.flush()
+                .map_err(|e| format!("cannot write to standard output: {e}"))
         }
     }
 }

@@ -119,18 +119,21 @@ pub fn run(action: DataAction) -> Result<(), String> {
             });
             let r = train::merge(&inputs, labels, &out, max_positions)
                 .map_err(|e| format!("data merge: {e}"))?;
-            println!(
+            outln!(
                 "read {} positions; {} repeats left out; wrote {} positions of {} games",
-                r.read, r.duplicates, r.written, r.games
+                r.read,
+                r.duplicates,
+                r.written,
+                r.games
             );
             for (path, bytes) in &r.torn {
                 eprintln!("{}", torn_warning(path, *bytes));
             }
             for f in &r.files {
-                println!("wrote {}", f.display());
+                outln!("wrote {}", f.display());
             }
             for f in &r.removed {
-                println!(
+                outln!(
                     "removed {} (a part of an earlier merge into the same output)",
                     f.display()
                 );
@@ -151,7 +154,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
             train::write_data_file(&out, &data.blocks)
                 .map_err(|e| format!("data convert: {}: {e}", out.display()))?;
             let positions: usize = data.blocks.iter().map(|b| b.records.len()).sum();
-            println!(
+            outln!(
                 "wrote {positions} positions of {} games from version {} to version {} in {}",
                 data.blocks.len(),
                 data.version,
@@ -201,7 +204,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
             train::write_data_file(&out, &blocks)
                 .map_err(|e| format!("data label: {}: {e}", out.display()))?;
             let written: usize = blocks.iter().map(|b| b.records.len()).sum();
-            println!(
+            outln!(
                 "labelled {written} of {} positions into {} (the others: game over, or no disc \
                  score)",
                 list.len(),
@@ -234,7 +237,7 @@ fn info(path: &std::path::Path) -> Result<(), String> {
     if !train::is_binary_data(path) {
         let file = train::read_sample_file(path).map_err(|e| e.to_string())?;
         let games: std::collections::BTreeSet<u64> = file.samples.iter().map(|s| s.game).collect();
-        println!(
+        outln!(
             "{}: text, {} games, {} positions (label kinds are not recorded in text files; \
              `wedge data merge` converts it)",
             path.display(),
@@ -251,7 +254,7 @@ fn info(path: &std::path::Path) -> Result<(), String> {
         kinds[r.kind as usize] += 1;
         positions += 1;
     }
-    println!(
+    outln!(
         "{}: format version {}, {} games, {positions} positions ({} outcome, {} search, {} exact \
          labels)",
         path.display(),
@@ -285,7 +288,7 @@ fn print_by_empties(empties: impl Iterator<Item = u32>) {
         .filter(|(_, &n)| n > 0)
         .map(|(d, n)| format!("{}-{}: {n}", d * 10, d * 10 + 9))
         .collect();
-    println!("  by empties: {}", by_empties.join(", "));
+    outln!("  by empties: {}", by_empties.join(", "));
 }
 
 /// Parses `outcome`, `exact` or `search:D`.

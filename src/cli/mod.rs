@@ -14,6 +14,42 @@ macro_rules! print_or_drop {
     }};
 }
 
+/// `print!` for a tool's results that never panics: a failed write (a full disk, a device error)
+/// is kept ([`stdout_failure`]) and the tool goes on, so that the files it writes after its
+/// output are not lost; `main` then reports the failure and exits with an error. A closed pipe
+/// never gets here: it ends the process first (SIGPIPE, `main.rs`).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` of [`out`]'s kind.
+macro_rules! outln {
+    () => {
+        out!("\n")
+    };
+    ($($arg:tt)*) => {
+        out!("{}\n", format_args!($($arg)*))
+    };
+}
+
+/// The first failed write to standard output, as the error to report.
+static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Writes a tool's result to standard output; a failure is kept for [`stdout_failure`].
+pub fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        let _ = STDOUT_FAILED.set(format!("cannot write to standard output: {e}"));
+    }
+}
+
+/// Why a tool's output could not be written, if it could not.
+pub fn stdout_failure() -> Option<&'static str> {
+    STDOUT_FAILED.get().map(String::as_str)
+}
+
 /// `eprintln!` that drops the line when standard error is closed ([`print_or_drop`]'s reason).
 macro_rules! eprintln_or_drop {
     ($($arg:tt)*) => {{

@@ -131,9 +131,9 @@ pub fn run(action: MpcAction) -> Result<(), String> {
         format!("from {} positions", data.len()),
     ];
     super::write_atomically(&args.out, probcut::format_table(&header, model, &rows))?;
-    println!("depth shallow empties      a       b   sigma  samples");
+    outln!("depth shallow empties      a       b   sigma  samples");
     for r in &rows {
-        println!(
+        outln!(
             "{:5} {:7} {:>2}-{:<2}  {:7.3} {:7.1} {:7.1} {:8}",
             r.depth,
             r.shallow,
@@ -145,9 +145,12 @@ pub fn run(action: MpcAction) -> Result<(), String> {
             r.samples
         );
     }
-    println!(
+    outln!(
         "model: sigma = {:.1} + {:.2} * empties + {:.2} * depth + {:.2} * shallow",
-        model[0], model[1], model[2], model[3]
+        model[0],
+        model[1],
+        model[2],
+        model[3]
     );
     Ok(())
 }

@@ -30,11 +30,11 @@ pub fn run(args: PerftArgs) -> Result<(), String> {
     let start = Instant::now();
     let total = if divide {
         let never = std::sync::atomic::AtomicBool::new(false);
-        perft::perft_divide_stoppable(pos.board, depth, &never, |mv, n| println!("{mv} {n}"))
+        perft::perft_divide_stoppable(pos.board, depth, &never, |mv, n| outln!("{mv} {n}"))
             .unwrap_or_default()
     } else {
         perft::perft(pos.board, depth)
     };
-    println!("{}", perft::summary(depth, total, start.elapsed()));
+    outln!("{}", perft::summary(depth, total, start.elapsed()));
     Ok(())
 }

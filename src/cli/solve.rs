@@ -79,13 +79,13 @@ fn solve_file(
     let options = options(eval);
     let (wld, threads) = (options.wld, options.threads);
     let start = Instant::now();
-    println!("{}", solve::HEADER);
+    outln!("{}", solve::HEADER);
     let results = solve::solve_all(&lines, &options, |i, r| {
-        println!("{}", solve::row(first + i, r));
+        outln!("{}", solve::row(first + i, r));
     })
     .map_err(|e| format!("solve: {e}"))?;
     let wall = start.elapsed();
-    println!("{}", solve::totals(&results, wall));
+    outln!("{}", solve::totals(&results, wall));
     let bad = results.iter().filter(|r| !r.ok).count();
     if let Some(path) = json {
         let nodes: u64 = results.iter().map(|r| r.nodes).sum();

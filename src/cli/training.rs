@@ -206,7 +206,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
             .map_err(|e| e.to_string())?;
-    println!("played {played} games into {}", args.out.display());
+    outln!("played {played} games into {}", args.out.display());
     Ok(())
 }
 
@@ -276,7 +276,7 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         }
     }
     let (training, held_out) = split(read_all_samples(&args.data)?, args.held_out);
-    println!(
+    outln!(
         "{} training positions, {} held out",
         training.len(),
         held_out.len()
@@ -294,10 +294,10 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     }
     let report = |what: &str, f: &dyn Fn(wedge::board::Board) -> f64| {
         for (name, set) in &tests {
-            println!("  {what} on {name}: {}", score_buckets(set, f));
+            outln!("  {what} on {name}: {}", score_buckets(set, f));
         }
     };
-    println!("mean absolute error (discs), overall [|score| 0-5 6-11 12-19 20-29 30-64]:");
+    outln!("mean absolute error (discs), overall [|score| 0-5 6-11 12-19 20-29 30-64]:");
     match &from {
         Start::Tables(init) => report("tables", &|b| f64::from(init.evaluate(b)) / 100.0),
         Start::Net(net) => report("start", &|b| f64::from(net.evaluate(b)) / 100.0),
@@ -312,7 +312,7 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     };
     let start = Instant::now();
     let progress = |epoch, train_mae, net: &wedge::tools::train::Net| {
-        println!(
+        outln!(
             "epoch {epoch} ({:.0} s): training MAE {train_mae:.3} discs",
             start.elapsed().as_secs_f64()
         );
@@ -338,11 +338,11 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
             head.bias += (t * f64::from(HEAD_SCALE)).round() as i32;
         }
         let terms: Vec<String> = terms.iter().map(|t| format!("{t:.2}")).collect();
-        println!("side-to-move term by anchor (discs): {}", terms.join(" "));
+        outln!("side-to-move term by anchor (discs): {}", terms.join(" "));
     }
     report("written", &|b| f64::from(weights.evaluate(b)) / 100.0);
     super::write_atomically(&args.out, weights.to_bytes())?;
-    println!("wrote {}", args.out.display());
+    outln!("wrote {}", args.out.display());
     Ok(())
 }
 
@@ -533,7 +533,7 @@ fn run_eval_test(
         .iter()
         .map(|p| EmptiesErrors::measure_pairs_by_score(pairs(p)))
         .collect();
-    println!(
+    outln!(
         "mean absolute error (discs) against the labels, by empty squares, and the last one's \
          mean signed error (bias: positive where it scores too high for the side to move):"
     );
@@ -543,8 +543,8 @@ fn run_eval_test(
         .collect();
     rows.push(("all".to_string(), 0, 60));
     print_errors("empties", &names, &by_empties, &rows);
-    println!();
-    println!("the same by the size of the label (|score| in discs): close, clear and lopsided positions:");
+    outln!();
+    outln!("the same by the size of the label (|score| in discs): close, clear and lopsided positions:");
     let bands = [
         ("0-5", 0, 5),
         ("6-11", 6, 11),
@@ -573,7 +573,7 @@ fn print_errors(
         header.push_str(&format!(" {name:>8}"));
     }
     header.push_str(&format!(" {:>8}", "bias"));
-    println!("{header}");
+    outln!("{header}");
     for (label, lo, hi) in rows {
         let (lo, hi) = (*lo, *hi);
         let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
@@ -587,7 +587,7 @@ fn print_errors(
             Some(bias) => line.push_str(&format!(" {bias:>+8.2}")),
             None => line.push_str(&format!(" {:>8}", "-")),
         }
-        println!("{line}");
+        outln!("{line}");
     }
 }
 
@@ -636,7 +636,7 @@ fn run_train(
     }
     let samples = read_all_samples(data)?;
     let (training, test) = split(samples, held_out);
-    println!(
+    outln!(
         "{} training positions, {} held out",
         training.len(),
         test.len()
@@ -646,7 +646,7 @@ fn run_train(
     let mut weights = train(&training, &options, |epoch, mae| {
         eprintln!("epoch {epoch}: training MAE {mae:.3} discs")
     });
-    println!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    outln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     let hand = wedge::eval::Evaluator::new(Weights::default());
     let hand_err = PhaseErrors::measure(&test, |b| f64::from(hand.evaluate(b)) / 100.0);
     let init_err = options
@@ -655,8 +655,8 @@ fn run_train(
         .map(|init| PhaseErrors::measure(&test, |b| f64::from(init.evaluate(b)) / 100.0));
     let train_err = PhaseErrors::measure(&training, |b| f64::from(weights.evaluate(b)) / 100.0);
     let test_err = PhaseErrors::measure(&test, |b| f64::from(weights.evaluate(b)) / 100.0);
-    println!("mean absolute error (discs) by phase (empties):");
-    println!(
+    outln!("mean absolute error (discs) by phase (empties):");
+    outln!(
         "phase        positions   hand(held-out)  trained(train)  trained(held-out){}",
         if init_err.is_some() {
             "  init(held-out)"
@@ -677,7 +677,7 @@ fn run_train(
     };
     for ph in 0..wedge::eval::pattern::PHASES {
         let n = test_err.count[ph];
-        println!(
+        outln!(
             "{:>2}-{:<2} {:>17} {:>16} {:>15.2} {:>18}{}",
             ph * 10,
             ph * 10 + 9,
@@ -689,7 +689,7 @@ fn run_train(
         );
     }
     let n = test_err.count.iter().sum::<usize>();
-    println!(
+    outln!(
         "all   {:>17} {:>16} {:>15.2} {:>18}{}",
         n,
         held(hand_err.overall(), n),
@@ -716,14 +716,14 @@ fn run_train(
         let before = parity_offsets(|b| weights.evaluate(b), &sample);
         let terms = add_tempo(&mut weights, &before, scale);
         let after = parity_offsets(|b| weights.evaluate(b), &sample);
-        println!("parity offset (1-ply minus static, discs) by tens of empties 0-9 .. 50-59:");
-        println!("  before {}", by_decade(&before));
-        println!("  after  {}", by_decade(&after));
+        outln!("parity offset (1-ply minus static, discs) by tens of empties 0-9 .. 50-59:");
+        outln!("  before {}", by_decade(&before));
+        outln!("  after  {}", by_decade(&after));
         let terms: Vec<String> = terms.iter().map(|t| format!("{t:.2}")).collect();
-        println!("side-to-move term by phase (discs): {}", terms.join(" "));
+        outln!("side-to-move term by phase (discs): {}", terms.join(" "));
     }
     super::write_atomically(out, weights.to_bytes())?;
-    println!("wrote {}", out.display());
+    outln!("wrote {}", out.display());
     Ok(())
 }
 

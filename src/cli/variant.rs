@@ -122,13 +122,13 @@ fn position(args: &LayoutArgs) -> Result<(Board, String), String> {
 /// Prints the position, then one count per depth (and the divide at the deepest).
 fn run_perft(args: PerftArgs) -> Result<(), String> {
     let (board, what) = position(&args.layout)?;
-    println!("{what}");
-    print!("{board}");
+    outln!("{what}");
+    out!("{board}");
     for depth in 1..=args.depth {
         let start = Instant::now();
         let n = perft::perft(&board, depth);
         let secs = start.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "perft {depth}: {n} leaves, {secs:.3} s, {:.0} leaves/s",
             n as f64 / secs.max(1e-9)
         );
@@ -136,8 +136,8 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
     if args.divide && args.depth > 0 {
         for (mv, n) in perft::perft_divide(&board, args.depth) {
             match mv {
-                Some(sq) => println!("{} {} {n}", sq.row, sq.col),
-                None => println!("pass {n}"),
+                Some(sq) => outln!("{} {} {n}", sq.row, sq.col),
+                None => outln!("pass {n}"),
             }
         }
     }
@@ -148,8 +148,8 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
 /// own search (ordered, with its table) for comparison.
 fn run_minimax(args: MinimaxArgs) -> Result<(), String> {
     let (board, what) = position(&args.layout)?;
-    println!("{what}");
-    print!("{board}");
+    outln!("{what}");
+    out!("{board}");
     let scanline = |alpha_beta| {
         let mut s = Searcher::new(16);
         s.options = SearchOptions {
@@ -163,9 +163,16 @@ fn run_minimax(args: MinimaxArgs) -> Result<(), String> {
     let mut minimax = scanline(false);
     let mut alpha_beta = scanline(true);
     let mut ordered = Searcher::new(16);
-    println!(
+    outln!(
         "{:>5} {:>9} {:>14} {:>9} {:>14} {:>8} {:>14} {:>8}",
-        "depth", "minimax", "nodes", "alphabeta", "nodes", "ratio", "ordered+tt", "ratio"
+        "depth",
+        "minimax",
+        "nodes",
+        "alphabeta",
+        "nodes",
+        "ratio",
+        "ordered+tt",
+        "ratio"
     );
     for depth in 1..=args.depth {
         let mm = minimax.search_depth(&board, depth);
@@ -177,7 +184,7 @@ fn run_minimax(args: MinimaxArgs) -> Result<(), String> {
                 mm.value, ab.value, full.value
             ));
         }
-        println!(
+        outln!(
             "{depth:>5} {:>9} {:>14} {:>9} {:>14} {:>8.4} {:>14} {:>8.4}",
             mm.value,
             mm.nodes,

@@ -84,6 +84,6 @@ pub fn run(action: WeightsAction) -> Result<(), String> {
             wedge::eval::built_in_patterns().ok_or("--tables: the built-in tables did not load")?;
         super::write_atomically(out, weights.to_bytes()).map_err(|e| format!("--tables: {e}"))?;
     }
-    print!("{}", options.weights.dump(options.evaluation, &source));
+    out!("{}", options.weights.dump(options.evaluation, &source));
     Ok(())
 }

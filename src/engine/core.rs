@@ -540,7 +540,7 @@ mod tests {
     #[test]
     fn a_failed_resize_names_the_table_that_failed() {
         let kept = |asked: usize, table, mb: usize| {
-            let error = crate::search::TableAllocError { bytes: mb << 20 };
+            let error = crate::search::TableAllocError::one(mb << 20);
             let error = HashResizeError { table, error };
             CoreError::HashKept {
                 asked,

@@ -12,15 +12,31 @@
 pub struct TableAllocError {
     /// The size asked for, in bytes.
     pub bytes: usize,
+    /// How many tables share that size (1 for one table; the jobs' or threads' tables of a tool,
+    /// checked together before any is made: [`check_room`]).
+    pub tables: usize,
+}
+
+impl TableAllocError {
+    /// One table of `bytes` that could not be allocated.
+    pub fn one(bytes: usize) -> TableAllocError {
+        TableAllocError { bytes, tables: 1 }
+    }
 }
 
 impl std::fmt::Display for TableAllocError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot allocate {} MB for a hash table (not enough memory)",
-            self.bytes.div_ceil(1 << 20)
-        )
+        let mb = self.bytes.div_ceil(1 << 20);
+        match self.tables {
+            0 | 1 => write!(
+                f,
+                "cannot allocate {mb} MB for a hash table (not enough memory)"
+            ),
+            n => write!(
+                f,
+                "cannot allocate {mb} MB for {n} tables together (not enough memory)"
+            ),
+        }
     }
 }
 
@@ -45,17 +61,36 @@ pub const CHECKED_BYTES: usize = 1 << 20;
 /// error.
 pub fn huge_page_vec<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, TableAllocError> {
     let bytes = len.saturating_mul(std::mem::size_of::<T>());
-    if bytes >= CHECKED_BYTES && super::memory::available_memory().is_some_and(|a| bytes as u64 > a)
-    {
-        return Err(TableAllocError { bytes });
+    if !fits(bytes, super::memory::available_memory) {
+        return Err(TableAllocError::one(bytes));
     }
     let mut v = Vec::new();
     v.try_reserve_exact(len)
-        .map_err(|_| TableAllocError { bytes })?;
+        .map_err(|_| TableAllocError::one(bytes))?;
     // Asked before the first write: a page is backed (small or huge) when it is first touched.
     advise_huge_pages(v.as_mut_ptr() as usize, bytes);
     v.extend(std::iter::repeat_with(make).take(len));
     Ok(v)
+}
+
+/// Refuses, before any is made, `tables` tables of `mb_each` MB that the memory cannot hold
+/// together. [`huge_page_vec`] checks one table at a time and fills each before the next is asked
+/// for, so the jobs' or threads' tables of a tool would fill the memory up to the one that does not
+/// fit, and leave the machine short of memory while they did; a tool that makes many checks their
+/// sum first. `mb_each` is an upper bound (tables round their size down to a power of two).
+pub fn check_room(tables: usize, mb_each: usize) -> Result<(), TableAllocError> {
+    let bytes = tables.saturating_mul(mb_each).saturating_mul(1 << 20);
+    if fits(bytes, super::memory::available_memory) {
+        Ok(())
+    } else {
+        Err(TableAllocError { bytes, tables })
+    }
+}
+
+/// Whether `bytes` may be asked for, given what `available` says the memory holds: small sizes
+/// always (not worth reading `/proc` for), and every size where nothing is known.
+fn fits(bytes: usize, available: impl FnOnce() -> Option<u64>) -> bool {
+    bytes < CHECKED_BYTES || available().is_none_or(|a| bytes as u64 <= a)
 }
 
 /// Asks Linux to back the whole 2 MB pages inside `start..start + bytes` with huge pages
@@ -120,5 +155,22 @@ mod tests {
         let (table, error) = alloc_or_smallest::<u64>(usize::MAX >> 21, 8, || 0);
         assert_eq!(table.len(), 8);
         assert!(error.is_some());
+    }
+
+    #[test]
+    fn sizes_are_checked_against_the_memory_available() {
+        let gib = 1usize << 30;
+        assert!(fits(4 * gib, || Some(8 << 30)));
+        assert!(!fits(9 * gib, || Some(8 << 30)));
+        assert!(fits(9 * gib, || None));
+        // Below the checked size nothing is read.
+        assert!(fits(CHECKED_BYTES - 1, || panic!("read")));
+        // Tables together: 256 of 4 GB fit in no machine's memory; the error counts them.
+        if super::super::memory::available_memory().is_some() {
+            let e = check_room(256, 1 << 20).unwrap_err();
+            assert_eq!(e.tables, 256);
+            assert!(e.to_string().contains("for 256 tables"), "{e}");
+        }
+        assert!(check_room(2, 1).is_ok());
     }
 }

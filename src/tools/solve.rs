@@ -114,7 +114,9 @@ pub fn solve_all(
 ) -> Result<Vec<SolvedLine>, crate::search::TableAllocError> {
     // Every job's table is made before any solving starts: memory that is not there is an error
     // here, not an abort in the middle of a run. No more jobs than positions.
-    let mut solvers = (0..options.jobs.min(lines.len()).clamp(1, 256))
+    let jobs = options.jobs.min(lines.len()).clamp(1, 256);
+    crate::game::table::check_room(jobs, options.hash_mb.max(1))?;
+    let mut solvers = (0..jobs)
         .map(|_| Solver::try_new(options.hash_mb))
         .collect::<Result<Vec<_>, _>>()?;
     for solver in &mut solvers {

@@ -163,6 +163,11 @@ impl Searcher {
         Searcher::try_new(hash_mb, eval).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// The megabytes a searcher of `hash_mb` asks for at most: its table and its solver's.
+    pub fn tables_mb(hash_mb: usize) -> usize {
+        hash_mb.max(1) + (hash_mb / 4).max(1)
+    }
+
     /// A searcher with a table of `hash_mb` megabytes, or an error if the memory is not there.
     pub fn try_new(hash_mb: usize, eval: Evaluator) -> Result<Searcher, TableAllocError> {
         let progress = Arc::new(Progress::default());

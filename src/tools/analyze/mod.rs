@@ -252,6 +252,8 @@ pub struct Analysts {
 impl Analysts {
     /// `jobs` searchers with tables of `hash_mb` MB each.
     pub fn new(jobs: usize, hash_mb: usize) -> Result<Analysts, AnalyzeError> {
+        crate::game::table::check_room(jobs.max(1), Searcher::tables_mb(hash_mb))
+            .map_err(AnalyzeError::Memory)?;
         let searchers = (0..jobs.max(1))
             .map(|_| Searcher::try_new(hash_mb, Evaluator::default()))
             .collect::<Result<Vec<_>, _>>()
