@@ -210,6 +210,8 @@ fn on_every_address_the_page_is_served_by_address_and_refused_by_name() {
     };
     assert_eq!(claim(&format!("http://192.0.2.7:{port}")), 200);
     assert_eq!(claim("http://evil.example"), 403);
+    // A page at any other address, on the same port, is another site's page.
+    assert_eq!(claim(&format!("http://203.0.113.9:{port}")), 403);
 }
 
 #[test]
@@ -616,4 +618,70 @@ fn a_flag_stays_when_moves_are_taken_back() {
     );
     assert_eq!(status, 200, "{s}");
     assert_eq!(play(&g, &token, "d3").0, 200);
+}
+
+/// A move that comes after the mover's time ran out is refused, even before the server's clock
+/// tick has seen the flag fall.
+#[test]
+fn a_move_after_the_flag_is_refused_at_once() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(
+        &g,
+        &token,
+        r#"{"black":"human","white":"human","level":5,"time":{"kind":"clock","base_ms":1000,"inc_ms":5000}}"#,
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1020));
+    let (status, s) = play(&g, &token, "f5");
+    assert_eq!(status, 422, "a late move was played: {s}");
+    let s = g.state(&token);
+    assert_eq!(s["result"], "White wins on time", "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 0);
+}
+
+/// A new game stops the engine's search of the old one, even from the same position: the old
+/// search ran with the old level and time.
+#[test]
+fn a_new_game_from_the_same_position_stops_the_old_search() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    let position = "---------------------------OX------XXX------XXX-----OOO------OOO X";
+    let start = |ms: u32| {
+        let body = format!(
+            r#"{{"type":"new","settings":{{"black":"engine","white":"human","level":10,"time":{{"kind":"per_move","ms":{ms}}}}},"position":"{position}"}}"#
+        );
+        let (status, s) = g.command(&token, &body);
+        assert_eq!(status, 200, "{s}");
+    };
+    start(60_000);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    start(200);
+    // The new game's search, of 200 ms, plays; the old one's would take a minute.
+    let s = g.wait_for(&token, 20, |s| s["moves"].as_array().unwrap().len() == 1);
+    assert_eq!(s["over"], false, "{s}");
+}
+
+/// A stopped analysis makes room for a new one at once, and a move that loses nothing names no
+/// better move.
+#[test]
+fn an_analysis_starts_again_right_after_a_stop() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(&g, &token, HUMANS);
+    for m in ["f5", "d6", "c3", "d3", "c4"] {
+        assert_eq!(play(&g, &token, m).0, 200);
+    }
+    let (status, s) = g.command(&token, r#"{"type":"analyze"}"#);
+    assert_eq!(status, 200, "{s}");
+    let (status, s) = g.command(&token, r#"{"type":"stop_analysis"}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["analysis"]["running"], false, "{s}");
+    let (status, s) = g.command(&token, r#"{"type":"analyze"}"#);
+    assert_eq!(status, 200, "a new analysis was refused: {s}");
+    let s = g.wait_for(&token, 120, |s| s["analysis"]["running"] == false);
+    assert!(s["analysis"]["error"].is_null(), "{s}");
+    // f5 opens the game: every first move is as good, so none is named better.
+    let first = &s["moves"][0];
+    assert_eq!(first["loss"].as_f64(), Some(0.0), "{first}");
+    assert!(first["best"].is_null(), "{first}");
 }

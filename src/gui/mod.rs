@@ -177,6 +177,16 @@ impl Hosts {
     }
 }
 
+/// Whether two hosts (`name[:port]`) are the same name and port, the port 80 when none is given.
+fn same_host(a: &str, b: &str) -> bool {
+    match (split_host(a), split_host(b)) {
+        (Some((na, pa)), Some((nb, pb))) => {
+            na.eq_ignore_ascii_case(nb) && pa.unwrap_or(80) == pb.unwrap_or(80)
+        }
+        _ => false,
+    }
+}
+
 /// A host's name (an IPv6 address without its brackets) and port, if it has one; `None` when it
 /// is not `name[:port]` or `[ipv6][:port]`.
 fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
@@ -260,10 +270,13 @@ fn answer(
         ));
     }
     if let Some(origin) = request.header("Origin") {
+        // The page's own requests come from the address it was loaded from, the one in `Host`:
+        // on all addresses, another of the machine's (or any address's page) is not the page.
         let own = origin
             .get(..7)
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"))
-            && hosts.allows(&origin[7..]);
+            && hosts.allows(&origin[7..])
+            && same_host(&origin[7..], host);
         if !own {
             return Err((
                 403,

@@ -455,6 +455,9 @@ impl GuiFrontEnd {
         self.flag = None;
         self.paused = false;
         self.message = Some(message.to_string());
+        // A search of the old game is not the new one's, even of the same position: it ran with
+        // the old level and time.
+        self.stop_searches();
         s.core.new_game();
         self.apply_level(s);
         self.changed(s);
@@ -478,6 +481,10 @@ impl GuiFrontEnd {
             .map_err(|_| ApiError::Invalid(format!("'{}' is not a square", clip(square))))?;
         if pos.play(mv).is_none() {
             return Err(ApiError::Refused(format!("{mv} is not a legal move here")));
+        }
+        // A move that arrives after the mover's time ran out, before the tick saw it, is late.
+        if self.check_flag() {
+            self.changed(s);
         }
         if let Some(c) = self.flag {
             // Taking moves back gives no time back: the game stays lost on time.

@@ -77,9 +77,13 @@ pub(super) struct Analysis {
 }
 
 impl Analysis {
-    /// Stops the analysis (its thread ends after the position it is on).
+    /// Stops the analysis (its thread ends at once). It no longer runs: a new one may start while
+    /// its thread winds down, and what that thread still writes is its own.
     pub(super) fn cancel(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        if self.running() {
+            self.error = Some(AnalyzeError::Interrupted.to_string());
+        }
     }
 
     /// Whether it still runs.
@@ -324,6 +328,11 @@ impl GuiFrontEnd {
         }
         match search.kind {
             Kind::Move => {
+                if self.check_flag() {
+                    // The engine's time ran out before its move came.
+                    self.changed(s);
+                    return;
+                }
                 let pos = search.position;
                 let mv = match result.best_move {
                     Some(m) if pos.play(m).is_some() => m,
@@ -426,6 +435,24 @@ impl GuiFrontEnd {
         Ok(())
     }
 
+    /// Raises the flag of the side whose clock runs when its time is up; whether it fell now.
+    pub(super) fn check_flag(&mut self) -> bool {
+        if self.flag.is_some() {
+            return false;
+        }
+        let side = self.running_clock.map(|(c, _)| c);
+        let Some(c) = side.filter(|&c| self.time_left(c).is_some_and(|t| t <= 0)) else {
+            return false;
+        };
+        self.flag = Some(c);
+        self.message = Some(format!(
+            "{}'s time is up: {} wins.",
+            crate::protocol::play::colour_name(c),
+            crate::protocol::play::colour_name(c.opposite())
+        ));
+        true
+    }
+
     /// Time passes: a silent tab is let go, a flag falls, a finished analysis is read back.
     pub(super) fn tick(&mut self, s: &mut Session<'_>) {
         if self
@@ -435,17 +462,8 @@ impl GuiFrontEnd {
         {
             self.release(false);
         }
-        if self.flag.is_none() {
-            let side = self.running_clock.map(|(c, _)| c);
-            if let Some(c) = side.filter(|&c| self.time_left(c).is_some_and(|t| t <= 0)) {
-                self.flag = Some(c);
-                self.message = Some(format!(
-                    "{}'s time is up: {} wins.",
-                    crate::protocol::play::colour_name(c),
-                    crate::protocol::play::colour_name(c.opposite())
-                ));
-                self.changed(s);
-            }
+        if self.check_flag() {
+            self.changed(s);
         }
         let finished = self
             .analysis

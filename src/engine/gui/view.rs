@@ -27,7 +27,7 @@ impl GuiFrontEnd {
                     colour: colour_key(colour),
                     loss: analysed.map(|a| a.loss),
                     best: analysed
-                        .filter(|a| a.best != a.played)
+                        .filter(|a| a.best != a.played && a.loss > 0.0)
                         .map(|a| a.best.clone()),
                     mark: analysed.and_then(|a| a.mark).map(|m| m.symbol()),
                 };
