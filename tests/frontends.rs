@@ -310,6 +310,11 @@ fn gtp_genmove_on_a_finished_game_passes_for_both_colours() {
     for c in ["b", "w", "b"] {
         assert_eq!(gtp_ask(&mut s, &format!("genmove {c}")), "= pass", "{c}");
     }
+    // The pass one engine answered, relayed to the other, is taken; a move is not.
+    for c in ["w", "b"] {
+        assert_eq!(gtp_ask(&mut s, &format!("play {c} pass")), "=", "{c}");
+    }
+    assert_eq!(gtp_ask(&mut s, "play b d3"), "? the game is over");
 }
 
 #[test]

@@ -486,3 +486,37 @@ fn replaying_the_taken_back_move_keeps_the_rest_to_redo() {
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
 }
+
+/// A script that hands the engine both sides and ends gets the engine's one answer, not a whole
+/// game played out unasked.
+#[test]
+fn watching_ends_with_the_input() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["play", "--time", "0.05", "--no-book", "--no-autosave"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"play none\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let last = text
+        .lines()
+        .rfind(|l| l.contains("moves:"))
+        .unwrap_or_else(|| panic!("no board: {text}"));
+    let played = last.split("moves:").nth(1).unwrap();
+    let count = played
+        .split("time used")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .count();
+    assert_eq!(count, 1, "{last}");
+}

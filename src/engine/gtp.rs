@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Milliseconds a move when the controller gave no time at all.
 const DEFAULT_MOVE_MS: u64 = 1000;
@@ -44,6 +45,10 @@ enum Waiting {
         stop: Arc<AtomicBool>,
         /// `genmove` plays the move on the board; `reg_genmove` does not.
         play: bool,
+        /// The side whose move it is, and when its search started: a played move's time counts
+        /// on its clock.
+        colour: Color,
+        started: Instant,
     },
     /// The worker's word on a new table size: `=` once it is allocated, `?` when it cannot be.
     Resize,
@@ -64,6 +69,9 @@ pub struct GtpFrontEnd {
     settings: Option<TimeSettings>,
     /// Seconds left and stones to play in them for black and white (from `time_left`).
     left: [Option<(f64, u32)>; 2],
+    /// The time black's and white's played searches took since `time_settings` (or a new game):
+    /// what is gone from the main time when no `time_left` says how much is left.
+    used: [Duration; 2],
     /// The most plies a search may go (`set_depth`; `None`: no cap).
     depth: Option<u32>,
     pending: Option<Pending>,
@@ -78,8 +86,8 @@ pub struct GtpFrontEnd {
 enum Answer {
     /// At once.
     Now(String),
-    /// When the search started with this stop flag ends.
-    Searching(Arc<AtomicBool>),
+    /// When the search started (at this instant) with this stop flag ends.
+    Searching(Arc<AtomicBool>, Instant),
 }
 
 impl Default for GtpFrontEnd {
@@ -113,13 +121,20 @@ impl FrontEnd for GtpFrontEnd {
             Report::Game(GameEvent::Standard(SearchEvent::Done(result))) => {
                 if let Some(Pending {
                     id,
-                    waiting: Waiting::Move { play, .. },
+                    waiting:
+                        Waiting::Move {
+                            play,
+                            colour,
+                            started,
+                            ..
+                        },
                 }) = self
                     .pending
                     .take_if(|p| matches!(p.waiting, Waiting::Move { .. }))
                 {
                     let mv = result.best_move.unwrap_or(Move::PASS);
                     if play {
+                        self.used[colour as usize] += started.elapsed();
                         self.play_move(mv);
                     }
                     reply(s, &id, Ok(mv.to_string()));
@@ -190,6 +205,7 @@ impl GtpFrontEnd {
             game: Game::new(Position::START),
             settings: None,
             left: [None, None],
+            used: [Duration::ZERO; 2],
             depth: None,
             pending: None,
             queue: VecDeque::new(),
@@ -267,13 +283,18 @@ impl GtpFrontEnd {
             }
             Ok(Command::GenMove { colour, play }) => match self.genmove(s, colour, play) {
                 Ok(Answer::Now(mv)) => Ok(mv),
-                Ok(Answer::Searching(stop)) => {
+                Ok(Answer::Searching(stop, started)) => {
                     if self.input_ended {
                         s.stop_after_grace(stop.clone());
                     }
                     self.pending = Some(Pending {
                         id,
-                        waiting: Waiting::Move { stop, play },
+                        waiting: Waiting::Move {
+                            stop,
+                            play,
+                            colour,
+                            started,
+                        },
                     });
                     return true;
                 }
@@ -308,6 +329,7 @@ impl GtpFrontEnd {
             Command::BoardSize | Command::Komi | Command::SetGame => done,
             Command::ClearBoard => {
                 self.game = Game::new(Position::START);
+                self.used = [Duration::ZERO; 2];
                 s.core.new_game();
                 done
             }
@@ -319,9 +341,10 @@ impl GtpFrontEnd {
             },
             Command::FinalScore => self.final_score(),
             Command::TimeSettings(settings) => {
-                // A new setting forgets `time_left`.
+                // A new setting forgets `time_left` and the time used.
                 self.settings = Some(settings);
                 self.left = [None, None];
+                self.used = [Duration::ZERO; 2];
                 done
             }
             Command::TimeLeft {
@@ -352,6 +375,15 @@ impl GtpFrontEnd {
 
     /// `play c mv`: `c`'s move (after the pass of a side that has no move).
     fn play(&mut self, c: Color, mv: Move) -> Result<(), Error> {
+        // A finished game has no turn: either colour's pass is taken, as `genmove` answers one
+        // (a controller relays it to the other engine); any other move is refused.
+        if self.game.position().board.is_game_over() {
+            return if mv == Move::PASS {
+                Ok(())
+            } else {
+                Err(Error::Over)
+            };
+        }
         let pos = self.turn_of(c)?;
         if pos.play(mv).is_none() {
             return Err(Error::Illegal(mv));
@@ -400,6 +432,7 @@ impl GtpFrontEnd {
             game.moves.truncate(n - 1);
         }
         self.game = game;
+        self.used = [Duration::ZERO; 2];
         s.core.new_game();
         Ok(())
     }
@@ -428,6 +461,7 @@ impl GtpFrontEnd {
             return Ok(Answer::Now(m.mv.to_string()));
         }
         let plan = self.plan(s, pos, &params);
+        let started = Instant::now();
         let stop = s
             .core
             .start_search(pos, plan.limits, plan.hard)
@@ -436,7 +470,7 @@ impl GtpFrontEnd {
             // The move itself is played when the search answers.
             self.take_turn(c)?;
         }
-        Ok(Answer::Searching(stop))
+        Ok(Answer::Searching(stop, started))
     }
 
     /// The plan for `params`, capped at the `set_depth` depth when there is one.
@@ -448,8 +482,9 @@ impl GtpFrontEnd {
     }
 
     /// The time limits for `c`'s move: the clock from `time_left` (with stones, the moves to play
-    /// in it); else from `time_settings`: the main time as a clock, or the byo-yomi period shared
-    /// by its stones; else (no time given, or GTP's "no time limit": byo-yomi time with 0 stones)
+    /// in it); else from `time_settings`: what is left of the main time after `c`'s searches so
+    /// far as a clock, or once it is gone (or with none) the byo-yomi period shared by its stones;
+    /// else (no time given, or GTP's "no time limit": byo-yomi time with 0 stones)
     /// [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search.
     fn go_params(&self, c: Color) -> SearchRequest {
         let ms = |s: f64| (s * 1000.0) as u64;
@@ -457,8 +492,13 @@ impl GtpFrontEnd {
         let clock = match (self.left[c as usize], self.settings) {
             (Some((left, n)), _) => Some((ms(left), (n > 0).then_some(n))),
             // Byo-yomi time with no stones is GTP's "no time limit", whatever the main time.
-            (None, Some(s)) if s.main > 0.0 && !(s.byo > 0.0 && s.stones == 0) => {
-                Some((ms(s.main), None))
+            (None, Some(s))
+                if s.main > 0.0
+                    && !(s.byo > 0.0 && s.stones == 0)
+                    && (s.main > self.used[c as usize].as_secs_f64() || s.byo == 0.0) =>
+            {
+                let left = s.main - self.used[c as usize].as_secs_f64();
+                Some((ms(left.max(0.0)), None))
             }
             (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
                 p.movetime_ms = Some(ms(s.byo / f64::from(s.stones)));
@@ -504,5 +544,34 @@ mod tests {
         gtp.settings = settings(60.0, 0.0, 0);
         let p = gtp.go_params(Color::Black);
         assert_eq!((p.movetime_ms, p.clock_ms), (None, [Some(60_000), None]));
+    }
+
+    #[test]
+    fn the_main_time_is_used_up_by_the_moves_played() {
+        let mut gtp = GtpFrontEnd::new();
+        gtp.settings = Some(TimeSettings {
+            main: 60.0,
+            byo: 0.0,
+            stones: 0,
+        });
+        gtp.used = [Duration::from_secs(45), Duration::from_secs(10)];
+        let p = gtp.go_params(Color::Black);
+        assert_eq!(p.clock_ms, [Some(15_000), None]);
+        let p = gtp.go_params(Color::White);
+        assert_eq!(p.clock_ms, [None, Some(50_000)]);
+        // Gone: nothing left, not the whole main time again.
+        gtp.used[0] = Duration::from_secs(61);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(0), None]);
+        // With byo-yomi after it, its period shared by its stones.
+        gtp.settings = Some(TimeSettings {
+            main: 60.0,
+            byo: 10.0,
+            stones: 5,
+        });
+        let p = gtp.go_params(Color::Black);
+        assert_eq!((p.movetime_ms, p.clock_ms), (Some(2000), [None, None]));
+        // `time_left` says what is left, whatever was used.
+        gtp.left[0] = Some((30.0, 0));
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(30_000), None]);
     }
 }

@@ -178,6 +178,8 @@ pub enum Error {
     CannotUndo,
     /// `final_score` during the game.
     NotOver,
+    /// A move after the end of the game.
+    Over,
     /// `loadggf` found no game in the file.
     CannotLoad {
         /// The file as named.
@@ -203,6 +205,7 @@ impl fmt::Display for Error {
             Error::Illegal(mv) => write!(f, "illegal move {mv}"),
             Error::CannotUndo => f.write_str("cannot undo"),
             Error::NotOver => f.write_str("cannot score: the game is not over"),
+            Error::Over => f.write_str("the game is over"),
             Error::CannotLoad { path, reason } => write!(f, "cannot load '{path}': {reason}"),
             Error::Refused(message) => f.write_str(message),
         }

@@ -75,7 +75,8 @@ enum Task {
     /// The best moves for the side to move.
     Hint {
         stop: Arc<AtomicBool>,
-        lines: Vec<(usize, Score, Option<Move>)>,
+        /// The lines kept: multipv, score, first move, the depth they come from.
+        lines: Vec<(usize, Score, Option<Move>, u32)>,
         count: usize,
     },
     /// Searching every position of the game in turn.
@@ -370,8 +371,11 @@ impl PlayFrontEnd {
             if !self.draining {
                 self.drain_queue(s);
             }
+            // Once the input has ended, the engine answers the last line and thinks no more (with
+            // both sides its own, it would play the game out unasked).
             let pos = self.position();
             if !self.quit
+                && !self.input_ended
                 && self.task.is_none()
                 && !pos.board.is_game_over()
                 && pos.board.can_move()

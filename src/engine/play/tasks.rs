@@ -234,19 +234,21 @@ impl PlayFrontEnd {
                 lines.sort_by_key(|l| l.0);
                 if lines.is_empty() {
                     if let Some(m) = result.best_move {
-                        lines.push((1, result.score, Some(m)));
+                        lines.push((1, result.score, Some(m), result.depth));
                     }
                 }
-                let text: Vec<String> = lines
+                let shown = &lines[..lines.len().min(count)];
+                let text: Vec<String> = shown
                     .iter()
-                    .take(count)
-                    .filter_map(|(_, score, mv)| mv.map(|m| format!("{m} {}", score_text(*score))))
+                    .filter_map(|(_, score, mv, _)| {
+                        mv.map(|m| format!("{m} {}", score_text(*score)))
+                    })
                     .collect();
-                s.out.line(&format!(
-                    "Hint (depth {}): {}",
-                    result.depth,
-                    text.join(", ")
-                ));
+                // The depth every line shown was searched to: an iteration cut short by the time
+                // counts for none of them.
+                let depth = shown.iter().map(|l| l.3).min().unwrap_or(result.depth);
+                s.out
+                    .line(&format!("Hint (depth {depth}): {}", text.join(", ")));
                 self.show_turn_quietly(s);
             }
             Task::Analyze {
@@ -274,7 +276,12 @@ impl PlayFrontEnd {
     pub(super) fn info(&mut self, s: &mut Session<'_>, info: crate::search::Info) {
         match &mut self.task {
             Some(Task::Hint { lines, .. }) if info.bound == Bound::Exact => {
-                let entry = (info.multipv, info.score, info.pv.first().copied());
+                let entry = (
+                    info.multipv,
+                    info.score,
+                    info.pv.first().copied(),
+                    info.depth,
+                );
                 match lines.iter_mut().find(|l| l.0 == info.multipv) {
                     Some(l) => *l = entry,
                     None => lines.push(entry),
