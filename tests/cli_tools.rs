@@ -355,3 +355,31 @@ fn tables_that_cannot_fit_together_are_refused_before_any_is_made() {
     assert!(!book.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_merge_names_the_files_that_do_not_go_together() {
+    let dir = temp_dir("merge");
+    let (a, b) = (dir.join("a.book"), dir.join("b.book"));
+    for (path, depth) in [(&a, "2"), (&b, "3")] {
+        let out = wedge(&[
+            "book",
+            "build",
+            "--out",
+            s(path),
+            "--depth",
+            depth,
+            "--positions",
+            "5",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let merged = dir.join("m.book");
+    let out = wedge(&["book", "merge", s(&a), s(&b), "--out", s(&merged)]);
+    assert_refused(
+        &out,
+        &format!("book 1: {}, book 2: {}", s(&a), s(&b)),
+        "merge",
+    );
+    assert!(!merged.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -419,6 +419,19 @@ pub enum MergeError {
     },
 }
 
+impl MergeError {
+    /// The books the error names (from 1, in the order given to [`merge`]).
+    pub fn books(&self) -> Vec<usize> {
+        match *self {
+            MergeError::OtherOpenings { first, other } => vec![first, other],
+            MergeError::OtherScores { shards, .. } | MergeError::OtherSettings { shards } => {
+                vec![shards.0, shards.1]
+            }
+            MergeError::Empty | MergeError::Incomplete { .. } => Vec::new(),
+        }
+    }
+}
+
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

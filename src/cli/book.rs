@@ -259,11 +259,20 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &[("--out", &out)],
                 books.iter().map(|p| p.as_path()),
             )?;
-            let books = books
+            let paths = books;
+            let books = paths
                 .iter()
                 .map(|p| wedge::book::Book::load(p).map_err(|e| e.to_string()))
                 .collect::<Result<Vec<_>, _>>()?;
-            let book = wedge::book::build::merge(&books).map_err(|e| format!("book merge: {e}"))?;
+            let book = wedge::book::build::merge(&books).map_err(|e| {
+                let named: Vec<String> = (e.books().iter())
+                    .filter_map(|&i| Some(format!("book {i}: {}", paths.get(i - 1)?.display())))
+                    .collect();
+                match named.is_empty() {
+                    true => format!("book merge: {e}"),
+                    false => format!("book merge: {e} ({})", named.join(", ")),
+                }
+            })?;
             book.save(&out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             outln!("wrote {} positions to {}", book.len(), out.display());

@@ -284,8 +284,11 @@ impl Analysts {
             let played = named.game.moves.get(k).copied();
             evaluate(searcher, positions[k].board, played, settings, stop)
         };
+        // Positions skipped after a stop are not done: the progress stays where the stop found it.
         let report = |_: usize, _: &Value| {
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, choices.len());
+            if !stop.load(Ordering::Relaxed) {
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, choices.len());
+            }
         };
         let values =
             super::in_parallel(&choices, self.searchers.iter_mut().collect(), work, report);
