@@ -300,9 +300,10 @@ fn parse_command(cmd: &str, args: &[&str]) -> Result<Command, Error> {
             Command::KnownCommand(args.first().is_some_and(|c| COMMANDS.contains(c)))
         }
         "list_commands" => Command::ListCommands,
-        "boardsize" => match args.first().and_then(|s| s.parse::<u32>().ok()) {
-            Some(8) => Command::BoardSize,
-            _ => return Err(Error::BoardSize),
+        "boardsize" => match args.first().map(|s| s.parse::<u32>()) {
+            Some(Ok(8)) => Command::BoardSize,
+            Some(Ok(_)) => return Err(Error::BoardSize),
+            _ => return Err(syntax("boardsize <size>")),
         },
         "clear_board" => Command::ClearBoard,
         "komi" => Command::Komi,
@@ -441,6 +442,8 @@ mod tests {
     fn refusals_read_as_gtp_errors() {
         let text = |line: &str| command(line).unwrap_err().to_string();
         assert_eq!(text("boardsize 19"), "unacceptable size (only 8)");
+        assert_eq!(text("boardsize"), "syntax error: boardsize <size>");
+        assert_eq!(text("boardsize x"), "syntax error: boardsize <size>");
         assert_eq!(text("play b zz"), "illegal move 'zz'");
         assert_eq!(text("play"), "syntax error: play b|w <move>");
         assert_eq!(text("reg_genmove x"), "syntax error: reg_genmove b|w");
