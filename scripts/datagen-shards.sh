@@ -30,5 +30,5 @@ wait
 date
 # Each shard ends killed (its log says how far it got); one that wrote nothing failed to start.
 ls "$DIR"/s"$SEED"-*.wdb > /dev/null 2>&1 || { echo "no shard wrote a file: see $DIR/*.log"; exit 1; }
-"$W" data merge "$DIR"/s"$SEED"-*.wdb --out "$OUT"
+"$W" data merge "$DIR"/s"$SEED"-*.wdb --out "$OUT" || { echo "the merge failed; $OUT is as it was"; exit 1; }
 "$W" data info "$OUT"

@@ -787,6 +787,39 @@ fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
         "{}",
         String::from_utf8_lossy(&mixed.stderr)
     );
+    // A merge over a run's file makes it no run's: the run's next datagen does not resume there.
+    let over = wedge(&["data", "merge", &b, "--out", &a]);
+    assert!(over.status.success(), "{over:?}");
+    assert!(!dir.join("a.wdb.run").exists());
+    let resumed = datagen("a.wdb", "1", "6");
+    assert!(!resumed.status.success(), "a run resumed in merged data");
+    // A file holds one shard of its run: another shard of the same run is refused.
+    let shard = |part: &str| {
+        wedge(&[
+            "datagen",
+            "--openings",
+            "tests/data/xot-sample.txt",
+            "--out",
+            &out("c.wdb"),
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--exact-empties",
+            "6",
+            "--seed",
+            "3",
+            "--shard",
+            part,
+        ])
+    };
+    assert!(shard("1/2").status.success());
+    let other = shard("1/3");
+    assert!(!other.status.success());
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("part 1/2"),
+        "{other:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

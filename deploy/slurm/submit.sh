@@ -17,6 +17,8 @@ shift 4
 WEDGE=${WEDGE:-$(command -v wedge)}
 HERE=$(dirname "$(realpath "$0")")
 mkdir -p "$OUT"
+# Absolute: the jobs run in OUT (--chdir), where a relative OUT would name OUT/OUT.
+OUT=$(realpath "$OUT")
 SHARDS=$N
 export WEDGE JOB ARGS_FILE OUT SHARDS
 array=$(sbatch --parsable --array="1-$N" --chdir="$OUT" --export=ALL "$@" "$HERE/shards.sbatch")

@@ -27,8 +27,8 @@ pub enum DataAction {
         text_labels: Option<(LabelKind, u8)>,
         /// In text inputs, positions with at most this many empties have exact labels (the
         /// solved end of each game; datagen's --exact-empties).
-        #[arg(long, default_value_t = 0)]
-        text_exact_empties: u32,
+        #[arg(long)]
+        text_exact_empties: Option<u32>,
         /// Join the data of different datagen runs (other seeds or arguments, recorded in each
         /// file's `.run`); without it they are refused, as shards of one run never differ.
         #[arg(long)]
@@ -112,10 +112,19 @@ pub fn run(action: DataAction) -> Result<(), String> {
                     }
                 }
             }
+            // Below --text-exact-empties the labels are exact: a text file does not say where its
+            // solved end starts, and a guess would label solved positions as searched.
+            if text_labels.is_some_and(|(kind, _)| kind != LabelKind::Exact)
+                && text_exact_empties.is_none()
+            {
+                return Err("data merge: --text-labels outcome or search:D needs \
+                            --text-exact-empties E (the run's --exact-empties)"
+                    .into());
+            }
             let labels = text_labels.map(|(kind, depth)| train::TextLabels {
                 kind,
                 depth,
-                exact_empties: text_exact_empties,
+                exact_empties: text_exact_empties.unwrap_or(0),
             });
             let r = train::merge(&inputs, labels, &out, max_positions)
                 .map_err(|e| format!("data merge: {e}"))?;

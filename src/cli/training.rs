@@ -178,15 +178,19 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         shard: args.shard,
         blunders: args.blunders,
     };
-    // The run: everything that decides its games (not the shard or the thread count, which change
-    // who plays a game, not the game; not --games, which a run may raise to go on).
+    // The run: everything that decides its games, the built-in evaluation and Multi-ProbCut table
+    // included (not the shard or the thread count, which change who plays a game, not the game;
+    // not --games, which a run may raise to go on). The shard is the file's part of the run,
+    // recorded beside it too.
     let openings: String = list
         .iter()
         .map(|g| format!("{}{},", g.start, g.transcript()))
         .collect();
     let about = format!(
-        "wedge {} datagen {:?}, openings {} lines {}",
+        "wedge {} evaluation {:016x} mpc {} datagen {:?}, openings {} lines {}",
         env!("CARGO_PKG_VERSION"),
+        wedge::eval::built_in_checksum(),
+        wedge::tools::run::run_id(wedge::search::midgame::probcut::BUILT_IN_TEXT),
         wedge::tools::train::DatagenOptions {
             games: 0,
             threads: 1,
@@ -202,7 +206,9 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     } else {
         0
     };
-    wedge::tools::run::claim_run(&args.out, &run, &about, header).map_err(|e| e.to_string())?;
+    let part = format!("{}/{}", args.shard.0 + 1, args.shard.1);
+    wedge::tools::run::claim_run(&args.out, &run, &about, &part, header)
+        .map_err(|e| e.to_string())?;
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
             .map_err(|e| e.to_string())?;

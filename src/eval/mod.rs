@@ -213,6 +213,13 @@ static EMBEDDED_PATTERNS: &[u8] = include_bytes!("patterns.bin");
 /// (docs/training.md has the recipe).
 static EMBEDDED_NET: &[u8] = include_bytes!("net.bin");
 
+/// A checksum of the evaluation compiled into the binary (its network and tables): what tells one
+/// build's games from another's (a datagen run records it, so a rebuilt binary with new weights
+/// does not resume another engine's run).
+pub fn built_in_checksum() -> u64 {
+    crate::files::checksum(EMBEDDED_NET) ^ crate::files::checksum(EMBEDDED_PATTERNS).rotate_left(1)
+}
+
 /// The embedded pattern tables, read once; `None` if they do not load.
 static BUILT_IN_PATTERNS: once_cell::sync::Lazy<Option<Arc<PatternWeights>>> =
     once_cell::sync::Lazy::new(|| {

@@ -27,6 +27,14 @@ pub fn recorded_run(data: &Path) -> Option<String> {
     Some(text.lines().next()?.trim().to_string())
 }
 
+/// The part of its run that `data` holds (`I/N`, a shard), where its run file records one.
+fn recorded_part(data: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(run_file(data)).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("part "))
+        .map(|p| p.trim().to_string())
+}
+
 /// Why a run could not go on in a file.
 #[derive(Debug)]
 pub enum RunError {
@@ -37,6 +45,15 @@ pub enum RunError {
         /// The run it holds.
         then: String,
         /// The run now.
+        now: String,
+    },
+    /// The file holds another part of the same run (another `--shard`).
+    OtherPart {
+        /// The data file.
+        data: PathBuf,
+        /// The part it holds.
+        then: String,
+        /// The part now.
         now: String,
     },
     /// The run file could not be written.
@@ -53,6 +70,12 @@ impl fmt::Display for RunError {
                 f,
                 "{} holds the data of another run (run {then}, now {now}: other arguments, \
                  openings or version); give another --out, or the same arguments to resume it",
+                data.display()
+            ),
+            RunError::OtherPart { data, then, now } => write!(
+                f,
+                "{} holds part {then} of this run, not part {now}: give each --shard its own \
+                 --out (a part resumes with its own --shard)",
                 data.display()
             ),
             RunError::Write(path, e) => write!(f, "{}: {e}", path.display()),
@@ -81,29 +104,49 @@ pub fn openings_text(openings: &[crate::board::text::Game]) -> String {
     text
 }
 
-/// Records run `id` (described by `about`, a line for people) beside `data`, or checks that the
-/// one recorded there is the same: a resumed or sharded run appends only to its own data. A data
+/// Records run `id` (described by `about`, a line for people) and the file's `part` of it (`I/N`)
+/// beside `data`, or checks that the ones recorded there are the same: a resumed or sharded run
+/// appends only to its own data, and a shard only to its own part (a run file without a part, as
+/// older runs wrote, is taken for any). A data
 /// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty
 /// data file (a run that failed before writing) is replaced, unless a run holds the file's lock
 /// (it is still playing its first game). A file of at most `header` bytes (a binary data file's
 /// header, written before the first game) counts as empty.
-pub fn claim_run(data: &Path, id: &str, about: &str, header: u64) -> Result<(), RunError> {
+pub fn claim_run(
+    data: &Path,
+    id: &str,
+    about: &str,
+    part: &str,
+    header: u64,
+) -> Result<(), RunError> {
     let in_use = std::fs::File::open(data)
         .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
     let has_data = in_use || std::fs::metadata(data).is_ok_and(|m| m.len() > header);
     match recorded_run(data) {
-        Some(then) if then == id => Ok(()),
+        Some(then) if then == id => match recorded_part(data) {
+            Some(p) if p != part && has_data => Err(RunError::OtherPart {
+                data: data.to_path_buf(),
+                then: p,
+                now: part.to_string(),
+            }),
+            Some(p) if p == part => Ok(()),
+            None if has_data => Ok(()),
+            _ => write_run_file(data, id, about, part),
+        },
         None if has_data => Err(RunError::NotARun(data.to_path_buf())),
         Some(then) if has_data => Err(RunError::Other {
             data: data.to_path_buf(),
             then,
             now: id.to_string(),
         }),
-        _ => {
-            let path = run_file(data);
-            std::fs::write(&path, format!("{id}\n{about}\n")).map_err(|e| RunError::Write(path, e))
-        }
+        _ => write_run_file(data, id, about, part),
     }
+}
+
+fn write_run_file(data: &Path, id: &str, about: &str, part: &str) -> Result<(), RunError> {
+    let path = run_file(data);
+    std::fs::write(&path, format!("{id}\n{about}\npart {part}\n"))
+        .map_err(|e| RunError::Write(path, e))
 }
 
 #[cfg(test)]
@@ -119,29 +162,33 @@ mod tests {
         let (a, b) = (run_id("seed 1"), run_id("seed 2"));
         assert_ne!(a, b);
         assert_eq!(a.len(), 16);
-        claim_run(&data, &a, "datagen seed 1", 0).unwrap();
-        claim_run(&data, &a, "datagen seed 1", 0).unwrap();
+        claim_run(&data, &a, "datagen seed 1", "1/1", 0).unwrap();
+        claim_run(&data, &a, "datagen seed 1", "1/1", 0).unwrap();
         assert_eq!(recorded_run(&data), Some(a.clone()));
         // While the data file is missing or empty, another run may take it over.
-        claim_run(&data, &b, "datagen seed 2", 0).unwrap();
+        claim_run(&data, &b, "datagen seed 2", "1/1", 0).unwrap();
         assert_eq!(recorded_run(&data), Some(b.clone()));
         // A header and no game yet (a run killed in its first game) is still no data.
         std::fs::write(&data, [0u8; 16]).unwrap();
-        claim_run(&data, &a, "datagen seed 1", 16).unwrap();
+        claim_run(&data, &a, "datagen seed 1", "1/1", 16).unwrap();
         assert_eq!(recorded_run(&data), Some(a.clone()));
-        let e = claim_run(&data, &b, "datagen seed 2", 15).unwrap_err();
+        let e = claim_run(&data, &b, "datagen seed 2", "1/1", 15).unwrap_err();
         assert!(e.to_string().contains("another run"), "{e}");
-        claim_run(&data, &b, "datagen seed 2", 16).unwrap();
+        claim_run(&data, &b, "datagen seed 2", "1/1", 16).unwrap();
         std::fs::write(&data, "f5 +0\n").unwrap();
-        let e = claim_run(&data, &a, "datagen seed 1", 0).unwrap_err();
+        let e = claim_run(&data, &a, "datagen seed 1", "1/1", 0).unwrap_err();
         assert!(e.to_string().contains("another run"), "{e}");
-        claim_run(&data, &b, "datagen seed 2", 0).unwrap();
+        claim_run(&data, &b, "datagen seed 2", "1/1", 0).unwrap();
         // A file with data that no run claims (an openings file given as --out) is refused.
         let other = dir.join("openings.txt");
         std::fs::write(&other, "f5d6\n").unwrap();
-        let e = claim_run(&other, &a, "datagen seed 1", 0).unwrap_err();
+        let e = claim_run(&other, &a, "datagen seed 1", "1/1", 0).unwrap_err();
         assert!(e.to_string().contains("no "), "{e}");
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "f5d6\n");
+        // A file holds one part of its run: another --shard of the same run is refused.
+        let e = claim_run(&data, &b, "datagen seed 2", "1/3", 0).unwrap_err();
+        assert!(e.to_string().contains("part 1/1"), "{e}");
+        claim_run(&data, &b, "datagen seed 2", "1/1", 0).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -147,13 +147,13 @@ impl std::fmt::Display for MpcFileError {
 
 impl std::error::Error for MpcFileError {}
 
+/// The text of the table built into the binary (`mpc.txt`).
+pub const BUILT_IN_TEXT: &str = include_str!("mpc.txt");
+
 /// The table built into the binary.
 pub static BUILT_IN: Lazy<Arc<MpcTable>> = Lazy::new(|| {
     // The embedded text is checked by a test; a broken one is a build defect, not input.
-    Arc::new(
-        MpcTable::parse(include_str!("mpc.txt"))
-            .unwrap_or_else(|e| panic!("built-in mpc.txt: {e}")),
-    )
+    Arc::new(MpcTable::parse(BUILT_IN_TEXT).unwrap_or_else(|e| panic!("built-in mpc.txt: {e}")))
 });
 
 impl MpcTable {

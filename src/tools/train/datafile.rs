@@ -470,7 +470,8 @@ pub fn lock_for_writing(file: &std::fs::File, path: &Path) -> bool {
 /// Writes blocks to a new binary data file (replacing `path`). A file that a `wedge datagen` run
 /// holds the lock of is refused before anything is written (an error of kind `WouldBlock`). The
 /// data goes to `<path>.partial` first and is renamed over `path` once whole and synced, so a
-/// failed write (a full disk) leaves the old file as it was and no half-written one.
+/// failed write (a full disk) leaves the old file as it was and no half-written one. The file is no
+/// run's data any more: a `<path>.run` beside it is removed, so that no datagen run resumes in it.
 pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
     if let Some(b) = blocks
         .iter()
@@ -500,6 +501,15 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
         bytes.extend_from_slice(&b.to_bytes(VERSION));
     }
     let written = crate::files::write_whole(path, &bytes);
+    if written.is_ok() {
+        match std::fs::remove_file(crate::tools::run::run_file(path)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                drop(existing);
+                return Err(e);
+            }
+            _ => {}
+        }
+    }
     drop(existing);
     written
 }
