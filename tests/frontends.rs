@@ -834,6 +834,27 @@ fn nboard_lines_after_ping_wait_for_the_stopped_search() {
     assert!(pong < thinking, "{lines:?}");
 }
 
+/// A `Hash` change during a long hint waits for the worker, which is busy with the search: a
+/// `ping` behind it still stops the search and is answered, and a `quit` exits at once.
+#[test]
+fn nboard_ping_and_quit_behind_a_hash_change_are_answered() {
+    let mut s = Session::start("nboard");
+    s.send("nboard 2");
+    s.send("set depth 60");
+    s.send("set option OwnBook false");
+    s.send(&format!("set game {}", ggf(MIDGAME.parse().unwrap(), &[])));
+    s.send("hint 1");
+    s.until(|l| l.starts_with("search "));
+    s.send("set option Hash 16");
+    s.send("ping 3");
+    s.until(|l| l == "pong 3");
+    s.send("hint 1");
+    s.until(|l| l.starts_with("search "));
+    s.send("set option Hash 32");
+    s.send("quit");
+    assert_eq!(s.wait_exit(), 0);
+}
+
 #[test]
 fn nboard_answers_a_go_that_ends_the_input() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))

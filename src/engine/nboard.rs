@@ -19,7 +19,7 @@ use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
 use crate::protocol::nboard::{self as text, parse_line, Command};
 use crate::protocol::LineError;
-use crate::search::{Info, Score, SearchResult};
+use crate::search::{Bound, Info, Score, SearchResult};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -90,10 +90,22 @@ impl Default for NboardFrontEnd {
 impl FrontEnd for NboardFrontEnd {
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {
         if self.waiting(s) {
-            // `quit` ends a learning at once: its journal keeps what was scored.
-            let quit = matches!(&line, Ok(l) if matches!(parse_line(l), Ok(Some(Command::Quit))));
-            if quit && self.learning {
+            let command = line
+                .as_ref()
+                .ok()
+                .and_then(|l| parse_line(l).ok().flatten());
+            // `quit` ends the session at once, whatever waits (a learning's journal keeps what
+            // was scored).
+            if matches!(command, Some(Command::Quit)) {
                 return false;
+            }
+            // A `ping` stops the running search even while lines wait (a `Hash` change or a
+            // `learn` waits for the worker, which is busy with the search): its `pong` comes
+            // once everything before it is done.
+            if matches!(command, Some(Command::Ping(_))) {
+                if let Some(r) = &self.running {
+                    r.stop.store(true, Ordering::Relaxed);
+                }
             }
             self.queued.push_back(line);
             return true;
@@ -427,7 +439,8 @@ impl NboardFrontEnd {
 
     fn info(&mut self, s: &mut Session<'_>, info: &Info) {
         let Some(r) = &self.running else { return };
-        if r.purpose != Purpose::Hint || !r.pongs.is_empty() {
+        // A bound (an aspiration window failed) is not the move's value: only exact lines show.
+        if r.purpose != Purpose::Hint || !r.pongs.is_empty() || info.bound != Bound::Exact {
             return;
         }
         if let Some(line) = text::search_line(&info.pv, info.score, info.depth, info.selectivity) {
