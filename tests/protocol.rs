@@ -933,3 +933,22 @@ fn setting_the_seed_restarts_the_noise() {
     assert_eq!(noisy_game(&mut e), first);
     assert_ne!(runs_on, first, "the noise runs on from game to game");
 }
+
+/// `searchmoves` asks for a search, even when none of its moves is legal: the book does not answer
+/// it, nor the search that `ponderhit` starts after pondering.
+#[test]
+fn searchmoves_of_no_legal_move_is_searched_after_ponderhit_too() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go ponder btime 2000 wtime 2000 searchmoves a1");
+    e.until(|l| l.starts_with("info depth"));
+    e.send("ponderhit");
+    let (lines, mv) = e.bestmove();
+    assert!(
+        !lines.iter().any(|l| l.contains("book move")),
+        "the book answered: {lines:?}"
+    );
+    assert!(["d3", "c4", "f5", "e6"].contains(&mv.as_str()), "{mv}");
+}

@@ -492,7 +492,9 @@ impl WedgeFrontEnd {
                     &mut s.out,
                     "go: searchmoves: none of these moves is legal here; searching all moves",
                 );
-                params.searchmoves = None;
+                // All of them named: a restart after `ponderhit` is still a `searchmoves` search,
+                // which the book does not answer.
+                params.searchmoves = Some(pos.board.legal_moves().0);
             }
         }
         // A move found without a search, with its line (the book's, for the expected reply).
