@@ -23,7 +23,7 @@ impl Solver {
         board: Board,
         on_pass: &mut dyn FnMut(&SolveResult, u32),
     ) -> SolveResult {
-        self.generation = self.generation.wrapping_add(1);
+        self.begin_solve();
         let n = board.empty_count();
         if n < ASPIRATION_MIN || board.is_game_over() {
             return self.solve_window(board, -64, 64);
@@ -147,16 +147,26 @@ impl Solver {
         board: Board,
         on_pass: &mut dyn FnMut(&SolveResult, u32),
     ) -> SolveResult {
-        self.generation = self.generation.wrapping_add(1);
+        self.begin_solve();
         self.staged(board, on_pass, &mut |solver, _| {
             solver.solve_window(board, -1, 1)
         })
+    }
+
+    /// A new solve: a new table generation, and its node count for progress from zero (the last
+    /// window's nodes go to the budget as a new window would put them).
+    fn begin_solve(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        self.budget_used = self.budget_used.saturating_add(self.nodes);
+        self.nodes = 0;
+        self.solve_base = 0;
     }
 
     /// Solves with the window `alpha..beta` (exclusive bounds, fail-soft): a score strictly inside it
     /// is exact, one at or below `alpha` is an upper bound and one at or above `beta` a lower bound.
     pub fn solve_window(&mut self, board: Board, alpha: i32, beta: i32) -> SolveResult {
         self.budget_used = self.budget_used.saturating_add(self.nodes);
+        self.solve_base = self.solve_base.saturating_add(self.nodes);
         self.nodes = 0;
         self.next_check = 0;
         self.aborted = false;

@@ -173,6 +173,10 @@ pub struct Solver {
     node_budget: u64,
     /// Nodes of this solve's finished windows, counted against `node_budget`.
     budget_used: u64,
+    /// Nodes of the finished windows and passes of the solve in progress (from
+    /// [`Solver::solve_exact`] or [`Solver::solve_wld`] on): with the current window's, the count
+    /// published for progress lines, which must not go back when a window ends.
+    solve_base: u64,
     /// The cut-off flags of the splits the current work lies under (helpers: and the stop flag).
     chain: AbortChain,
     aborted: bool,
@@ -265,6 +269,7 @@ impl Solver {
             progress: None,
             node_budget: u64::MAX,
             budget_used: 0,
+            solve_base: 0,
         }
     }
 

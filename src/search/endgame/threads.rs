@@ -66,7 +66,7 @@ impl Solver {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_NODES;
             if let Some(p) = &self.progress {
-                p.set_solving_nodes(self.nodes);
+                p.set_solving_nodes(self.solve_base.saturating_add(self.nodes));
             }
             if self.must_abort() {
                 self.aborted = true;

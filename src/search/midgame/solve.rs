@@ -150,6 +150,8 @@ impl Searcher {
         let budget = (self.tree.node_limit != u64::MAX)
             .then(|| self.tree.node_limit.saturating_sub(self.tree.nodes));
         self.solver.set_node_limit(budget);
+        // No iteration or root move of the midgame search is in progress any more.
+        self.tree.progress.set_solving();
         let empties = board.empty_count();
         let mut solved: Vec<(i32, Vec<Move>)> = Vec::new();
         for sq in Bitboard(moves) {
@@ -163,6 +165,7 @@ impl Searcher {
             };
             self.tree.nodes += r.nodes;
             self.tree.progress.set_nodes(self.tree.nodes);
+            self.tree.progress.set_solving_nodes(0);
             if r.aborted {
                 self.tree.aborted = true;
                 break;
