@@ -81,7 +81,10 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
-/// The games of a text data file as blocks, numbered in file order.
+/// The games of a text data file as blocks, numbered as its `# game N` markers say (datagen's game
+/// numbers, which a run with several threads writes out of order), so that a text file merges as
+/// the binary file of the same run does; a marker without a number, and lines before any
+/// marker, take the number after the last one.
 fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileError> {
     let blocks = std::cell::RefCell::new(vec![Block {
         game: 0,
@@ -90,11 +93,12 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
     read_lines_with_comments(
         path,
         |comment| {
-            if comment.starts_with("# game") {
+            if let Some(rest) = comment.strip_prefix("# game") {
                 let mut b = blocks.borrow_mut();
-                let n = b.len() as u64;
+                let next = b.last().map_or(0, |l| l.game + 1);
+                let game = rest.trim().parse::<u64>().unwrap_or(next);
                 b.push(Block {
-                    game: n,
+                    game,
                     records: Vec::new(),
                 });
             }
@@ -112,7 +116,7 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
                 .last()
                 .is_some_and(|b| b.records.len() >= datafile::MAX_BLOCK_RECORDS as usize)
             {
-                let n = blocks.len() as u64;
+                let n = blocks.last().map_or(0, |l| l.game + 1);
                 blocks.push(Block {
                     game: n,
                     records: Vec::new(),
@@ -376,6 +380,45 @@ mod tests {
             Err(MergeError::Empty)
         ));
         assert_eq!(std::fs::read(&out).unwrap(), kept);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn text_games_keep_the_numbers_of_their_markers() {
+        let dir = std::env::temp_dir().join(format!("wedge-merge-marks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Games written out of order, as datagen's threads finish them.
+        let game = |n: u32| {
+            let mut pos = Position::START;
+            for _ in 0..=n {
+                pos = pos.play(pos.legal_move_list()[0]).unwrap();
+            }
+            format!("# game {n}\n{pos} +{n}\n")
+        };
+        let text: String = [0, 1, 3, 2].map(game).concat();
+        let input = dir.join("marks.txt");
+        std::fs::write(&input, &text).unwrap();
+        let labels = TextLabels {
+            kind: LabelKind::Outcome,
+            depth: 0,
+            exact_empties: 0,
+        };
+        let games: Vec<u64> = read_text_blocks(&input, labels)
+            .unwrap()
+            .iter()
+            .map(|b| b.game)
+            .collect();
+        assert_eq!(games, [0, 1, 3, 2]);
+        // Merged, they come in game order, as the binary file of the same run would.
+        let out = dir.join("marks.wdb");
+        merge(&[input], Some(labels), &out, None).unwrap();
+        let labels: Vec<i8> = datafile::read_data_file(&out)
+            .unwrap()
+            .blocks
+            .iter()
+            .map(|b| b.records[0].label)
+            .collect();
+        assert_eq!(labels, [0, 1, 2, 3]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
