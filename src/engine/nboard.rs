@@ -12,7 +12,7 @@
 
 use super::core::Plan;
 use super::report::{GameEvent, Report, SearchEvent, ToolReport};
-use super::session::{FrontEnd, Session};
+use super::session::{FrontEnd, Session, EOF_GRACE};
 use crate::board::ggf::{parse_ggf_record, time_left, GgfClock};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -70,6 +70,8 @@ pub struct NboardFrontEnd {
     learning: bool,
     /// The input has ended: the session ends once no search runs and nothing is queued.
     input_ended: bool,
+    /// When it ended: an analysis answers within [`EOF_GRACE`] of it, not that long a position.
+    ended_at: Option<Instant>,
 }
 
 /// The score of a position whose only move is a pass, from the score of the position after it.
@@ -149,6 +151,7 @@ impl FrontEnd for NboardFrontEnd {
 
     fn end_of_input(&mut self, s: &mut Session<'_>) -> bool {
         self.input_ended = true;
+        self.ended_at = Some(Instant::now());
         if let Some(r) = &self.running {
             Self::stop_for_end_of_input(s, r.purpose, &r.stop);
         }
@@ -175,6 +178,7 @@ impl NboardFrontEnd {
             queued: VecDeque::new(),
             learning: false,
             input_ended: false,
+            ended_at: None,
         }
     }
 
@@ -505,6 +509,10 @@ impl NboardFrontEnd {
     /// Answers the finished positions of the analysis and starts the search of the next one; a
     /// `status` line when none is left.
     fn analyze_next(&mut self, s: &mut Session<'_>) {
+        // The input ended a grace time ago: the positions left are not searched.
+        if self.ended_at.is_some_and(|t| t.elapsed() >= EOF_GRACE) {
+            self.to_analyze.clear();
+        }
         while let Some((ply, pos)) = self.to_analyze.pop() {
             if pos.board.is_game_over() {
                 let (eval, _) = text::score_text(Score::Exact(pos.board.final_score()), 0, 100);
