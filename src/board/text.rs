@@ -109,6 +109,13 @@ impl FromStr for Position {
             return Err(ParseBoardError::WrongLength(chars.len()));
         }
         if chars.len() > 65 {
+            // 64 squares and a last word that is not a side (`... XO`): the side is what is wrong.
+            let words: Vec<&str> = s.split_whitespace().collect();
+            if let Some((last, squares)) = words.split_last() {
+                if squares.iter().map(|w| w.chars().count()).sum::<usize>() == 64 {
+                    return Err(ParseBoardError::BadSide(truncate(last)));
+                }
+            }
             return Err(ParseBoardError::WrongLength(chars.len()));
         }
         let (mut black, mut white) = (0u64, 0u64);
@@ -620,6 +627,16 @@ pub fn board_after(transcript: &str) -> Result<Board, TranscriptError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_that_is_not_one_is_named_as_the_side() {
+        let squares = "---------------------------OX------XO---------------------------";
+        let e = format!("{squares} XO").parse::<Position>().unwrap_err();
+        assert_eq!(e, ParseBoardError::BadSide("XO".into()));
+        // Too many squares is still a length.
+        let e = format!("{squares}-- X").parse::<Position>().unwrap_err();
+        assert_eq!(e, ParseBoardError::WrongLength(67));
+    }
 
     /// A finished game followed by a huge tail fails as it does with a short one, at the first move
     /// after the end.

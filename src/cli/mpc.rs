@@ -124,7 +124,11 @@ pub fn run(action: MpcAction) -> Result<(), String> {
             ))
         }
     };
-    let command: Vec<String> = std::env::args().skip(1).collect();
+    // As given, whatever bytes the arguments hold (a path need not be UTF-8).
+    let command: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let header = vec![
         "wedge Multi-ProbCut table (src/search/midgame/probcut.rs reads it)".to_string(),
         format!("made by: wedge {}", command.join(" ")),

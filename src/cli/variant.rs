@@ -94,15 +94,18 @@ fn position(args: &LayoutArgs) -> Result<(Board, String), String> {
         let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES)
             .map_err(|e| format!("--blocked {spec}: {e}"))?;
         let text = String::from_utf8(bytes).map_err(|_| format!("{spec}: not UTF-8 text"))?;
-        let board = Board::parse_printed(&text).map_err(|e| format!("{spec}: {e}"))?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let board = Board::parse_printed(text).map_err(|e| format!("{spec}: {e}"))?;
         let what = format!("{}x{} from {spec}", board.rows(), board.cols());
         (board, what)
     };
     let mut board = board;
+    let mut played = 0;
     for _ in 0..args.random_moves {
         if board.is_over() {
             break;
         }
+        played += 1;
         let moves = board.legal_moves();
         board = match moves.len() {
             0 => board.pass(),
@@ -111,7 +114,9 @@ fn position(args: &LayoutArgs) -> Result<(Board, String), String> {
                 .unwrap_or(board),
         };
     }
-    let what = if args.random_moves > 0 {
+    let what = if args.random_moves > played {
+        format!("{what}, after {played} random moves (the game ended)")
+    } else if args.random_moves > 0 {
         format!("{what}, after {} random moves", args.random_moves)
     } else {
         what

@@ -282,11 +282,23 @@ impl Searcher {
             o: board.opponent_discs(),
         };
         let mut report = self.unsearched(root);
+        let never = AtomicBool::new(false);
+        if report.best.is_none() && !report.exact && depth > 0 {
+            // The side to move must pass: the value is the passed position's, searched to the
+            // same depth (a pass costs no depth), and the move is the pass.
+            let passed = Node {
+                p: root.o,
+                o: root.p,
+            };
+            report.value = -self.negamax(passed, depth, -INFINITY, INFINITY, &never);
+            report.depth = depth;
+            report.exact = depth >= board.empties();
+        }
         if report.best.is_none() || depth == 0 {
             report.nodes = self.nodes;
+            report.time = self.start.elapsed();
             return report;
         }
-        let never = AtomicBool::new(false);
         let (value, best, _) = self.root(root, depth, &never, None);
         report.depth = depth;
         report.value = value;
@@ -725,6 +737,18 @@ mod tests {
         let report = s.search(&over, &Limits::default(), &stop, |_| {});
         assert_eq!((report.best, report.exact), (None, true));
         assert_eq!(decided(report.value), Some(-3));
+    }
+
+    #[test]
+    fn a_root_that_must_pass_is_searched_after_the_pass() {
+        let white = Board::parse_printed("# . #\n. W R\n# R W\nto move: W").unwrap();
+        let red = Board::parse_printed("# . #\n. W R\n# R W\nto move: R").unwrap();
+        let mut s = Searcher::new(2);
+        let passed = s.search_depth(&white, 3);
+        let other = s.search_depth(&red, 3);
+        assert_eq!(passed.best, None);
+        assert!(decided(other.value).is_some(), "{}", other.value);
+        assert_eq!(passed.value, -other.value);
     }
 
     #[test]

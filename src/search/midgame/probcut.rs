@@ -215,6 +215,8 @@ impl MpcTable {
     /// <empties lo> <empties hi> <depth> <shallow> <a> <b> <sigma> <samples>` lines; `#` starts a
     /// comment.
     pub fn parse(text: &str) -> Result<MpcTable, MpcTableError> {
+        // A byte-order mark, as some editors write, is not part of the first line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut model = None;
         let mut rows = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -269,7 +271,8 @@ impl MpcTable {
                     };
                     let samples = numbers[7];
                     if lo > hi
-                        || shallow >= depth.max(1)
+                        || depth == 0
+                        || shallow >= depth
                         || !fit.plausible()
                         || samples < 0.0
                         || samples.fract() != 0.0
