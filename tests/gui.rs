@@ -685,3 +685,48 @@ fn an_analysis_starts_again_right_after_a_stop() {
     assert_eq!(first["loss"].as_f64(), Some(0.0), "{first}");
     assert!(first["best"].is_null(), "{first}");
 }
+
+/// Pause holds the engine, not the person: their clock runs on while they think.
+#[test]
+fn a_pause_leaves_the_persons_clock_running() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(
+        &g,
+        &token,
+        r#"{"black":"human","white":"engine","level":5,"time":{"kind":"clock","base_ms":60000,"inc_ms":0}}"#,
+    );
+    let (status, s) = g.command(&token, r#"{"type":"pause","paused":true}"#);
+    assert_eq!(status, 200, "{s}");
+    let before = s["clocks"][0].as_i64().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let after = g.state(&token)["clocks"][0].as_i64().unwrap();
+    assert!(
+        after <= before - 1000,
+        "black's clock stood: {before} -> {after}"
+    );
+}
+
+/// Text shaped as a board gets the board's error, not a transcript's.
+#[test]
+fn a_bad_board_is_refused_as_a_board() {
+    let g = GuiServer::start();
+    let token = g.claim(false).unwrap();
+    new_game(&g, &token, HUMANS);
+    let load = |text: &str| {
+        g.command(
+            &token,
+            &serde_json::json!({"type": "load", "text": text}).to_string(),
+        )
+    };
+    let (status, s) = load("8/8/8/3ox3/3xo3/8/8/8");
+    assert_eq!(status, 400, "{s}");
+    assert!(s["error"].as_str().unwrap().starts_with("position"), "{s}");
+    let (status, s) = load(&"-".repeat(63));
+    assert_eq!(status, 400, "{s}");
+    assert!(s["error"].as_str().unwrap().starts_with("position"), "{s}");
+    // A transcript still gets the transcript's error.
+    let (status, s) = load("f5d6c3x9");
+    assert_eq!(status, 400, "{s}");
+    assert!(!s["error"].as_str().unwrap().starts_with("position"), "{s}");
+}

@@ -226,8 +226,8 @@ impl fmt::Display for ApiError {
                 "another tab is using the engine; take it over to play here (the other tab stops)",
             ),
             ApiError::NotOwner => f.write_str(
-                "this request's token is not the one holding the engine (another tab has taken \
-                 it over, or the token is unknown); reload to take it back",
+                "another tab has taken over the engine (or this page's token is unknown); take it \
+                 back to play here",
             ),
             ApiError::NotClaimed => f.write_str(
                 "no tab holds the engine and this request's token is missing or unknown; claim \

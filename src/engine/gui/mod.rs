@@ -193,7 +193,8 @@ impl GuiFrontEnd {
             && (self.at_end() || person)
             && !last.board.is_game_over()
             && self.flag.is_none()
-            && !self.paused
+            // Pause holds the engine: a person's own clock runs on.
+            && (!self.paused || person)
         {
             self.running_clock = Some((last.side, Instant::now()));
         }
@@ -603,6 +604,16 @@ fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
         Ok(game) => Ok((game, Record::default())),
         Err(t) => match read_position(text) {
             Ok(pos) => Ok((Game::new(pos), Record::default())),
+            // Text shaped as a board (a FEN's `/`, or some 64 squares and no digit, which every
+            // move of a transcript has) gets the board's error.
+            Err(board)
+                if text.contains('/')
+                    || text.split_whitespace().next().is_some_and(|w| {
+                        w.len() >= 60 && !w.bytes().any(|c| c.is_ascii_digit())
+                    }) =>
+            {
+                Err(board)
+            }
             Err(_) => Err(ApiError::Invalid(format!(
                 "not a GGF game, a transcript or a board: {t}"
             ))),

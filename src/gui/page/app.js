@@ -10,6 +10,8 @@ let lastShown = null; // the last move whose flips were animated
 let editing = null; // the position being set up: 64 characters X, O, -
 let focusIndex = 0;
 let polling = false;
+let unreachable = false; // the last request found no engine: its message goes once one answers
+let shownPly = null; // the move and game length the move list last scrolled to
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +33,7 @@ async function claim(force) {
     return false;
   }
   token = body.token;
+  errorShown = false;
   // The engine may have been restarted (its versions count from 0 again) or another tab may have
   // changed the game: the next state is taken whatever its version.
   state = null;
@@ -41,11 +44,18 @@ async function claim(force) {
 async function api(command) {
   if (!token) return null;
   errorShown = false;
-  const r = await fetch("/api/command", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Wedge-Token": token },
-    body: JSON.stringify(command),
-  });
+  let r;
+  try {
+    r = await fetch("/api/command", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Wedge-Token": token },
+      body: JSON.stringify(command),
+    });
+  } catch (e) {
+    say("The engine does not answer (was wedge gui stopped?)", true);
+    unreachable = true;
+    return null;
+  }
   const body = await r.json().catch(() => ({ error: "no answer from the engine" }));
   if (!r.ok) {
     if (body.kind === "not_owner") {
@@ -68,6 +78,10 @@ async function poll() {
       const r = await fetch("/api/state", { headers: { "X-Wedge-Token": token } });
       const body = await r.json().catch(() => null);
       if (r.ok && body) {
+        if (unreachable) {
+          unreachable = false;
+          errorShown = false;
+        }
         render(body);
       } else if (body && body.kind === "not_owner") {
         token = null;
@@ -76,6 +90,7 @@ async function poll() {
     }
   } catch (e) {
     say("The engine does not answer (was wedge gui stopped?)", true);
+    unreachable = true;
   } finally {
     polling = false;
   }
@@ -202,7 +217,8 @@ function drawBoard() {
 }
 
 function clockText(ms) {
-  const neg = ms < 0;
+  // A flag shows 0:00 until a whole second is over.
+  const neg = ms <= -1000;
   const s = Math.floor(Math.abs(ms) / 1000);
   return (neg ? "-" : "") + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
@@ -271,6 +287,7 @@ function render(s) {
     $("win-black").style.width = p + "%";
     $("win-text").textContent = "Black " + p + "% · White " + (100 - p) + "%";
   } else {
+    $("win-black").style.width = "50%";
     $("win-text").textContent = "";
   }
   drawGraph(s);
@@ -368,6 +385,12 @@ function drawMoves(s) {
     b.title = title;
     b.className = (i + 1 === s.ply ? "current " : "") + (i + 1 > s.ply ? "future " : "") + (m.colour === "white" ? "white-move" : "");
   });
+  // The current move stays in sight in a long game.
+  const current = items[s.ply - 1];
+  if (current && (!shownPly || shownPly.ply !== s.ply || shownPly.length !== s.moves.length)) {
+    current.scrollIntoView({ block: "nearest" });
+  }
+  shownPly = { ply: s.ply, length: s.moves.length };
 }
 
 // ---------------------------------------------------------------- settings and files
