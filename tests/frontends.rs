@@ -843,11 +843,13 @@ fn nboard_ping_and_quit_behind_a_hash_change_are_answered() {
     s.send("set depth 60");
     s.send("set option OwnBook false");
     s.send(&format!("set game {}", ggf(MIDGAME.parse().unwrap(), &[])));
-    s.send("hint 1");
-    s.until(|l| l.starts_with("search "));
+    s.send("go");
+    s.until(|l| l.contains("thinking"));
     s.send("set option Hash 16");
     s.send("ping 3");
-    s.until(|l| l == "pong 3");
+    // The stopped search's move is dropped, as after any ping.
+    let lines = s.until(|l| l == "pong 3");
+    assert!(!lines.iter().any(|l| l.starts_with("===")), "{lines:?}");
     s.send("hint 1");
     s.until(|l| l.starts_with("search "));
     s.send("set option Hash 32");

@@ -520,3 +520,51 @@ fn watching_ends_with_the_input() {
         .count();
     assert_eq!(count, 1, "{last}");
 }
+
+/// A script's moves sent at once, the input then closed: the engine answers each of them.
+#[test]
+fn a_script_of_moves_gets_every_reply() {
+    let run = |script: &str| {
+        use std::io::Write;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wedge"))
+            .args([
+                "play",
+                "--level",
+                "1",
+                "--seed",
+                "3",
+                "--no-book",
+                "--no-autosave",
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The engine's reply to f5 (level 1 and a seed: the same every run), and a move of black's
+    // after it.
+    let first = run("f5\n");
+    let prompt = first
+        .lines()
+        .rfind(|l| l.contains("to move; legal:"))
+        .unwrap_or_else(|| panic!("no prompt: {first}"));
+    let second = legal(prompt)[0].clone();
+    let text = run(&format!("f5\n{second}\n"));
+    let last = text
+        .lines()
+        .rfind(|l| l.contains("moves:"))
+        .unwrap_or_else(|| panic!("no board: {text}"));
+    let played = last.split("moves:").nth(1).unwrap();
+    let count = played
+        .split("time used")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .count();
+    assert_eq!(count, 4, "{last}");
+}

@@ -200,12 +200,32 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         list.len(),
         wedge::tools::run::run_id(&openings)
     );
-    let run = wedge::tools::run::run_id(&about);
+    let mut run = wedge::tools::run::run_id(&about);
+    // A run file written before the run's identity named the evaluation (and before it recorded
+    // the file's part) holds the identity without them: such a run resumes as it was.
+    let legacy = wedge::tools::run::run_id(&format!(
+        "wedge {} datagen {:?}, openings {} lines {}",
+        env!("CARGO_PKG_VERSION"),
+        wedge::tools::train::DatagenOptions {
+            games: 0,
+            threads: 1,
+            shard: (0, 1),
+            ..options.clone()
+        },
+        list.len(),
+        wedge::tools::run::run_id(&openings)
+    ));
     let header = if wedge::tools::train::is_binary_path(&args.out) {
         wedge::tools::train::FILE_HEADER as u64
     } else {
         0
     };
+    if wedge::tools::run::recorded_run(&args.out).as_deref() == Some(legacy.as_str())
+        && wedge::tools::run::recorded_part(&args.out).is_none()
+        && std::fs::metadata(&args.out).is_ok_and(|m| m.len() > header)
+    {
+        run = legacy;
+    }
     let part = format!("{}/{}", args.shard.0 + 1, args.shard.1);
     wedge::tools::run::claim_run(&args.out, &run, &about, &part, header)
         .map_err(|e| e.to_string())?;

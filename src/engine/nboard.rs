@@ -49,6 +49,9 @@ struct Running {
     started: Instant,
     /// `pong` numbers to send once the search has stopped.
     pongs: Vec<String>,
+    /// A `ping` queued behind other lines stopped it: its result is dropped, and the `pong`
+    /// comes in its turn.
+    dropped: bool,
 }
 
 /// The state of an NBoard session.
@@ -105,7 +108,8 @@ impl FrontEnd for NboardFrontEnd {
             // `learn` waits for the worker, which is busy with the search): its `pong` comes
             // once everything before it is done.
             if matches!(command, Some(Command::Ping(_))) {
-                if let Some(r) = &self.running {
+                if let Some(r) = &mut self.running {
+                    r.dropped = true;
                     r.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -425,6 +429,7 @@ impl NboardFrontEnd {
                     purpose,
                     started,
                     pongs: Vec::new(),
+                    dropped: false,
                 })
             }
             Err(e) => log::error!("nboard: {e}"),
@@ -461,6 +466,12 @@ impl NboardFrontEnd {
             for n in r.pongs {
                 s.out.line(&text::pong_line(&n));
             }
+            return;
+        }
+        if r.dropped {
+            // Stopped by a queued ping: as above, but its pong waits for the lines before it.
+            s.out.line(text::STATUS);
+            self.to_analyze.clear();
             return;
         }
         match r.purpose {

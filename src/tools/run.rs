@@ -28,7 +28,7 @@ pub fn recorded_run(data: &Path) -> Option<String> {
 }
 
 /// The part of its run that `data` holds (`I/N`, a shard), where its run file records one.
-fn recorded_part(data: &Path) -> Option<String> {
+pub fn recorded_part(data: &Path) -> Option<String> {
     let text = std::fs::read_to_string(run_file(data)).ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix("part "))

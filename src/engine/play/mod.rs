@@ -371,11 +371,11 @@ impl PlayFrontEnd {
             if !self.draining {
                 self.drain_queue(s);
             }
-            // Once the input has ended, the engine answers the last line and thinks no more (with
-            // both sides its own, it would play the game out unasked).
+            // Once the input has ended, an engine that plays both sides thinks no more: it would
+            // play the game out unasked. Against a person it answers every line sent.
             let pos = self.position();
             if !self.quit
-                && !self.input_ended
+                && (!self.input_ended || self.human.contains(&true))
                 && self.task.is_none()
                 && !pos.board.is_game_over()
                 && pos.board.can_move()

@@ -241,7 +241,7 @@ function render(s) {
     if (s.clocks) {
       const ms = s.clocks[c === "black" ? 0 : 1];
       el.textContent = clockText(ms);
-      el.classList.toggle("running", !s.over && s.side === c && s.ply === s.moves.length && !s.paused);
+      el.classList.toggle("running", !s.over && s.side === c && s.ply === s.moves.length && !(s.paused && s.settings[c] === "engine"));
       el.classList.toggle("low", ms < 10000);
     }
   }

@@ -81,10 +81,11 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
-/// The games of a text data file as blocks, numbered as its `# game N` markers say (datagen's game
-/// numbers, which a run with several threads writes out of order), so that a text file merges as
-/// the binary file of the same run does; a marker without a number, and lines before any
-/// marker, take the number after the last one.
+/// The games of a text data file as blocks, numbered as its `# game N` markers say: a marker closes
+/// the game whose positions come before it, with datagen's game number (a run with several
+/// threads writes its games out of order), so that a text file merges as the binary file of the
+/// same run does. Lines after the last marker (a game cut short), and files without markers,
+/// number on from the last.
 fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileError> {
     let blocks = std::cell::RefCell::new(vec![Block {
         game: 0,
@@ -95,10 +96,14 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
         |comment| {
             if let Some(rest) = comment.strip_prefix("# game") {
                 let mut b = blocks.borrow_mut();
+                if let Some(closed) = b.last_mut() {
+                    if let Ok(n) = rest.trim().parse::<u64>() {
+                        closed.game = n;
+                    }
+                }
                 let next = b.last().map_or(0, |l| l.game + 1);
-                let game = rest.trim().parse::<u64>().unwrap_or(next);
                 b.push(Block {
-                    game,
+                    game: next,
                     records: Vec::new(),
                 });
             }
@@ -393,7 +398,7 @@ mod tests {
             for _ in 0..=n {
                 pos = pos.play(pos.legal_move_list()[0]).unwrap();
             }
-            format!("# game {n}\n{pos} +{n}\n")
+            format!("{pos} +{n}\n# game {n}\n")
         };
         let text: String = [0, 1, 3, 2].map(game).concat();
         let input = dir.join("marks.txt");
