@@ -186,11 +186,8 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         .iter()
         .map(|g| format!("{}{},", g.start, g.transcript()))
         .collect();
-    let about = format!(
-        "wedge {} evaluation {:016x} mpc {} datagen {:?}, openings {} lines {}",
-        env!("CARGO_PKG_VERSION"),
-        wedge::eval::built_in_checksum(),
-        wedge::tools::run::run_id(wedge::search::midgame::probcut::BUILT_IN_TEXT),
+    let games = format!(
+        "datagen {:?}, openings {} lines {}",
         wedge::tools::train::DatagenOptions {
             games: 0,
             threads: 1,
@@ -200,21 +197,16 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         list.len(),
         wedge::tools::run::run_id(&openings)
     );
+    let version = env!("CARGO_PKG_VERSION");
+    let about = format!(
+        "wedge {version} evaluation {:016x} mpc {} {games}",
+        wedge::eval::built_in_checksum(),
+        wedge::tools::run::run_id(wedge::search::midgame::probcut::BUILT_IN_TEXT),
+    );
     let mut run = wedge::tools::run::run_id(&about);
     // A run file written before the run's identity named the evaluation (and before it recorded
     // the file's part) holds the identity without them: such a run resumes as it was.
-    let legacy = wedge::tools::run::run_id(&format!(
-        "wedge {} datagen {:?}, openings {} lines {}",
-        env!("CARGO_PKG_VERSION"),
-        wedge::tools::train::DatagenOptions {
-            games: 0,
-            threads: 1,
-            shard: (0, 1),
-            ..options.clone()
-        },
-        list.len(),
-        wedge::tools::run::run_id(&openings)
-    ));
+    let legacy = wedge::tools::run::run_id(&format!("wedge {version} {games}"));
     let header = if wedge::tools::train::is_binary_path(&args.out) {
         wedge::tools::train::FILE_HEADER as u64
     } else {
