@@ -163,18 +163,13 @@ impl Searcher {
         Searcher::try_new(hash_mb, eval).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The megabytes a searcher of `hash_mb` asks for at most: its table and its solver's.
-    pub fn tables_mb(hash_mb: usize) -> usize {
-        hash_mb.max(1) + (hash_mb / 4).max(1)
-    }
-
     /// A searcher with a table of `hash_mb` megabytes, or an error if the memory is not there.
     pub fn try_new(hash_mb: usize, eval: Evaluator) -> Result<Searcher, TableAllocError> {
         let progress = Arc::new(Progress::default());
         // The larger table first: a size the memory cannot hold is refused before anything is
         // filled.
         let tt = Arc::new(TranspositionTable::try_new(hash_mb)?);
-        let mut solver = Solver::try_new((hash_mb / 4).max(1))?;
+        let mut solver = Solver::try_new(Searcher::solver_mb(hash_mb))?;
         solver.set_evaluator(eval.clone());
         solver.set_progress(progress.clone());
         Ok(Searcher {

@@ -1,9 +1,20 @@
 //! The hand-over to the endgame solver: exact and WLD solves for the midgame search, all root
-//! moves or only those of `searchmoves`, and the report of a proof.
+//! moves or only those of `searchmoves`, the report of a proof, and the solver's share of a
+//! searcher's table memory.
 
 use super::*;
 
 impl Searcher {
+    /// The megabytes of the solver's table of a searcher of `hash_mb`: a quarter of them.
+    pub(super) fn solver_mb(hash_mb: usize) -> usize {
+        (hash_mb / 4).max(1)
+    }
+
+    /// The megabytes a searcher of `hash_mb` asks for at most: its table and its solver's.
+    pub fn tables_mb(hash_mb: usize) -> usize {
+        hash_mb.max(1) + Searcher::solver_mb(hash_mb)
+    }
+
     /// Runs the endgame solver on the root, reporting each selective pass (a probable score) and
     /// the result. Also returns the result's confidence in percent: 100 when solved, 73, 87, 95 or
     /// 98 when stopped after a selective pass (its move is returned), 0 when stopped before any
