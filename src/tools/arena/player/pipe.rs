@@ -294,14 +294,118 @@ impl Drop for Pipe {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        let family = descendants(self.child.id());
         let _ = self.child.kill();
+        kill_all(&family);
         let _ = self.child.wait();
     }
 }
 
+/// The processes `pid` started, and theirs, from `/proc/PID/task/TID/children`: an engine run by a
+/// wrapper script that did not `exec` it is the script's child, and is killed with the script.
+#[cfg(target_os = "linux")]
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut queue = vec![pid];
+    while let Some(p) = queue.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+                continue;
+            };
+            for child in text
+                .split_whitespace()
+                .filter_map(|w| w.parse::<u32>().ok())
+            {
+                // A process tree has no cycles, but a pid reused while it is read could make one.
+                if child != pid && !found.contains(&child) {
+                    found.push(child);
+                    queue.push(child);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Elsewhere only the engine's own process is followed.
+#[cfg(not(target_os = "linux"))]
+fn descendants(_: u32) -> Vec<u32> {
+    Vec::new()
+}
+
+/// Sends SIGKILL to each of `pids`.
+#[cfg(unix)]
+fn kill_all(pids: &[u32]) {
+    for &p in pids {
+        // SAFETY: kill(2) takes plain integers and touches no memory of this process.
+        unsafe {
+            libc::kill(p as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_all(_: &[u32]) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether process `pid` is gone or a zombie waiting for its new parent to reap it.
+    #[cfg(target_os = "linux")]
+    fn ended(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // The state follows the command name's closing parenthesis.
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z'),
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_engine_a_wrapper_script_started_ends_with_the_wrapper() {
+        let dir = std::env::temp_dir().join(format!("wedge-pipe-wrapper-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("engine.pid");
+        // The wrapper starts its "engine" without exec and waits for it, ignoring `quit`.
+        let script = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
+        let (_stop_tx, stop) = crossbeam_channel::bounded::<()>(0);
+        let pipe = Pipe::spawn("sh", &["-c".to_string(), script], None, stop).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let engine = loop {
+            if let Some(pid) = std::fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|t| t.trim().parse::<u32>().ok())
+            {
+                break pid;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the wrapper did not start its engine"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(!ended(engine));
+        drop(pipe);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !ended(engine) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let survived = !ended(engine);
+        if survived {
+            kill_all(&[engine]);
+        }
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(!survived, "the wrapper's engine outlived the runner's kill");
+    }
 
     #[test]
     fn lines_are_read_whole_up_to_the_cap_and_cut_beyond_it() {
