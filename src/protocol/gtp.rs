@@ -292,6 +292,22 @@ pub fn parse_line(line: &str) -> Option<Request> {
 /// The command `cmd` with its arguments `args`.
 fn parse_command(cmd: &str, args: &[&str]) -> Result<Command, Error> {
     let syntax = |form: &str| Error::Syntax(form.to_string());
+    // Words beyond a command's arguments are refused rather than dropped: `play b d3 c4` must not
+    // play d3 alone. The commands with several forms check their own counts below.
+    let most = match cmd {
+        "protocol_version" | "name" | "version" | "list_commands" | "clear_board"
+        | "list_games" | "undo" | "final_score" | "showboard" | "quit" => Some(0),
+        "known_command" | "boardsize" | "komi" | "set_game" | "genmove" | "reg_genmove" => Some(1),
+        "play" => Some(2),
+        _ => None,
+    };
+    if let Some(most) = most.filter(|&m| args.len() > m) {
+        let s = if most == 1 { "" } else { "s" };
+        return Err(Error::Syntax(format!(
+            "{cmd} takes {most} argument{s}, not {}",
+            args.len()
+        )));
+    }
     Ok(match cmd {
         "protocol_version" => Command::ProtocolVersion,
         "name" => Command::Name,
@@ -456,6 +472,19 @@ mod tests {
             "syntax error: 'inf' is not a time in seconds (0 to 10000000)"
         );
         assert_eq!(text("frob"), "unknown command 'frob'");
+        assert_eq!(
+            text("play b d3 c4"),
+            "syntax error: play takes 2 arguments, not 3"
+        );
+        assert_eq!(
+            text("genmove b w"),
+            "syntax error: genmove takes 1 argument, not 2"
+        );
+        assert_eq!(
+            text("showboard now"),
+            "syntax error: showboard takes 0 arguments, not 1"
+        );
+        assert!(command("komi 6.5").is_ok());
         assert_eq!(answer("4", &Err(Error::CannotUndo)), "?4 cannot undo\n");
         assert_eq!(answer("", &Ok(String::new())), "=\n");
         assert_eq!(final_score_text(-3), "W+3");
