@@ -873,6 +873,24 @@ fn an_output_that_is_an_input_or_another_file_is_refused_and_kept() {
     let nowhere = p(&dir.join("no/such/folder/b.book"));
     let book = ["book", "build", "--out", &nowhere, "--positions", "5"];
     assert_refused(&wedge(&book), "does not exist", "book build into nowhere");
+    // So are outputs in a folder no file can be made in (even by root: /sys is the kernel's),
+    // before a fit of many passes rather than after it.
+    if cfg!(target_os = "linux") && std::path::Path::new("/sys").is_dir() {
+        let train = [
+            "train",
+            "--data",
+            &w,
+            "--out",
+            "/sys/t.bin",
+            "--epochs",
+            "1000",
+        ];
+        assert_refused(
+            &wedge(&train),
+            "cannot write in the folder /sys",
+            "train into /sys",
+        );
+    }
     for (file, text) in [
         (&openings, "f5d6c3d3c4f4\n"),
         (&notes, "my notes\nlast line without newline"),

@@ -279,7 +279,7 @@ pub fn check_outputs<'a>(
 }
 
 /// Refuses an output path that cannot be written before a long run starts, rather than after it:
-/// a folder, or a file in a folder that does not exist.
+/// a folder, a file in a folder that does not exist, or one in a folder this user cannot write.
 pub fn check_output(path: &Path) -> Result<(), String> {
     if path.is_dir() {
         return Err(format!("{}: a folder, not a file to write", path.display()));
@@ -292,12 +292,38 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(format!(
+    let dir = match path.parent() {
+        Some(dir) if dir.as_os_str().is_empty() => Path::new("."),
+        Some(dir) => dir,
+        None => return Ok(()),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
             "{}: the folder {} does not exist",
             path.display(),
             dir.display()
+        ));
+    }
+    // The result is written beside the path and renamed over it, so the folder itself must take a
+    // new file: a probe file is made and removed at once.
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let probe = dir.join(format!(".{name}.probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(format!(
+            "{}: cannot write in the folder {}: {e}",
+            path.display(),
+            dir.display()
         )),
-        _ => Ok(()),
     }
 }
