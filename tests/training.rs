@@ -560,7 +560,7 @@ fn evaltest_measures_searches_of_a_depth() {
 
 /// `wedge data label` labels a text list (or OBF lines) into a data file (game-over positions left
 /// out, the small endgame solved exactly); a bad line is refused naming file and line, and a list
-/// with no position is refused, writing nothing.
+/// with no position, or only finished games, is refused, writing nothing.
 #[test]
 fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     use wedge::tools::train::{read_data_file, LabelKind};
@@ -607,6 +607,20 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     assert!(!out.status.success());
     assert!(err.contains(l) && err.contains("no position"), "{err}");
     assert!(!out_file.exists(), "nothing is written from an empty list");
+
+    std::fs::write(
+        &list,
+        "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n",
+    )
+    .unwrap();
+    let out = wedge(&["data", "label", l, "--out", o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(l) && err.contains("finished game"), "{err}");
+    assert!(
+        !out_file.exists(),
+        "nothing is written from finished games alone"
+    );
     let _ = std::fs::remove_file(list);
 }
 

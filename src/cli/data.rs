@@ -201,6 +201,12 @@ pub fn run(action: DataAction) -> Result<(), String> {
                     positions.display()
                 ));
             }
+            if list.iter().all(|p| p.board.is_game_over()) {
+                return Err(format!(
+                    "data label: {}: every position in it is a finished game; nothing to label",
+                    positions.display()
+                ));
+            }
             let options = train::LabelOptions {
                 depth,
                 selectivity: wedge::search::selectivity::level_for_percent(selectivity),
@@ -210,6 +216,12 @@ pub fn run(action: DataAction) -> Result<(), String> {
             let blocks =
                 train::label_positions(&list, &options, &super::progress_reporter("positions"))
                     .map_err(|e| format!("data label: {e} (fewer --threads need less)"))?;
+            if blocks.is_empty() {
+                return Err(format!(
+                    "data label: no position of {} could be labelled; nothing written",
+                    positions.display()
+                ));
+            }
             train::write_data_file(&out, &blocks)
                 .map_err(|e| format!("data label: {}: {e}", out.display()))?;
             let written: usize = blocks.iter().map(|b| b.records.len()).sum();
