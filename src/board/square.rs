@@ -128,15 +128,23 @@ impl FromStr for Square {
     }
 }
 
-/// Shortens user text quoted in an error message so an oversized line cannot flood the output.
+/// Shortens user text quoted in an error message so an oversized line cannot flood the output, and
+/// writes its control characters escaped (`\u{1b}`), so that a quoted NUL or terminal escape
+/// sequence reaches neither a GUI's reader nor a terminal as itself.
 pub(crate) fn truncate(s: &str) -> String {
     const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{head}...")
+    let mut out = String::new();
+    for c in s.chars().take(MAX) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    if s.chars().nth(MAX).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 /// A move: a disc placed on a square, or a pass.
@@ -278,6 +286,15 @@ impl fmt::Display for Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_cut_and_its_control_characters_escaped() {
+        assert_eq!(truncate("e\u{0}4"), "e\\u{0}4");
+        assert_eq!(truncate("\u{1b}[31mred"), "\\u{1b}[31mred");
+        assert_eq!(truncate("caf\u{e9}"), "caf\u{e9}");
+        assert_eq!(truncate(&"x".repeat(41)), format!("{}...", "x".repeat(40)));
+        assert_eq!(truncate(&"x".repeat(40)), "x".repeat(40));
+    }
 
     #[test]
     fn square_names_round_trip() {

@@ -4,7 +4,7 @@
 //! not UTF-8 become errors; what the line means is the front end's business.
 
 use super::Event;
-use crate::protocol::{LineError, LineFault, LINE_HEAD_BYTES, MAX_LINE_BYTES};
+use crate::protocol::{skip_blanks, LineError, LineFault, LINE_HEAD_BYTES, MAX_LINE_BYTES};
 use crossbeam_channel::Sender;
 use std::io::BufRead;
 
@@ -88,9 +88,9 @@ pub fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
 /// most [`LINE_HEAD_BYTES`].
 fn extend_head(head: &mut Vec<u8>, bytes: &[u8]) {
     let bytes = if head.is_empty() {
-        match bytes.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(start) => &bytes[start..],
-            None => return,
+        match skip_blanks(bytes) {
+            [] => return,
+            rest => rest,
         }
     } else {
         bytes

@@ -60,11 +60,7 @@ impl LineError {
     /// The error `kind` for a line that starts with `start` (only its first bytes from the first
     /// word on are kept).
     pub fn new(kind: LineFault, start: &[u8]) -> LineError {
-        let blanks = start
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .unwrap_or(start.len());
-        let start = &start[blanks..];
+        let start = skip_blanks(start);
         let mut head = [0u8; LINE_HEAD_BYTES];
         let n = start.len().min(LINE_HEAD_BYTES);
         head[..n].copy_from_slice(&start[..n]);
@@ -78,17 +74,35 @@ impl LineError {
     /// Whether the line's first word (after any blanks) is `word`, in any case as command words
     /// are, as far as its kept bytes show: the word must end within them.
     pub fn first_word_is(&self, word: &str) -> bool {
-        let head = &self.head[..self.head_len as usize];
-        let start = head
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .unwrap_or(head.len());
-        let rest = &head[start..];
+        let rest = skip_blanks(&self.head[..self.head_len as usize]);
         rest.get(..word.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-            && rest
-                .get(word.len())
-                .is_some_and(|b| b.is_ascii_whitespace())
+            && blank_len(&rest[word.len()..]) > 0
+    }
+}
+
+/// The length in bytes of the blank `bytes` starts with: a white-space character as the command
+/// parser splits words (Unicode's, so a no-break space too); 0 for anything else, bytes that are
+/// not UTF-8 included.
+fn blank_len(bytes: &[u8]) -> usize {
+    let first = &bytes[..bytes.len().min(4)];
+    let text = match std::str::from_utf8(first) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&first[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    text.chars()
+        .next()
+        .filter(|c| c.is_whitespace())
+        .map_or(0, char::len_utf8)
+}
+
+/// `bytes` after the blanks it starts with ([`blank_len`]'s).
+pub fn skip_blanks(mut bytes: &[u8]) -> &[u8] {
+    loop {
+        match blank_len(bytes) {
+            0 => return bytes,
+            n => bytes = &bytes[n..],
+        }
     }
 }
 
@@ -176,6 +190,10 @@ mod tests {
         assert!(!go(b"gorilla \xff"));
         assert!(!go(b"position \xff go"));
         assert!(!go(b"go"));
+        // Blanks as the parser reads them: a vertical tab, a no-break space.
+        assert!(go(b"go\x0bdepth \xff"));
+        assert!(go(b"\xc2\xa0go\xc2\xa0depth \xff"));
+        assert!(!go(b"go\xc2depth"));
     }
 
     #[test]
