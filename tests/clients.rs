@@ -329,9 +329,11 @@ fn end_of_input_ends_a_long_search_with_its_move() {
     assert_eq!(e.wait_exit(), 0);
 }
 
-#[test]
-fn a_closed_output_ends_the_engine() {
+/// Runs `wedge args`, sends `opener` and reads a first answer, closes the engine's output and
+/// sends `later` (which asks for more output): the engine must end, with status 0.
+fn ends_when_its_output_closes(args: &[&str], opener: &[u8], later: &[u8]) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -339,9 +341,7 @@ fn a_closed_output_ends_the_engine() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     use std::io::Write;
-    stdin
-        .write_all(b"position startpos\ngo infinite\n")
-        .unwrap();
+    stdin.write_all(opener).unwrap();
     stdin.flush().unwrap();
     let mut first = [0u8; 8];
     let mut out = child.stdout.take().unwrap();
@@ -349,14 +349,29 @@ fn a_closed_output_ends_the_engine() {
     drop(out); // the GUI closed its end; the engine's input stays open
     let deadline = Instant::now() + TIMEOUT;
     loop {
+        // Ignored once the engine has gone: its input is closed then.
+        let _ = stdin.write_all(later).and_then(|()| stdin.flush());
         if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{status:?}");
+            assert!(status.success(), "{args:?}: {status:?}");
             break;
         }
-        assert!(Instant::now() < deadline, "the engine kept running");
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(
+            Instant::now() < deadline,
+            "{args:?}: the engine kept running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    drop(stdin);
+}
+
+#[test]
+fn a_closed_output_ends_the_engine() {
+    ends_when_its_output_closes(&[], b"position startpos\ngo infinite\n", b"isready\n");
+    ends_when_its_output_closes(
+        &["--protocol", "nboard"],
+        b"nboard 2\nping 1\n",
+        b"ping 2\n",
+    );
+    ends_when_its_output_closes(&["--protocol", "gtp"], b"name\n", b"name\n");
 }
 
 #[test]

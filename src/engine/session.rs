@@ -137,6 +137,13 @@ pub trait FrontEnd {
 
     /// Stops what runs on the worker for this front end: the session is ending.
     fn stop(&mut self);
+
+    /// Whether the session ends once its output cannot be written, nobody reading it any more
+    /// (protocol.md, 2): yes for the engine protocols and the terminal game, whose output is
+    /// their whole answer.
+    fn needs_output(&self) -> bool {
+        true
+    }
 }
 
 /// Runs `front` on `input` and `output` until it ends the session; returns the process exit status
@@ -184,7 +191,7 @@ pub fn run_with(
             Event::Worker(report) => front.report(&mut s, report),
             Event::Gui(request) => front.gui(&mut s, request),
         };
-        if !go_on {
+        if !go_on || (front.needs_output() && s.out.is_closed()) {
             front.stop();
             return 0;
         }

@@ -678,4 +678,10 @@ impl FrontEnd for GuiFrontEnd {
             a.cancel();
         }
     }
+
+    /// The page is the board's output; the process's own is only a log, so the board keeps
+    /// serving when nobody reads that.
+    fn needs_output(&self) -> bool {
+        false
+    }
 }
