@@ -677,6 +677,27 @@ fn a_seat_whose_client_left_before_the_games_is_free_again() {
     assert!(out.contains("1 of 1 games played"), "{out}");
 }
 
+/// A seated client that left frees its seat even when no other asks for that colour before the
+/// other seat is taken: the games do not start with the departed client.
+#[test]
+fn a_seat_whose_client_left_is_freed_before_the_games_start() {
+    let (mut srv, port) = server(&["--games", "1"]);
+    let gone = TClient::connect(port, WHITE);
+    srv.wait_line("white seated");
+    drop(gone);
+    srv.wait_line("is free again");
+    let red = TClient::connect(port, RED);
+    srv.wait_line("red seated");
+    let white = TClient::connect(port, WHITE);
+    let r = std::thread::spawn(move || red.play_out());
+    assert_eq!(white.play_out().last().map(|m| m.status), Some(3));
+    r.join().unwrap();
+    let (status, out, err) = srv.finish();
+    assert!(status.success(), "{out}\n{err}");
+    assert!(!out.contains("disconnected"), "{out}");
+    assert!(out.contains("1 of 1 games played"), "{out}");
+}
+
 /// A connection that never says hello holds up no other: the clients behind it are seated and
 /// play while it waits for its hello's deadline.
 #[test]

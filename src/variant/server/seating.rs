@@ -2,7 +2,7 @@
 //! look at the stop flag every [`POLL`].
 
 use super::{idx, Event, ServerError, SessionConfig, POLL};
-use crate::variant::board::SideNames;
+use crate::variant::board::{Side, SideNames};
 use crate::variant::wire::{self, ServerMessage};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -227,7 +227,15 @@ pub(super) fn seat_clients(
         .map_err(ServerError::Accept)?;
     let mut seats: [Option<Seat>; 2] = [None, None];
     let mut pending: Vec<Pending> = Vec::new();
-    while seats.iter().any(Option::is_none) {
+    loop {
+        // A client seated earlier that has gone since gives its seat up, before the games start
+        // with it as much as when another asks for its colour.
+        for colour in [Side::First, Side::Second] {
+            free_if_gone(&mut seats, colour, on_event);
+        }
+        if seats.iter().all(Option::is_some) {
+            break;
+        }
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
@@ -310,18 +318,9 @@ pub(super) fn seat_clients(
     }
 }
 
-/// Seats a client that said hello as `colour`, unless that colour is taken by a client still
-/// there.
-fn seat(
-    seats: &mut [Option<Seat>; 2],
-    colour: crate::variant::board::Side,
-    stream: TcpStream,
-    peer: SocketAddr,
-    on_event: &mut dyn FnMut(Event<'_>),
-) {
-    let seat = &mut seats[idx(colour)];
-    // A client seated earlier that has gone since gives its seat up to this one.
-    if let Some(old) = seat.take_if(|old| old.closed()) {
+/// Frees `colour`'s seat when its client has closed its connection since it was seated.
+fn free_if_gone(seats: &mut [Option<Seat>; 2], colour: Side, on_event: &mut dyn FnMut(Event<'_>)) {
+    if let Some(old) = seats[idx(colour)].take_if(|old| old.closed()) {
         on_event(Event::Refused {
             peer: old.peer,
             reason: format!(
@@ -330,6 +329,19 @@ fn seat(
             ),
         });
     }
+}
+
+/// Seats a client that said hello as `colour`, unless that colour is taken by a client still
+/// there.
+fn seat(
+    seats: &mut [Option<Seat>; 2],
+    colour: Side,
+    stream: TcpStream,
+    peer: SocketAddr,
+    on_event: &mut dyn FnMut(Event<'_>),
+) {
+    free_if_gone(seats, colour, on_event);
+    let seat = &mut seats[idx(colour)];
     if seat.is_some() {
         on_event(Event::Refused {
             peer,
