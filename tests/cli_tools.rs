@@ -383,3 +383,30 @@ fn book_merge_names_the_files_that_do_not_go_together() {
     assert!(!merged.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `variant` with a board file takes the file's size: `--size` is not read then, a bad one
+/// included, as its help says.
+#[test]
+fn a_variant_board_file_sets_the_size() {
+    let dir = temp_dir("variant-file");
+    let file = dir.join("board.txt");
+    std::fs::write(&file, "W R .\n. . .\n. . .\nto move: R\n").unwrap();
+    let out = wedge(&[
+        "variant",
+        "perft",
+        "--size",
+        "1x1",
+        "--blocked",
+        s(&file),
+        "--depth",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("3x3 from"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

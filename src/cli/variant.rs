@@ -72,11 +72,11 @@ pub fn run(action: VariantAction) -> Result<(), String> {
 
 /// The position the arguments describe, and a line saying how it was made.
 fn position(args: &LayoutArgs) -> Result<(Board, String), String> {
-    let (rows, cols) = parse_size(&args.size).map_err(|e| format!("--size: {e}"))?;
     let mut rng = Rng::new(args.seed);
     let spec = args.blocked.as_str();
     let named = StartLayout::parse_named(spec).map_err(|e| format!("--blocked: {e}"))?;
     let (board, what) = if let Some(layout) = named {
+        let (rows, cols) = parse_size(&args.size).map_err(|e| format!("--size: {e}"))?;
         let board = layout
             .start(rows, cols, &mut rng)
             .map_err(|e| format!("--blocked {spec}: {e}"))?;
