@@ -372,46 +372,23 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
     };
     let mut at = FILE_HEADER;
     let mut blocks = Vec::new();
-    loop {
-        let rest = bytes.len() - at;
-        if rest == 0 {
-            break;
-        }
+    while at < bytes.len() {
         let corrupt = DataFormatError::Corrupt {
             offset: at as u64,
             block: blocks.len(),
         };
-        if rest < BLOCK_HEADER {
-            break; // torn header
-        }
-        let h = &bytes[at..at + BLOCK_HEADER];
-        let count = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
-        if count > MAX_BLOCK_RECORDS {
-            return Err(corrupt);
-        }
-        let size = match version {
-            1 => count as usize * RECORD_BYTES,
-            _ => u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize,
+        let (count, end) = match block_at(bytes, at, version) {
+            BlockAt::Whole { count, end } => (count, end),
+            BlockAt::Corrupt => return Err(corrupt),
+            // An interrupted write leaves one block cut short, and nothing after it. A whole
+            // block further on means this one's length was damaged: taken as torn, the blocks
+            // after it would be cut off with it.
+            BlockAt::Torn if (at + 1..bytes.len()).any(|j| whole_block_at(bytes, j, version)) => {
+                return Err(corrupt)
+            }
+            BlockAt::Torn => break,
         };
-        // A byte count the record count rules out is damage: taken as it is, it could send the
-        // block's end past the file's, and the rest of the file would read as one torn block.
-        let (least, most) = COMPACT_RECORD_BYTES;
-        let n = count as usize;
-        if version == 2 && !(least * n..=most * n).contains(&size) {
-            return Err(corrupt);
-        }
-        let end = at + BLOCK_HEADER + size;
-        if end > bytes.len() {
-            break; // torn records
-        }
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(&h[16..24]);
-        let mut body = Vec::with_capacity(end - at - 8);
-        body.extend_from_slice(&h[..16]);
-        body.extend_from_slice(&bytes[at + BLOCK_HEADER..end]);
-        if fnv(&body) != u64::from_le_bytes(sum) {
-            return Err(corrupt);
-        }
+        let h = &bytes[at..at + BLOCK_HEADER];
         let mut game = [0u8; 8];
         game.copy_from_slice(&h[..8]);
         let encoded = &bytes[at + BLOCK_HEADER..end];
@@ -421,7 +398,7 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
                 .map(Record::from_bytes)
                 .collect()
         } else {
-            decode_compact_records(encoded, count as usize)
+            decode_compact_records(encoded, count)
         };
         let Some(records) = records else {
             return Err(corrupt);
@@ -438,6 +415,57 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
         sound_bytes: at as u64,
         torn_bytes: (bytes.len() - at) as u64,
     })
+}
+
+/// What the bytes at a block's start hold.
+enum BlockAt {
+    /// A block whose checksum holds: `count` records, ending at byte `end`.
+    Whole { count: usize, end: usize },
+    /// A block cut short by the end of the bytes.
+    Torn,
+    /// A block that cannot be one: a count or length out of range, or a failed checksum.
+    Corrupt,
+}
+
+/// Reads the block header at `at` of a version-`version` file and checks the block.
+fn block_at(bytes: &[u8], at: usize, version: u32) -> BlockAt {
+    if bytes.len() - at < BLOCK_HEADER {
+        return BlockAt::Torn;
+    }
+    let h = &bytes[at..at + BLOCK_HEADER];
+    let count = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
+    if count > MAX_BLOCK_RECORDS {
+        return BlockAt::Corrupt;
+    }
+    let count = count as usize;
+    let size = match version {
+        1 => count * RECORD_BYTES,
+        _ => u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize,
+    };
+    // A byte count the record count rules out is damage: taken as it is, it could send the
+    // block's end past the file's, and the rest of the file would read as one torn block.
+    let (least, most) = COMPACT_RECORD_BYTES;
+    if version == 2 && !(least * count..=most * count).contains(&size) {
+        return BlockAt::Corrupt;
+    }
+    let end = at + BLOCK_HEADER + size;
+    if end > bytes.len() {
+        return BlockAt::Torn;
+    }
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(&h[16..24]);
+    let mut body = Vec::with_capacity(end - at - 8);
+    body.extend_from_slice(&h[..16]);
+    body.extend_from_slice(&bytes[at + BLOCK_HEADER..end]);
+    if fnv(&body) != u64::from_le_bytes(sum) {
+        return BlockAt::Corrupt;
+    }
+    BlockAt::Whole { count, end }
+}
+
+/// Whether a whole block (with records, its checksum holding) starts at `at`.
+fn whole_block_at(bytes: &[u8], at: usize, version: u32) -> bool {
+    matches!(block_at(bytes, at, version), BlockAt::Whole { count, .. } if count > 0)
 }
 
 /// A version 2 block's `count` records, which must use up `encoded` exactly.
@@ -671,6 +699,27 @@ mod tests {
                 assert_eq!(back.sound_bytes, first_end as u64);
                 assert_eq!(back.torn_bytes, (cut - first_end) as u64);
             }
+        }
+    }
+
+    #[test]
+    fn a_damaged_length_is_not_taken_for_a_torn_tail() {
+        // Block 0 claims more records than the file holds: read as a torn tail, the whole blocks
+        // after it would be dropped (and cut off by a resumed run).
+        for version in [1, 2] {
+            let mut bytes = image(&sample_blocks(), version);
+            bytes[16 + 8..16 + 12].copy_from_slice(&60_000u32.to_le_bytes());
+            bytes[16 + 12..16 + 16].copy_from_slice(&180_000u32.to_le_bytes());
+            assert!(
+                matches!(
+                    parse_data(&bytes),
+                    Err(DataFormatError::Corrupt {
+                        offset: 16,
+                        block: 0
+                    })
+                ),
+                "version {version}"
+            );
         }
     }
 
