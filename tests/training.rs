@@ -293,6 +293,23 @@ fn datagen_games_are_reproducible_and_a_torn_tail_is_cut_on_resume() {
     assert_eq!(again.unwrap(), 2);
     assert!(read_samples(&resumed).is_ok());
     assert_eq!(games_of(&resumed), games_of(&one));
+
+    // A line damaged before the end is no torn tail: the run refuses the file, naming the line,
+    // and leaves it as it was rather than appending to it.
+    let mut damaged = std::fs::read(&resumed).unwrap();
+    let second_line = damaged.iter().position(|&b| b == b'\n').unwrap() + 1;
+    damaged[second_line] = 0xff;
+    std::fs::write(&resumed, &damaged).unwrap();
+    let more = DatagenOptions {
+        games: 6,
+        ..options
+    };
+    let refused = datagen(&openings(), &more, &resumed, &|_, _| {});
+    let Err(DatagenError::Text(e)) = refused else {
+        panic!("a damaged text file was resumed: {refused:?}");
+    };
+    assert_eq!((e.path.as_path(), e.line), (resumed.as_path(), 2));
+    assert_eq!(std::fs::read(&resumed).unwrap(), damaged);
     for p in [one, two, resumed] {
         let _ = std::fs::remove_file(p);
     }

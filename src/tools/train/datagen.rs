@@ -3,7 +3,7 @@
 //! data file that an interrupted run resumes (docs/training.md).
 
 use super::datafile::{self, Block, LabelKind, Record};
-use crate::board::text::Game;
+use crate::board::text::{FileError, Game};
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::Evaluator;
 use crate::files::MAX_TEXT_BYTES;
@@ -12,7 +12,7 @@ use crate::search::selectivity::FULL_WIDTH;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashSet;
 use std::fmt;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -265,6 +265,8 @@ pub enum DatagenError {
     File(DataFileError),
     /// The binary data file to resume is not one, or is damaged before its end.
     Format(datafile::DataFormatFileError),
+    /// A line of the text data file to resume is damaged.
+    Text(FileError),
     /// The shard is not one of the parts (part, parts; from 0).
     Shard(usize, usize),
     /// Another process (another `wedge datagen`) holds the data file's lock: two runs appending to
@@ -280,6 +282,7 @@ impl fmt::Display for DatagenError {
             DatagenError::NoOpenings => f.write_str("no openings"),
             DatagenError::File(e) => write!(f, "{e}"),
             DatagenError::Format(e) => write!(f, "{e}"),
+            DatagenError::Text(e) => write!(f, "{e}"),
             DatagenError::Shard(part, parts) => {
                 write!(f, "shard {}/{parts} is not one of 1..={parts}", part + 1)
             }
@@ -353,19 +356,47 @@ pub fn repair_data_tail(path: &Path) -> Result<u64, DataFileError> {
     Ok(len - keep)
 }
 
-/// The game numbers already in a data file (from its `# game <n>` lines).
-fn games_done(path: &Path) -> HashSet<usize> {
+/// The game numbers already in a text data file (its `# game <n>` lines), every other line checked
+/// as the data readers check it: a damaged file is refused, naming the line, rather than resumed
+/// (appended to, or its games after the damage played again). Read line by line, so a file of
+/// any length resumes.
+fn games_done(path: &Path) -> Result<HashSet<usize>, FileError> {
+    /// A line longer than this is damage (a position line is some 70 bytes).
+    const MAX_LINE: u64 = 1 << 16;
     let mut done = HashSet::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        for line in std::io::BufReader::new(f).lines().map_while(Result::ok) {
-            if let Some(n) = line.strip_prefix("# game ") {
-                if let Ok(n) = n.trim().parse() {
-                    done.insert(n);
-                }
+    let mut number = 0;
+    let at = |line: usize, message: String| FileError {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| at(0, e.to_string()))?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| at(number + 1, e.to_string()))?;
+        if read == 0 {
+            return Ok(done);
+        }
+        number += 1;
+        if raw.len() as u64 > MAX_LINE {
+            return Err(at(number, format!("a line longer than {MAX_LINE} bytes")));
+        }
+        let line = std::str::from_utf8(&raw)
+            .map_err(|_| at(number, "the line is not valid UTF-8".to_string()))?;
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line).trim();
+        if let Some(n) = line.strip_prefix("# game ") {
+            if let Ok(n) = n.trim().parse() {
+                done.insert(n);
             }
+        } else if !(line.is_empty() || line.starts_with('#') || line.starts_with('%')) {
+            super::samples::parse_line(line).map_err(|e| at(number, e.to_string()))?;
         }
     }
-    done
 }
 
 /// Whether `out` is written in the binary format (its name ends in `.wdb`); text otherwise.
@@ -466,7 +497,7 @@ pub fn datagen(
                 out.display()
             );
         }
-        (games_done(out), 0)
+        (games_done(out).map_err(DatagenError::Text)?, 0)
     };
     let mine: Vec<usize> = (0..options.games).filter(|i| i % parts == part).collect();
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
