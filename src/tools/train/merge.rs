@@ -258,9 +258,12 @@ pub fn merge(
             return Err(MergeError::OutputIsInput(path.clone()));
         }
     }
-    for (path, part) in paths.into_iter().zip(&parts) {
-        datafile::write_data_file(&path, part).map_err(|e| MergeError::Write(path.clone(), e))?;
-        report.files.push(path);
+    if max_positions.is_none() {
+        datafile::write_data_file(out, parts[0]).map_err(|e| MergeError::Write(out.into(), e))?;
+        report.files.push(out.to_path_buf());
+    } else {
+        write_parts(&paths, &parts)?;
+        report.files = paths;
     }
     for path in stale {
         if std::fs::remove_file(&path).is_err() {
@@ -269,6 +272,53 @@ pub fn merge(
         report.removed.push(path);
     }
     Ok(report)
+}
+
+/// Writes `parts` as the files `paths`, all or none: each goes to `<path>.new` first, and only
+/// when every one is written are they renamed into place. A failure (a full disk) removes the new
+/// files and leaves the parts of an earlier merge as they were, never a mix of the two.
+fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> {
+    let fresh: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| {
+            let mut name = p.as_os_str().to_owned();
+            name.push(".new");
+            PathBuf::from(name)
+        })
+        .collect();
+    let undo = |upto: usize| {
+        for f in &fresh[..upto] {
+            let _ = std::fs::remove_file(f);
+        }
+    };
+    for (k, part) in parts.iter().enumerate() {
+        if let Err(e) = datafile::write_data_file(&fresh[k], part) {
+            undo(k + 1);
+            return Err(MergeError::Write(fresh[k].clone(), e));
+        }
+    }
+    // A part a datagen run is writing to is not replaced (the run would go on in the old file).
+    let mut held = Vec::new();
+    for path in paths {
+        let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) else {
+            continue;
+        };
+        if !datafile::lock_for_writing(&file, path) {
+            undo(fresh.len());
+            let busy = std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "another process is writing this file (a wedge datagen run holds its lock)",
+            );
+            return Err(MergeError::Write(path.clone(), busy));
+        }
+        held.push(file);
+    }
+    for (new, path) in fresh.iter().zip(paths) {
+        std::fs::rename(new, path).map_err(|e| MergeError::Write(path.clone(), e))?;
+        // The part is no run's data (as write_data_file says of the file it writes).
+        let _ = std::fs::remove_file(crate::tools::run::run_file(path));
+    }
+    Ok(())
 }
 
 /// `<dir>/<stem>-<k as 3 digits>.wdb` for output `<dir>/<stem>.wdb`.
@@ -357,6 +407,16 @@ mod tests {
         assert_eq!(report.files, vec![dir.join("all-000.wdb")]);
         assert_eq!(report.removed, vec![dir.join("all-001.wdb")]);
         assert!(!dir.join("all-001.wdb").exists());
+        // A merge into two parts whose second cannot be written (a folder where its new file
+        // goes) writes neither: the one part of the last merge stays as it was.
+        let last = std::fs::read(dir.join("all-000.wdb")).unwrap();
+        std::fs::create_dir_all(dir.join("all-001.wdb.new")).unwrap();
+        let failed = merge(&[a.clone(), b.clone()], labels, &out, Some(1));
+        assert!(matches!(failed, Err(MergeError::Write(..))), "{failed:?}");
+        assert_eq!(std::fs::read(dir.join("all-000.wdb")).unwrap(), last);
+        assert!(!dir.join("all-001.wdb").exists());
+        assert!(!dir.join("all-000.wdb.new").exists());
+        std::fs::remove_dir(dir.join("all-001.wdb.new")).unwrap();
         // An output that is an input, under another name or as a part, is refused untouched.
         let before = std::fs::read(&a).unwrap();
         let same = dir.join(".").join("a.wdb");
