@@ -353,7 +353,16 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
                        tally: &wedge::tools::arena::stats::Tally| {
         if let Some(f) = out.as_mut() {
             if let Err(e) = writeln!(f, "{record}").and_then(|_| f.flush()) {
-                write_error.get_or_insert(e.to_string());
+                if write_error.is_none() {
+                    // Said at once: the games go on being counted, and are lost from here on.
+                    let path = args.out.as_deref().unwrap_or(std::path::Path::new(""));
+                    eprintln!(
+                        "match: writing {} failed: {e}; the games from here on are counted but \
+                         not saved",
+                        path.display()
+                    );
+                    write_error = Some(format!("writing {} failed: {e}", path.display()));
+                }
             }
         }
         if let Some((engine, reason)) = failure {
@@ -391,7 +400,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             .map_err(|e| format!("match: {e}"))?;
     }
     if let Some(e) = write_error {
-        return Err(format!("writing the games failed: {e}"));
+        return Err(format!("match: {e}"));
     }
     Ok(if failures.is_empty() {
         0
