@@ -641,9 +641,30 @@ pub fn clock_text(ms: u64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
+/// `ms` as seconds for a person: tenths (`1.5`), or as many decimals as a shorter time needs
+/// (`0.05`), never shown as more or less than it is.
+pub fn seconds_text(ms: u64) -> String {
+    if ms.is_multiple_of(100) {
+        format!("{:.1}", ms as f64 / 1000.0)
+    } else {
+        format!("{:.3}", ms as f64 / 1000.0)
+            .trim_end_matches('0')
+            .to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seconds_are_shown_as_they_are() {
+        assert_eq!(seconds_text(1000), "1.0");
+        assert_eq!(seconds_text(1500), "1.5");
+        assert_eq!(seconds_text(50), "0.05");
+        assert_eq!(seconds_text(1234), "1.234");
+        assert_eq!(seconds_text(0), "0.0");
+    }
 
     #[test]
     fn moves_and_their_errors() {

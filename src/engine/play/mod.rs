@@ -24,8 +24,8 @@ use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
 use crate::protocol::play::{
-    board_lines, clock_text, colour_name, colour_symbol, level_text, parse, Marks, PlayCommand,
-    Players, Style, TimeSetting, HELP, LEVELS,
+    board_lines, clock_text, colour_name, colour_symbol, level_text, parse, seconds_text, Marks,
+    PlayCommand, Players, Style, TimeSetting, HELP, LEVELS,
 };
 use crate::protocol::LineError;
 use crate::search::Score;
@@ -232,12 +232,12 @@ impl PlayFrontEnd {
 
     fn time_text(&self) -> String {
         match self.config.time {
-            TimeSetting::PerMove(ms) => format!("at most {:.1} s a move", ms as f64 / 1000.0),
+            TimeSetting::PerMove(ms) => format!("at most {} s a move", seconds_text(ms)),
             TimeSetting::Game(ms, inc) => format!(
                 "{} a game{}",
                 clock_text(ms),
                 if inc > 0 {
-                    format!(" + {:.1} s a move", inc as f64 / 1000.0)
+                    format!(" + {} s a move", seconds_text(inc))
                 } else {
                     String::new()
                 }
