@@ -285,27 +285,45 @@ fn die_with_parent(_: &mut Command) {}
 
 impl Drop for Pipe {
     fn drop(&mut self) {
+        // What the engine started (a wrapper script's engine), taken before `quit` lets the
+        // wrapper end and its children pass to another parent.
+        let mut family = descendants(self.child.id());
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
+                kill_all(&family);
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let family = descendants(self.child.id());
-        let _ = self.child.kill();
+        family.extend(descendants(self.child.id()));
         kill_all(&family);
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A process: its id and its start time (in clock ticks after boot, from `/proc/PID/stat`), which
+/// tell it from a later process given the same id.
+type Process = (u32, u64);
+
+/// The start time of process `pid`, if it is running (or a zombie).
+#[cfg(target_os = "linux")]
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name's closing parenthesis; the start time is field 22 of the
+    // line, the 20th of these.
+    let fields = stat.rsplit_once(')')?.1;
+    fields.split_whitespace().nth(19)?.parse().ok()
 }
 
 /// The processes `pid` started, and theirs, from `/proc/PID/task/TID/children`: an engine run by a
 /// wrapper script that did not `exec` it is the script's child, and is killed with the script.
 #[cfg(target_os = "linux")]
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
+fn descendants(pid: u32) -> Vec<Process> {
+    let mut found: Vec<Process> = Vec::new();
     let mut queue = vec![pid];
     while let Some(p) = queue.pop() {
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
@@ -320,9 +338,11 @@ fn descendants(pid: u32) -> Vec<u32> {
                 .filter_map(|w| w.parse::<u32>().ok())
             {
                 // A process tree has no cycles, but a pid reused while it is read could make one.
-                if child != pid && !found.contains(&child) {
-                    found.push(child);
-                    queue.push(child);
+                if child != pid && !found.iter().any(|&(f, _)| f == child) {
+                    if let Some(start) = start_time(child) {
+                        found.push((child, start));
+                        queue.push(child);
+                    }
                 }
             }
         }
@@ -332,23 +352,26 @@ fn descendants(pid: u32) -> Vec<u32> {
 
 /// Elsewhere only the engine's own process is followed.
 #[cfg(not(target_os = "linux"))]
-fn descendants(_: u32) -> Vec<u32> {
+fn descendants(_: u32) -> Vec<Process> {
     Vec::new()
 }
 
-/// Sends SIGKILL to each of `pids`.
-#[cfg(unix)]
-fn kill_all(pids: &[u32]) {
-    for &p in pids {
-        // SAFETY: kill(2) takes plain integers and touches no memory of this process.
-        unsafe {
-            libc::kill(p as libc::pid_t, libc::SIGKILL);
+/// Sends SIGKILL to each of `processes` that still runs: one whose id now names a process started
+/// at another time (the id was reused) is left alone.
+#[cfg(target_os = "linux")]
+fn kill_all(processes: &[Process]) {
+    for &(pid, start) in processes {
+        if start_time(pid) == Some(start) {
+            // SAFETY: kill(2) takes plain integers and touches no memory of this process.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
         }
     }
 }
 
-#[cfg(not(unix))]
-fn kill_all(_: &[u32]) {}
+#[cfg(not(target_os = "linux"))]
+fn kill_all(_: &[Process]) {}
 
 #[cfg(test)]
 mod tests {
@@ -374,14 +397,22 @@ mod tests {
     fn an_engine_a_wrapper_script_started_ends_with_the_wrapper() {
         let dir = std::env::temp_dir().join(format!("wedge-pipe-wrapper-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let pid_file = dir.join("engine.pid");
-        // The wrapper starts its "engine" without exec and waits for it, ignoring `quit`.
-        let script = format!("sleep 300 & echo $! > {}; wait", pid_file.display());
+        // The wrapper starts its "engine" without exec, then waits for it ignoring `quit` (killed
+        // after the grace), or ends at `quit` leaving it behind.
+        for (k, end) in ["wait", "read line"].into_iter().enumerate() {
+            wrapper_case(&dir.join(format!("engine-{k}.pid")), end);
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(target_os = "linux")]
+    fn wrapper_case(pid_file: &std::path::Path, end: &str) {
+        let script = format!("sleep 300 & echo $! > {}; {end}", pid_file.display());
         let (_stop_tx, stop) = crossbeam_channel::bounded::<()>(0);
         let pipe = Pipe::spawn("sh", &["-c".to_string(), script], None, stop).unwrap();
         let deadline = Instant::now() + Duration::from_secs(10);
         let engine = loop {
-            if let Some(pid) = std::fs::read_to_string(&pid_file)
+            if let Some(pid) = std::fs::read_to_string(pid_file)
                 .ok()
                 .and_then(|t| t.trim().parse::<u32>().ok())
             {
@@ -401,10 +432,14 @@ mod tests {
         }
         let survived = !ended(engine);
         if survived {
-            kill_all(&[engine]);
+            if let Some(start) = start_time(engine) {
+                kill_all(&[(engine, start)]);
+            }
         }
-        std::fs::remove_dir_all(&dir).ok();
-        assert!(!survived, "the wrapper's engine outlived the runner's kill");
+        assert!(
+            !survived,
+            "{end}: the wrapper's engine outlived the runner's kill"
+        );
     }
 
     #[test]
