@@ -304,12 +304,15 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             dir.display()
         ));
     }
-    // The result is written beside the path and renamed over it, so the folder itself must take a
-    // new file: a probe file is made and removed at once.
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy());
-    let probe = dir.join(format!(".{name}.probe-{}", std::process::id()));
+    // A file there must open for writing (some outputs are appended to in place); a new one needs
+    // a folder that takes a new file: a probe file is made and removed at once.
+    if path.is_file() {
+        return match std::fs::OpenOptions::new().append(true).open(path) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!("{}: cannot write it: {e}", path.display())),
+        };
+    }
+    let probe = dir.join(format!(".wedge-probe-{}", std::process::id()));
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
