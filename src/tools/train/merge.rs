@@ -274,9 +274,10 @@ pub fn merge(
     Ok(report)
 }
 
-/// Writes `parts` as the files `paths`, all or none: each goes to `<path>.new` first, and only
-/// when every one is written are they renamed into place. A failure (a full disk) removes the new
-/// files and leaves the parts of an earlier merge as they were, never a mix of the two.
+/// Writes `parts` as the files `paths`: each goes to `<path>.new` first, and only when every one
+/// is written are they renamed into place. A failed write (a full disk) removes the new files and
+/// leaves the parts of an earlier merge as they were, not a mix of the two. The new parts and the
+/// old are on the disk together until the renames.
 fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> {
     let fresh: Vec<PathBuf> = paths
         .iter()
@@ -288,6 +289,11 @@ fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> 
         .collect();
     let undo = |upto: usize| {
         for f in &fresh[..upto] {
+            let _ = std::fs::remove_file(f);
+        }
+    };
+    let undo_from = |from: usize| {
+        for f in &fresh[from..] {
             let _ = std::fs::remove_file(f);
         }
     };
@@ -313,10 +319,20 @@ fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> 
         }
         held.push(file);
     }
-    for (new, path) in fresh.iter().zip(paths) {
-        std::fs::rename(new, path).map_err(|e| MergeError::Write(path.clone(), e))?;
-        // The part is no run's data (as write_data_file says of the file it writes).
-        let _ = std::fs::remove_file(crate::tools::run::run_file(path));
+    for (k, (new, path)) in fresh.iter().zip(paths).enumerate() {
+        // The part is no run's data (as write_data_file says of the file it writes): its run file
+        // goes first, so that no part is left that a datagen run would resume in.
+        let run = crate::tools::run::run_file(path);
+        let renamed = match std::fs::remove_file(&run) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(MergeError::Write(run, e)),
+            _ => std::fs::rename(new, path).map_err(|e| MergeError::Write(path.clone(), e)),
+        };
+        // A rename within one folder fails only with the folder itself: the parts renamed before
+        // are the new merge's, the new files left are removed, and the error names the part.
+        if renamed.is_err() {
+            undo_from(k);
+            return renamed;
+        }
     }
     Ok(())
 }
