@@ -356,7 +356,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
                 if write_error.is_none() {
                     // Said at once: the games go on being counted, and are lost from here on.
                     let path = args.out.as_deref().unwrap_or(std::path::Path::new(""));
-                    eprintln!(
+                    eprintln_or_drop!(
                         "match: writing {} failed: {e}; the games from here on are counted but \
                          not saved",
                         path.display()

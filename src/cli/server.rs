@@ -188,6 +188,12 @@ struct Records {
 
 impl Records {
     fn create(dir: &Path) -> Result<Records, String> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!(
+                "--records {}: not a folder (it names the folder the records go to)",
+                dir.display()
+            ));
+        }
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("games.ggf");
         let games = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -298,8 +304,7 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
     let summary = report.summary();
     print!("{summary}");
     if let Some(r) = &records {
-        std::fs::write(&r.summary, &summary)
-            .map_err(|e| format!("{}: {e}", r.summary.display()))?;
+        super::write_atomically(&r.summary, &summary)?;
     }
     if let Some(e) = record_error {
         return Err(e);

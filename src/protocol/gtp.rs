@@ -269,7 +269,8 @@ fn split_line(line: &str) -> Option<(String, Vec<String>)> {
 
 /// Whether `line` is a `quit` command.
 pub fn is_quit(line: &str) -> bool {
-    split_line(line).is_some_and(|(_, words)| words.first().is_some_and(|w| w == "quit"))
+    // As `parse_line` reads it: `quit` with more words is a syntax error, not a quit.
+    split_line(line).is_some_and(|(_, words)| words == ["quit"])
 }
 
 /// Reads one line into a request; `None` for a line with no command (blank, or a comment).
@@ -452,6 +453,7 @@ mod tests {
         assert_eq!(command("7"), Err(Error::Empty));
         assert!(is_quit("3 quit"));
         assert!(!is_quit("name"));
+        assert!(!is_quit("quit now"));
     }
 
     #[test]

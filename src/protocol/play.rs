@@ -204,10 +204,7 @@ impl std::fmt::Display for PlayError {
                 write!(f, "{verb} needs a file name, e.g. '{verb} game.ggf'")
             }
             PlayError::NotASquare(text) => {
-                let shown: String = crate::board::square::truncate(text)
-                    .chars()
-                    .flat_map(char::escape_debug)
-                    .collect();
+                let shown = crate::board::square::truncate(text);
                 write!(f, "'{shown}' is not a square (a1..h8)")
             }
             PlayError::Usage(form) => f.write_str(form),
@@ -218,10 +215,7 @@ impl std::fmt::Display for PlayError {
                 SquareError::NoColumn(c) => write!(f, "{text}: there is no column {c}"),
                 SquareError::NoRow(r) => write!(f, "{text}: there is no row {r}"),
                 SquareError::NotASquare => {
-                    let shown: String = crate::board::square::truncate(text)
-                        .chars()
-                        .flat_map(char::escape_debug)
-                        .collect();
+                    let shown = crate::board::square::truncate(text);
                     write!(
                         f,
                         "unknown command '{shown}' (a move is a square a1..h8; type help for the \
@@ -331,7 +325,7 @@ pub fn parse(line: &str) -> Result<PlayCommand, PlayError> {
         },
         "pass" | "pa" => no_args(PlayCommand::Move(Move::PASS)),
         _ if words.len() == 1 => parse_square(first).map(|sq| PlayCommand::Move(Move::play(sq))),
-        _ => Err(PlayError::Unknown(first.to_string())),
+        _ => Err(PlayError::Unknown(crate::board::square::truncate(first))),
     }
 }
 

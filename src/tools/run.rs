@@ -21,15 +21,22 @@ pub fn run_file(data: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
+/// The text of `data`'s run file: a regular file of a few lines (a FIFO or device there is not
+/// one, and would block the reading), read as text even where bytes are not UTF-8.
+fn run_text(data: &Path) -> Option<String> {
+    let bytes = crate::files::read_regular(&run_file(data), 1 << 16).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// The run recorded beside `data`, if one is.
 pub fn recorded_run(data: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(run_file(data)).ok()?;
+    let text = run_text(data)?;
     Some(text.lines().next()?.trim().to_string())
 }
 
 /// The part of its run that `data` holds (`I/N`, a shard), where its run file records one.
 pub fn recorded_part(data: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(run_file(data)).ok()?;
+    let text = run_text(data)?;
     text.lines()
         .find_map(|l| l.strip_prefix("part "))
         .map(|p| p.trim().to_string())
@@ -145,6 +152,11 @@ pub fn claim_run(
 
 fn write_run_file(data: &Path, id: &str, about: &str, part: &str) -> Result<(), RunError> {
     let path = run_file(data);
+    // Opening a FIFO there to write would wait for a reader forever.
+    if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+        let e = std::io::Error::other("not a regular file (a FIFO, device or folder)");
+        return Err(RunError::Write(path, e));
+    }
     std::fs::write(&path, format!("{id}\n{about}\npart {part}\n"))
         .map_err(|e| RunError::Write(path, e))
 }
@@ -189,6 +201,16 @@ mod tests {
         let e = claim_run(&data, &b, "datagen seed 2", "1/3", 0).unwrap_err();
         assert!(e.to_string().contains("part 1/1"), "{e}");
         claim_run(&data, &b, "datagen seed 2", "1/1", 0).unwrap();
+        // A FIFO where the run file goes is neither read nor written (either would block).
+        let piped = dir.join("p.wdb");
+        let made = std::process::Command::new("mkfifo")
+            .arg(run_file(&piped))
+            .status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(recorded_run(&piped), None);
+            let e = claim_run(&piped, &a, "datagen seed 1", "1/1", 0).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -358,8 +358,8 @@ pub fn repair_data_tail(path: &Path) -> Result<u64, DataFileError> {
 
 /// The game numbers already in a text data file (its `# game <n>` lines), every other line checked
 /// as the data readers check it: a damaged file is refused, naming the line, rather than resumed
-/// (appended to, or its games after the damage played again). Read line by line, so a file of
-/// any length resumes.
+/// (appended to, or its games after the damage played again). Read line by line, without
+/// holding the file in memory.
 fn games_done(path: &Path) -> Result<HashSet<usize>, FileError> {
     /// A line longer than this is damage (a position line is some 70 bytes).
     const MAX_LINE: u64 = 1 << 16;
