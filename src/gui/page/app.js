@@ -157,9 +157,14 @@ function squareClicked(i) {
     drawBoard();
     return;
   }
-  if (!state) return;
+  if (!playable()) return;
   const name = squareName(i);
   if (state.legal.includes(name)) api({ type: "move", square: name });
+}
+
+// Whether a person may play on the board: their turn, or anywhere while reviewing or paused.
+function playable() {
+  return Boolean(state && (state.settings[state.side] === "human" || state.ply < state.moves.length || state.paused));
 }
 
 function fmtScore(s) {
@@ -169,9 +174,7 @@ function fmtScore(s) {
 function drawBoard() {
   const squares = $("board").children;
   const board = editing || (state ? state.board : "-".repeat(64));
-  // Moves are shown where a person may play: their turn, or anywhere while reviewing or paused.
-  const playable = state && (state.settings[state.side] === "human" || state.ply < state.moves.length || state.paused);
-  const legal = new Set(!editing && playable ? state.legal : []);
+  const legal = new Set(!editing && playable() ? state.legal : []);
   const hints = new Map(!editing && state ? state.hints.map((h) => [h.square, h]) : []);
   const last = !editing && state && state.last ? state.last : null;
   const animate = last && JSON.stringify(last) + state.ply !== lastShown;
