@@ -246,7 +246,7 @@ pub fn json_report(config: &MatchConfig, tally: &Tally, failures: &[(String, Str
             interval95: Some(half_width),
             unbounded: false,
         },
-        stats::EloEstimate::NoSpread { elo } => Elo {
+        stats::EloEstimate::NoSpread { elo } | stats::EloEstimate::Open { elo, .. } => Elo {
             basis,
             samples,
             estimate: Some(elo),

@@ -152,9 +152,20 @@ impl Tally {
             Some((mean, var, _)) if var <= 0.0 => EloEstimate::NoSpread {
                 elo: elo_from_score(mean),
             },
-            Some(_) => {
-                let (elo, half_width) = self.elo();
-                EloEstimate::Finite { elo, half_width }
+            Some((mean, var, n)) => {
+                // An end of the interval past a perfect score has no Elo: that side is open.
+                let se = (var / n).sqrt();
+                let (lo, hi) = (mean - 1.959_964 * se, mean + 1.959_964 * se);
+                if lo > 0.0 && hi < 1.0 {
+                    let (elo, half_width) = self.elo();
+                    EloEstimate::Finite { elo, half_width }
+                } else {
+                    EloEstimate::Open {
+                        elo: elo_from_score(mean),
+                        at_least: (lo > 0.0).then(|| elo_from_score(lo)),
+                        at_most: (hi < 1.0).then(|| elo_from_score(hi)),
+                    }
+                }
             }
         }
     }
@@ -188,11 +199,24 @@ impl Tally {
     /// one loss and one draw each (and one of two losses) gave -3.21 at elo1 = 20, past the bound of
     /// -2.94, after 8 games. The prior leaves the variance of a few pairs near that of an even
     /// match, and its weight (5 pairs) fades against the hundreds that decide a real test.
+    ///
+    /// Below two pairs (games of files without pair tags) it is the same test on the single
+    /// games' win, draw and loss counts, as [`Tally::basis`] says, with a prior of the same weight
+    /// (ten games, a third in each outcome), so a streak of unpaired games early in a match
+    /// decides no more than the pairs would.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        if self.pairs() < 2 {
+        let (mean, var, n) = if self.pairs() >= 2 {
+            pair_stats(self.pentanomial.map(|c| f64::from(c) + SPRT_PRIOR_PAIRS))
+        } else if self.games() >= 2 {
+            let prior = 10.0 * SPRT_PRIOR_PAIRS / 3.0;
+            let [l, d, w] = [self.losses, self.draws, self.wins].map(|c| f64::from(c) + prior);
+            let n = l + d + w;
+            let mean = (w + 0.5 * d) / n;
+            let var = (w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)) / n;
+            (mean, var, n)
+        } else {
             return 0.0;
-        }
-        let (mean, var, n) = pair_stats(self.pentanomial.map(|c| f64::from(c) + SPRT_PRIOR_PAIRS));
+        };
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
@@ -249,6 +273,16 @@ pub enum EloEstimate {
         /// Elo difference, A minus B.
         elo: f64,
     },
+    /// An estimate whose 95% interval reaches a perfect score on one side or both (few samples,
+    /// nearly all one way): the ends that have an Elo.
+    Open {
+        /// Elo difference, A minus B.
+        elo: f64,
+        /// The lower end, where it is above a score of 0.
+        at_least: Option<f64>,
+        /// The upper end, where it is below a score of 1.
+        at_most: Option<f64>,
+    },
     /// An estimate and the half-width of its 95% interval.
     Finite {
         /// Elo difference, A minus B.
@@ -271,6 +305,25 @@ impl fmt::Display for EloEstimate {
             EloEstimate::Finite { elo, half_width } => {
                 write!(f, "{:+.1} +/- {half_width:.1}", rounded(*elo))
             }
+            EloEstimate::Open {
+                elo,
+                at_least,
+                at_most,
+            } => match (at_least, at_most) {
+                (Some(lo), None) => write!(
+                    f,
+                    "{:+.1}, at least {:+.1} (95%; no upper bound)",
+                    rounded(*elo),
+                    rounded(*lo)
+                ),
+                (None, Some(hi)) => write!(
+                    f,
+                    "{:+.1}, at most {:+.1} (95%; no lower bound)",
+                    rounded(*elo),
+                    rounded(*hi)
+                ),
+                _ => write!(f, "{:+.1}, no 95% bound (too few games)", rounded(*elo)),
+            },
             EloEstimate::NoSpread { elo } => write!(
                 f,
                 "{:+.1}, no interval (every sample scored the same)",
@@ -512,7 +565,64 @@ mod tests {
         t.add_game(Outcome::Win, 2);
         t.add_pair(Outcome::Loss, Outcome::Win);
         assert_eq!(t.basis(), Some(Basis::Games(2)));
-        assert!(matches!(t.elo_estimate(), EloEstimate::Finite { elo, .. } if elo.abs() < 1e-9));
+        // Two games, one each way: an estimate whose interval reaches both ends.
+        assert!(matches!(
+            t.elo_estimate(),
+            EloEstimate::Open { elo, at_least: None, at_most: None } if elo.abs() < 1e-9
+        ));
+    }
+
+    #[test]
+    fn an_interval_past_a_perfect_score_is_open_on_that_side() {
+        // 10 pairs, 9 won twice and one drawn: the upper end lies past a score of 1.
+        let mut t = Tally::default();
+        for k in 0..10 {
+            let b = if k == 0 { Outcome::Loss } else { Outcome::Win };
+            t.add_game(Outcome::Win, 10);
+            t.add_game(b, 0);
+            t.add_pair(Outcome::Win, b);
+        }
+        let EloEstimate::Open {
+            elo,
+            at_least: Some(lo),
+            at_most: None,
+        } = t.elo_estimate()
+        else {
+            panic!("{:?}", t.elo_estimate());
+        };
+        // Pair scores: nine 1s and one 1/2: mean 0.95, se sqrt(0.0225 / 10) = 0.047 43.
+        assert!((elo - elo_from_score(0.95)).abs() < 1e-9);
+        assert!((lo - elo_from_score(0.95 - 1.959_964 * 0.047_434)).abs() < 0.5);
+        assert!(t.elo_estimate().to_string().contains("no upper bound"));
+        // Two games, one each way: no end has an Elo.
+        let mut two = Tally::default();
+        two.add_game(Outcome::Win, 2);
+        two.add_game(Outcome::Loss, -2);
+        assert!(two.elo_estimate().to_string().contains("no 95% bound"));
+    }
+
+    #[test]
+    fn the_sprt_of_games_without_pairs_decides_on_the_games() {
+        // 550 single games (a file without pair tags), +300 =50 -200: far above elo1 = 20.
+        let mut t = Tally::default();
+        for (outcome, count) in [
+            (Outcome::Win, 300),
+            (Outcome::Draw, 50),
+            (Outcome::Loss, 200),
+        ] {
+            for _ in 0..count {
+                t.add_game(outcome, 0);
+            }
+        }
+        let sprt = Sprt::parse("elo0=0 elo1=20 alpha=0.05 beta=0.05").unwrap();
+        assert!(t.llr(0.0, 20.0) > 5.0, "{}", t.llr(0.0, 20.0));
+        assert_eq!(sprt.state(&t), SprtState::AcceptH1);
+        // Fifteen unpaired wins (the first games of a match at high concurrency) decide nothing.
+        let mut streak = Tally::default();
+        for _ in 0..15 {
+            streak.add_game(Outcome::Win, 2);
+        }
+        assert_eq!(sprt.state(&streak), SprtState::Continue);
     }
 
     #[test]
