@@ -100,7 +100,16 @@ impl fmt::Display for CoreError {
                          a power of two)",
                     )?,
                 }
-                write!(f, "; the {in_use} MB table in use is kept")
+                // The table in use is the largest power of two of MB not above its own Hash.
+                let real = match *in_use {
+                    0 => 0,
+                    n => 1usize << (usize::BITS - 1 - n.leading_zeros()),
+                };
+                if real == *in_use {
+                    write!(f, "; the {in_use} MB table in use is kept")
+                } else {
+                    write!(f, "; the table in use (Hash {in_use}: {real} MB) is kept")
+                }
             }
         }
     }
@@ -558,6 +567,21 @@ mod tests {
         assert!(
             exact.ends_with("; the 16 MB table in use is kept"),
             "{exact}"
+        );
+        // A table in use whose Hash was no power of two is named by its real size.
+        let error = HashResizeError {
+            table: HashTableKind::Search,
+            error: crate::search::TableAllocError::one(4096 << 20),
+        };
+        let odd = CoreError::HashKept {
+            asked: 4096,
+            error,
+            in_use: 100,
+        };
+        assert!(
+            odd.to_string()
+                .ends_with("; the table in use (Hash 100: 64 MB) is kept"),
+            "{odd}"
         );
         let rounded = kept(5000, HashTableKind::Search, 4096);
         assert!(rounded.contains("(the largest power of two"), "{rounded}");
