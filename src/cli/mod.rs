@@ -279,7 +279,8 @@ pub fn check_outputs<'a>(
 }
 
 /// Refuses an output path that cannot be written before a long run starts, rather than after it:
-/// a folder, a file in a folder that does not exist, or one in a folder this user cannot write.
+/// a folder, a file in a folder that does not exist, an existing file this user cannot open for
+/// writing, or a new one in a folder that takes no new file.
 pub fn check_output(path: &Path) -> Result<(), String> {
     if path.is_dir() {
         return Err(format!("{}: a folder, not a file to write", path.display()));
