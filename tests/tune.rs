@@ -112,6 +112,48 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
     );
 }
 
+/// A log of another run (other columns) is refused untouched, and a run refused for its
+/// parameters writes no log.
+#[test]
+fn a_log_of_another_run_is_refused_and_a_refused_run_writes_none() {
+    let dir = std::env::temp_dir().join(format!("wedge-tune-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (state, log) = (dir.join("state.txt"), dir.join("log.csv"));
+    let exe = env!("CARGO_BIN_EXE_wedge");
+    let engine = format!("name=w cmd={exe}");
+    let tune = |params: &[&str]| {
+        let mut c = Command::new(exe);
+        c.args([
+            "tune",
+            "--engine",
+            &engine,
+            "--depth",
+            "1",
+            "--iterations",
+            "2",
+        ]);
+        for p in params {
+            c.args(["--param", p]);
+        }
+        c.arg("--state").arg(&state).arg("--log").arg(&log);
+        c.output().unwrap()
+    };
+    let other = "iteration,wins,draws,losses,A_plus,A_minus,A\n1,1,0,1,5,-5,0.000\n";
+    std::fs::write(&log, other).unwrap();
+    let out = tune(&["MobilityMid,0,-100,100,10"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("another run"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), other);
+    std::fs::remove_file(&log).unwrap();
+    let out = tune(&["MobilityMid,0,-100,100,10", "MobilityMid,0,-100,100,10"]);
+    assert!(!out.status.success());
+    assert!(!log.exists(), "a refused run wrote its log");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// An engine that crashes in a game stops the run: its forfeit measures nothing, so the
 /// iteration is not counted, and the state keeps what came before.
 #[cfg(unix)]

@@ -96,19 +96,35 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
             config.iterations
         );
     }
+    // A run that cannot start writes nothing, not even the log's header.
+    tune::check(&config).map_err(|e| format!("tune: {e}"))?;
     let mut log = match &args.log {
         Some(path) => {
+            let mut header = String::from("iteration,wins,draws,losses");
+            for p in &config.params {
+                header.push_str(&format!(",{0}_plus,{0}_minus,{0}", p.name));
+            }
             let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+            // A log goes on only under its own columns: another run's would take rows that
+            // do not fit them.
+            if !fresh {
+                let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES)
+                    .map_err(|e| format!("tune: {}: {e}", path.display()))?;
+                let first = String::from_utf8_lossy(&bytes);
+                if first.lines().next() != Some(header.as_str()) {
+                    return Err(format!(
+                        "tune: {}: the log of another run (its first line is not this run's \
+                         header, {header}); give another --log",
+                        path.display()
+                    ));
+                }
+            }
             let mut f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(path)
                 .map_err(|e| format!("tune: {}: {e}", path.display()))?;
             if fresh {
-                let mut header = String::from("iteration,wins,draws,losses");
-                for p in &config.params {
-                    header.push_str(&format!(",{0}_plus,{0}_minus,{0}", p.name));
-                }
                 writeln!(f, "{header}").map_err(|e| format!("tune: {}: {e}", path.display()))?;
             }
             Some((f, path.clone()))
@@ -190,7 +206,7 @@ fn report(config: &TuneConfig, state: &TuneState) -> String {
             p.name,
             p.start,
             t,
-            t.round() as i64,
+            p.whole(*t),
             history.join(" ")
         ));
     }
@@ -198,7 +214,7 @@ fn report(config: &TuneConfig, state: &TuneState) -> String {
         .params
         .iter()
         .zip(&state.theta)
-        .map(|(p, t)| format!("option.{}={}", p.name, t.round() as i64))
+        .map(|(p, t)| format!("option.{}={}", p.name, p.whole(*t)))
         .collect();
     out.push_str(&format!("tuned: {}\n", options.join(" ")));
     out

@@ -48,6 +48,12 @@ pub struct Param {
 }
 
 impl Param {
+    /// The whole number sent to the engine for `value`: rounded, then kept within MIN..MAX (a
+    /// bound that is no whole number gives the nearest one inside).
+    pub fn whole(&self, value: f64) -> i64 {
+        value.round().clamp(self.min.ceil(), self.max.floor()) as i64
+    }
+
     /// The parameter as `--param` takes it (what a state file records).
     pub fn spec(&self) -> String {
         format!(
@@ -93,6 +99,10 @@ impl Param {
         if p.c_end <= 0.0 || p.r_end <= 0.0 {
             return Err(ParamError::NotPositive(p.name));
         }
+        // The gain, R_END C_END^2 times at most a few thousand, must stay a finite number.
+        if p.r_end * p.c_end * p.c_end > 1e100 || p.min.ceil() > p.max.floor() {
+            return Err(ParamError::Unusable(p.name));
+        }
         Ok(p)
     }
 }
@@ -115,6 +125,9 @@ pub enum ParamError {
     OutOfOrder(Param),
     /// `C_END` or `R_END` not positive (the parameter).
     NotPositive(String),
+    /// No whole number between `MIN` and `MAX`, or `C_END` and `R_END` so large that the gain
+    /// overflows (the parameter).
+    Unusable(String),
 }
 
 impl fmt::Display for ParamError {
@@ -134,6 +147,11 @@ impl fmt::Display for ParamError {
             ParamError::NotPositive(name) => {
                 write!(f, "--param {name}: C_END and R_END must be positive")
             }
+            ParamError::Unusable(name) => write!(
+                f,
+                "--param {name}: needs a whole number between MIN and MAX, and R_END C_END^2 \
+                 at most 1e100"
+            ),
         }
     }
 }
@@ -517,12 +535,14 @@ fn signs(config: &TuneConfig, k: usize) -> Vec<f64> {
     config
         .params
         .iter()
-        .map(|_| if rng.below(2) == 0 { -1.0 } else { 1.0 })
+        // The top bit: xorshift64*'s lowest bit is linear in the seed, so the low bits of two
+        // seeds' draws differ by one fixed pattern at every iteration.
+        .map(|_| if rng.next_u64() >> 63 == 0 { -1.0 } else { 1.0 })
         .collect()
 }
 
 /// Refuses a configuration that cannot tune anything.
-fn check(config: &TuneConfig) -> Result<(), TuneError> {
+pub fn check(config: &TuneConfig) -> Result<(), TuneError> {
     if config.params.is_empty() {
         return Err(TuneError::NoParams);
     }
@@ -576,8 +596,8 @@ pub fn run(
         for ((p, &t), &d) in config.params.iter().zip(&state.theta).zip(&delta) {
             let c = c_k(config, p, k) * d;
             perturbation.push(c);
-            plus.push((t + c).clamp(p.min, p.max).round() as i64);
-            minus.push((t - c).clamp(p.min, p.max).round() as i64);
+            plus.push(p.whole(t + c));
+            minus.push(p.whole(t - c));
         }
         let openings = arena::sample_openings(
             &config.openings,
@@ -654,123 +674,4 @@ pub fn run(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn config(params: Vec<Param>, iterations: usize) -> TuneConfig {
-        TuneConfig {
-            engine: EngineSpec::parse("name=e cmd=wedge").unwrap(),
-            params,
-            iterations,
-            pairs: 1,
-            openings: vec![Game::new(crate::board::Position::START)],
-            tc: TimeControl::Depth(1),
-            concurrency: 1,
-            seed: 3,
-            move_timeout: Duration::from_secs(5),
-        }
-    }
-
-    #[test]
-    fn params_parse_and_are_checked() {
-        let p = Param::parse("MobilityMid,-500,-2000,2000,100").unwrap();
-        assert_eq!(
-            (p.start, p.min, p.max, p.c_end, p.r_end),
-            (-500.0, -2000.0, 2000.0, 100.0, DEFAULT_R_END)
-        );
-        assert_eq!(Param::parse("X, 1, 0, 2, 0.5, 0.01").unwrap().r_end, 0.01);
-        assert!(Param::parse("Move Overhead,1,0,2,1").is_err());
-        for bad in [
-            "X,1,0,2",
-            "X,3,0,2,1",
-            "X,1,0,2,0",
-            "X,1,0,2,a",
-            ",1,0,2,1",
-            "X,1,0,2,1,1,1",
-        ] {
-            assert!(Param::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn the_schedule_reaches_the_end_values() {
-        let p = Param::parse("X,0,-100,100,10,0.5").unwrap();
-        let c = config(vec![p.clone()], 200);
-        assert!((c_k(&c, &p, 199) - 10.0).abs() < 1e-9);
-        assert!((a_k(&c, &p, 199) - 0.5 * 100.0).abs() < 1e-9);
-        assert!(c_k(&c, &p, 0) > c_k(&c, &p, 100));
-        assert!(a_k(&c, &p, 0) > a_k(&c, &p, 100));
-    }
-
-    #[test]
-    fn the_state_reads_back_and_refuses_another_run() {
-        let params = vec![
-            Param::parse("A,0,-100,100,10").unwrap(),
-            Param::parse("B,5,-100,100,10").unwrap(),
-        ];
-        let c = config(params, 20);
-        let mut s = TuneState::new(&c);
-        s.done = 2;
-        s.theta = vec![1.25, -3.5];
-        s.plus = [3, 0, 1];
-        s.history = vec![vec![0.5, 4.0], vec![1.25, -3.5]];
-        let text = s.to_text(&c);
-        assert_eq!(TuneState::parse(&text, &c).unwrap(), s);
-        let mut other = c.clone();
-        other.params[1].c_end = 20.0;
-        assert!(TuneState::parse(&text, &other)
-            .unwrap_err()
-            .to_string()
-            .contains("--param B,5,-100,100,20"));
-        other = c.clone();
-        other.seed = 4;
-        assert!(TuneState::parse(&text, &other)
-            .unwrap_err()
-            .to_string()
-            .contains("seed"));
-        other = c.clone();
-        other.params.pop();
-        assert!(TuneState::parse(&text, &other)
-            .unwrap_err()
-            .to_string()
-            .contains("tunes A B"));
-        // Another engine option, time control or opening set: another run.
-        for change in 0..3 {
-            other = c.clone();
-            match change {
-                0 => other.engine = EngineSpec::parse("name=e cmd=wedge option.Hash=2").unwrap(),
-                1 => other.tc = TimeControl::Depth(2),
-                _ => other
-                    .openings
-                    .push(Game::new(crate::board::Position::START)),
-            }
-            assert!(matches!(
-                TuneState::parse(&text, &other),
-                Err(StateError::Setup)
-            ));
-        }
-        // A state written before the run id was kept resumes without that check.
-        let old = text.replace(&format!("\"run\": \"{}\",", c.run_id()), "");
-        assert_ne!(old, text);
-        assert_eq!(TuneState::parse(&old, &other).unwrap(), s);
-        assert!(TuneState::parse("done x\n", &c)
-            .unwrap_err()
-            .to_string()
-            .contains("line 1"));
-        assert!(TuneState::parse("# wedge tune state\niterations 20\n", &c)
-            .unwrap_err()
-            .to_string()
-            .contains("text format of an earlier wedge"));
-    }
-
-    #[test]
-    fn signs_depend_on_the_seed_and_iteration_only() {
-        let params = (0..8)
-            .map(|i| Param::parse(&format!("P{i},0,-1,1,1")).unwrap())
-            .collect();
-        let c = config(params, 10);
-        assert_eq!(signs(&c, 3), signs(&c, 3));
-        assert!((0..10).any(|k| signs(&c, k) != signs(&c, 0)));
-        assert!(signs(&c, 0).iter().all(|s| s.abs() == 1.0));
-    }
-}
+mod tests;
