@@ -62,6 +62,25 @@ fn spsa_moves_a_bad_weight_towards_the_better_region() {
     assert_eq!(std::fs::read_to_string(&log).unwrap(), csv);
 }
 
+/// `wedge tune` of the built binary at depth 1 for `iterations`, with `params` and `state`.
+fn tune_command(iterations: usize, params: &[&str], state: &std::path::Path) -> Command {
+    let exe = env!("CARGO_BIN_EXE_wedge");
+    let mut c = Command::new(exe);
+    c.args([
+        "tune",
+        "--engine",
+        &format!("name=w cmd={exe}"),
+        "--depth",
+        "1",
+    ])
+    .args(["--iterations", &iterations.to_string()]);
+    for p in params {
+        c.args(["--param", p]);
+    }
+    c.arg("--state").arg(state);
+    c
+}
+
 #[test]
 fn bad_parameters_and_a_state_of_another_run_are_refused() {
     let dir = std::env::temp_dir().join(format!("wedge-tune-bad-{}", std::process::id()));
@@ -74,24 +93,7 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
             "name": "MobilityMid", "value": 0}], "history": []}"#,
     )
     .unwrap();
-    let exe = env!("CARGO_BIN_EXE_wedge");
-    let engine = format!("name=w cmd={exe}");
-    let tune = |param: &str| {
-        Command::new(exe)
-            .args([
-                "tune",
-                "--engine",
-                &engine,
-                "--depth",
-                "1",
-                "--iterations",
-                "5",
-            ])
-            .args(["--param", param, "--state"])
-            .arg(&state)
-            .output()
-            .unwrap()
-    };
+    let tune = |param: &str| tune_command(5, &[param], &state).output().unwrap();
     let out = tune("MobilityMid,0,-100");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("NAME,START,MIN,MAX,C_END"));
@@ -119,23 +121,9 @@ fn a_log_of_another_run_is_refused_and_a_refused_run_writes_none() {
     let dir = std::env::temp_dir().join(format!("wedge-tune-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (state, log) = (dir.join("state.txt"), dir.join("log.csv"));
-    let exe = env!("CARGO_BIN_EXE_wedge");
-    let engine = format!("name=w cmd={exe}");
     let tune = |params: &[&str]| {
-        let mut c = Command::new(exe);
-        c.args([
-            "tune",
-            "--engine",
-            &engine,
-            "--depth",
-            "1",
-            "--iterations",
-            "2",
-        ]);
-        for p in params {
-            c.args(["--param", p]);
-        }
-        c.arg("--state").arg(&state).arg("--log").arg(&log);
+        let mut c = tune_command(2, params, &state);
+        c.arg("--log").arg(&log);
         c.output().unwrap()
     };
     let other = "iteration,wins,draws,losses,A_plus,A_minus,A\n1,1,0,1,5,-5,0.000\n";
