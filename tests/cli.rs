@@ -567,10 +567,44 @@ fn a_fifo_is_refused_at_once_by_every_data_reader() {
     let f = fifo.to_str().unwrap();
     let weights = dir.join("y.w");
     let merged = dir.join("m.wdb");
-    let runs: [Vec<&str>; 3] = [
+    let data = dir.join("d.txt");
+    std::fs::write(
+        &data,
+        "---------------------------OX------XO--------------------------- X 0\n",
+    )
+    .unwrap();
+    let data = data.to_str().unwrap();
+    // A book build's journal (the book's name with `.journal`) is read before the build starts.
+    let book = dir.join("b.book");
+    std::fs::rename(&fifo, dir.join("b.book.journal")).unwrap();
+    let out = wedge_within(
+        &[
+            "book",
+            "build",
+            "--out",
+            book.to_str().unwrap(),
+            "--positions",
+            "1",
+        ],
+        std::time::Duration::from_secs(20),
+    )
+    .expect("book build blocked on a FIFO journal");
+    assert_refused(&out, "only regular files are read", "book build");
+    std::fs::rename(dir.join("b.book.journal"), &fifo).unwrap();
+    let runs: [Vec<&str>; 4] = [
         vec!["evaltest", "--data", f],
         vec!["train", "--data", f, "--out", weights.to_str().unwrap()],
         vec!["data", "merge", f, "--out", merged.to_str().unwrap()],
+        vec![
+            "train",
+            "--net",
+            "--data",
+            data,
+            "--init",
+            f,
+            "--out",
+            weights.to_str().unwrap(),
+        ],
     ];
     for args in runs {
         let out = wedge_within(&args, std::time::Duration::from_secs(20))

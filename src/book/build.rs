@@ -12,7 +12,7 @@ use crate::eval::Evaluator;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -143,22 +143,30 @@ fn journal_header(options: &BuildOptions) -> String {
 }
 
 /// Reads a journal of finished leaves: its header, then `<board> <side> <score> <depth>` per line.
-/// Unreadable lines (a line cut by an interruption) are skipped. A journal written with other
-/// arguments is an error that names them.
+/// Unreadable lines (a line cut by an interruption, bytes that are no text) are skipped: their
+/// leaves are scored again. No journal is an empty one; a journal that is no regular file (a FIFO
+/// would block the build), is larger than a book may be or cannot be read is an error, as is
+/// one written with other arguments (it names them).
 pub(super) fn read_journal(
     path: &Path,
     options: &BuildOptions,
 ) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
     let mut done = HashMap::new();
-    let Ok(file) = std::fs::File::open(path) else {
-        return Ok(done);
+    let bytes = match crate::files::read_regular(path, crate::files::MAX_BOOK_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(error) => {
+            return Err(BuildError::Journal {
+                path: path.to_path_buf(),
+                error,
+            })
+        }
     };
     let want = journal_header(options);
-    for (i, line) in std::io::BufReader::new(file)
-        .lines()
-        .map_while(Result::ok)
-        .enumerate()
-    {
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .map(|line| std::str::from_utf8(line).unwrap_or(""));
+    for (i, line) in lines.enumerate() {
         if i == 0 && line.starts_with('#') {
             if line.trim() != want {
                 return Err(BuildError::OtherArguments {
@@ -632,9 +640,23 @@ mod tests {
         );
         std::fs::write(&path, text).unwrap();
         let done = read_journal(&path, &options).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(done.len(), 1);
         assert_eq!(done.get(&key(after.board)), Some(&(-3, 4)));
+        // A line of bytes that are no text is skipped; the lines after it are still read.
+        let other = after.play("d6".parse().unwrap()).unwrap();
+        let mut bytes = format!("{}\n{after} -3 4\n", journal_header(&options)).into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe 1 4\n");
+        bytes.extend_from_slice(format!("{other} 5 4\n").as_bytes());
+        std::fs::write(&path, bytes).unwrap();
+        let done = read_journal(&path, &options).unwrap();
+        assert_eq!(done.len(), 2);
+        assert_eq!(done.get(&key(other.board)), Some(&(5, 4)));
+        // No journal is an empty one; a folder where the journal goes is an error.
+        assert!(read_journal(&dir.join("none"), &options)
+            .unwrap()
+            .is_empty());
+        assert!(read_journal(&dir, &options).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn leaves(

@@ -410,9 +410,11 @@ fn check_training(training: &[wedge::tools::train::Sample], held_out: usize) -> 
 fn is_net_file(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| wedge::eval::pattern::net::NetWeights::is_net(&magic))
+    // Not regular (a FIFO would block here): not a network; the loader then says why.
+    wedge::files::check_regular(path, wedge::files::MAX_TEXT_BYTES).is_ok()
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok_and(|()| wedge::eval::pattern::net::NetWeights::is_net(&magic))
 }
 
 /// Parses `--tempo-scale`: a number from 0 to 3.
