@@ -110,8 +110,13 @@ impl std::fmt::Display for Excerpt<'_> {
 /// FNV-1a over `bytes`: the checksum of wedge's binary files (book, pattern weights), which detects
 /// truncation and corruption.
 pub fn checksum(bytes: &[u8]) -> u64 {
+    checksum_parts(&[bytes])
+}
+
+/// [`checksum`] of the concatenation of `parts`, without joining them.
+pub fn checksum_parts(parts: &[&[u8]]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
+    for &b in parts.iter().flat_map(|part| part.iter()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01B3);
     }

@@ -19,7 +19,7 @@
 //!   20 (the committed training data: [docs/training.md](../../../docs/training.md)).
 
 use crate::board::{Board, Color, Position};
-use crate::files::checksum as fnv;
+use crate::files::{checksum as fnv, checksum_parts};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -314,6 +314,11 @@ pub enum DataFormatError {
         /// Block number (from 0).
         block: usize,
     },
+    /// The memory for the positions decoded up to this block (from 0) cannot be had.
+    Memory {
+        /// Block number.
+        block: usize,
+    },
 }
 
 impl fmt::Display for DataFormatError {
@@ -329,6 +334,11 @@ impl fmt::Display for DataFormatError {
                     "block {block} at byte {offset} is corrupt (checksum or record)"
                 )
             }
+            DataFormatError::Memory { block } => write!(
+                f,
+                "not enough memory to hold its positions (at block {block}; a position takes \
+                 about 24 bytes in memory)"
+            ),
         }
     }
 }
@@ -383,26 +393,37 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
             // An interrupted write leaves one block cut short, and nothing after it. A whole
             // block further on means this one's length was damaged: taken as torn, the blocks
             // after it would be cut off with it.
-            BlockAt::Torn if (at + 1..bytes.len()).any(|j| whole_block_at(bytes, j, version)) => {
-                return Err(corrupt)
-            }
+            BlockAt::Torn if whole_block_follows(bytes, at, version) => return Err(corrupt),
             BlockAt::Torn => break,
         };
         let h = &bytes[at..at + BLOCK_HEADER];
         let mut game = [0u8; 8];
         game.copy_from_slice(&h[..8]);
         let encoded = &bytes[at + BLOCK_HEADER..end];
-        let records: Option<Vec<Record>> = if version == 1 {
+        // Memory the system cannot give is an error, not an abort: a file of gigabytes decodes
+        // into several times its size.
+        let mut records = Vec::new();
+        if records.try_reserve_exact(count).is_err() || blocks.try_reserve(1).is_err() {
+            return Err(DataFormatError::Memory {
+                block: blocks.len(),
+            });
+        }
+        let decoded = if version == 1 {
             encoded
                 .chunks_exact(RECORD_BYTES)
-                .map(Record::from_bytes)
-                .collect()
+                .all(|r| match Record::from_bytes(r) {
+                    Some(record) => {
+                        records.push(record);
+                        true
+                    }
+                    None => false,
+                })
         } else {
-            decode_compact_records(encoded, count)
+            decode_compact_records(encoded, count, &mut records)
         };
-        let Some(records) = records else {
+        if !decoded {
             return Err(corrupt);
-        };
+        }
         blocks.push(Block {
             game: u64::from_le_bytes(game),
             records,
@@ -429,6 +450,51 @@ enum BlockAt {
 
 /// Reads the block header at `at` of a version-`version` file and checks the block.
 fn block_at(bytes: &[u8], at: usize, version: u32) -> BlockAt {
+    match block_span(bytes, at, version) {
+        BlockAt::Whole { count, end } if sum_holds(bytes, at, end) => BlockAt::Whole { count, end },
+        BlockAt::Whole { .. } => BlockAt::Corrupt,
+        other => other,
+    }
+}
+
+/// The most bytes of candidate blocks [`whole_block_follows`] checksums: a real torn tail is a
+/// fraction of one block, and a damaged length is followed by a whole block within a block or
+/// two, so only a crafted file comes near it.
+const TORN_SCAN_BYTES: usize = 64 << 20;
+
+/// Whether a whole block (with records) starts after the torn block at `at`: then that block's
+/// length was damaged, and the blocks after it must not be cut off with it. Every later offset is
+/// tried, checksumming at most [`TORN_SCAN_BYTES`] in all, so that a file with a plausible block
+/// header at every offset costs a bounded time, not the square of its length; past that the answer
+/// is yes, and the file is refused as damaged rather than cut short.
+fn whole_block_follows(bytes: &[u8], at: usize, version: u32) -> bool {
+    let mut budget = TORN_SCAN_BYTES;
+    for j in at + 1..bytes.len() {
+        if let BlockAt::Whole { count, end } = block_span(bytes, j, version) {
+            let Some(left) = budget.checked_sub(end - j) else {
+                return true;
+            };
+            budget = left;
+            if count > 0 && sum_holds(bytes, j, end) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the checksum in the header of the block at `at`, ending at `end`, holds: it covers the
+/// header's first 16 bytes and the records.
+fn sum_holds(bytes: &[u8], at: usize, end: usize) -> bool {
+    let h = &bytes[at..at + BLOCK_HEADER];
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(&h[16..24]);
+    checksum_parts(&[&h[..16], &bytes[at + BLOCK_HEADER..end]]) == u64::from_le_bytes(sum)
+}
+
+/// The block header at `at` read without the checksum: `Whole` here means only that its counts
+/// are in range and its end within the bytes.
+fn block_span(bytes: &[u8], at: usize, version: u32) -> BlockAt {
     if bytes.len() - at < BLOCK_HEADER {
         return BlockAt::Torn;
     }
@@ -452,30 +518,20 @@ fn block_at(bytes: &[u8], at: usize, version: u32) -> BlockAt {
     if end > bytes.len() {
         return BlockAt::Torn;
     }
-    let mut sum = [0u8; 8];
-    sum.copy_from_slice(&h[16..24]);
-    let mut body = Vec::with_capacity(end - at - 8);
-    body.extend_from_slice(&h[..16]);
-    body.extend_from_slice(&bytes[at + BLOCK_HEADER..end]);
-    if fnv(&body) != u64::from_le_bytes(sum) {
-        return BlockAt::Corrupt;
-    }
     BlockAt::Whole { count, end }
 }
 
-/// Whether a whole block (with records, its checksum holding) starts at `at`.
-fn whole_block_at(bytes: &[u8], at: usize, version: u32) -> bool {
-    matches!(block_at(bytes, at, version), BlockAt::Whole { count, .. } if count > 0)
-}
-
-/// A version 2 block's `count` records, which must use up `encoded` exactly.
-fn decode_compact_records(mut encoded: &[u8], count: usize) -> Option<Vec<Record>> {
-    let mut records: Vec<Record> = Vec::with_capacity(count);
+/// Decodes a version 2 block's `count` records into `records` (empty, with room for them); false
+/// unless they decode and use up `encoded` exactly.
+fn decode_compact_records(mut encoded: &[u8], count: usize, records: &mut Vec<Record>) -> bool {
     for _ in 0..count {
         let prev = records.last().map(|r| r.position);
-        records.push(Record::decode_compact(&mut encoded, prev)?);
+        match Record::decode_compact(&mut encoded, prev) {
+            Some(record) => records.push(record),
+            None => return false,
+        }
     }
-    encoded.is_empty().then_some(records)
+    encoded.is_empty()
 }
 
 /// Takes the advisory lock (`flock`) that a writer of the data file `path` holds while it writes;
@@ -721,6 +777,28 @@ mod tests {
                 "version {version}"
             );
         }
+    }
+
+    #[test]
+    fn a_tail_of_plausible_block_headers_is_refused_not_scanned_whole() {
+        // A torn block 0, then 2 MB in which every fourth offset reads as the header of a
+        // 1,000-record block that fits in the file: telling whether any of them is whole costs
+        // 20 KB of checksum each (10 GB in all). The scan stops at its budget and refuses the
+        // file as damaged instead of cutting it short.
+        let mut bytes = file_header(1).to_vec();
+        bytes.extend_from_slice(&[0; 8]);
+        bytes.extend_from_slice(&60_000u32.to_le_bytes());
+        bytes.extend_from_slice(&[0; 12]);
+        while bytes.len() < 2 << 20 {
+            bytes.extend_from_slice(&1_000u32.to_le_bytes());
+        }
+        assert!(matches!(
+            parse_data(&bytes),
+            Err(DataFormatError::Corrupt {
+                offset: 16,
+                block: 0
+            })
+        ));
     }
 
     #[test]
