@@ -207,6 +207,9 @@ mod tests {
             "2014-02-21 20:52:27 GMT",
             "2023.11.14_22:13:20",
             "",
+            // Years whose day count overflows (a panic in a checked build).
+            "9999999999999.01.01_00:00:00.UTC",
+            "9223372036854775807.12.31_23:59:59.UTC",
         ] {
             assert_eq!(parse_ggf_date(bad), None, "{bad}");
         }

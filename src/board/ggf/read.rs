@@ -477,7 +477,8 @@ pub fn parse_ggf_date(text: &str) -> Option<u64> {
     {
         return None;
     }
-    if hh > 23 || mm > 59 || ss > 59 || y < 1970 {
+    // Years past 9999 are refused (no record is dated there): the sums below cannot overflow.
+    if hh > 23 || mm > 59 || ss > 59 || !(1970..=9999).contains(&y) {
         return None;
     }
     // Days since 1970-01-01 from a civil date (the inverse of `ggf_date`'s algorithm).
