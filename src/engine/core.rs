@@ -99,6 +99,10 @@ impl fmt::Display for CoreError {
                         " (the endgame solver's table, a quarter of the size asked rounded down to \
                          a power of two)",
                     )?,
+                    HashTableKind::Both => f.write_str(
+                        " (the search's and the endgame solver's tables together, beside the ones \
+                         in use)",
+                    )?,
                 }
                 // The table in use is the largest power of two of MB not above its own Hash.
                 let real = match *in_use {
@@ -160,6 +164,15 @@ impl Core {
             },
             warning,
         ))
+    }
+
+    /// After `name` was set: the `Threads` set and the threads this machine runs at once, when
+    /// it is `Threads` and asks for more. Each helper must be given a core to see that the search
+    /// has ended, so far more threads than cores make searches end late (docs/options.md).
+    pub fn threads_beyond_cores(&self, name: &str) -> Option<(usize, usize)> {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let threads = self.options.threads;
+        (name.trim().eq_ignore_ascii_case("Threads") && threads > cores).then_some((threads, cores))
     }
 
     /// Sets an option by name; on error nothing changes.
@@ -591,5 +604,11 @@ mod tests {
             assert!(solver.contains("(the endgame solver's table"), "{solver}");
             assert!(!solver.contains("largest power"), "{solver}");
         }
+        let both = kept(16384, HashTableKind::Both, 20480);
+        assert!(both.contains("cannot allocate 20480 MB"), "{both}");
+        assert!(
+            both.contains("tables together, beside the ones in use"),
+            "{both}"
+        );
     }
 }

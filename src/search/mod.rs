@@ -40,6 +40,9 @@ pub enum HashTableKind {
     Search,
     /// The endgame solver's table: a quarter of the size asked, rounded down to a power of two.
     Solver,
+    /// Both tables, checked together before either is made: the memory cannot hold them beside
+    /// the tables in use.
+    Both,
 }
 
 /// A `Hash` resize that failed: which table, and the allocation error.

@@ -219,9 +219,15 @@ impl Searcher {
     pub fn resize_hash(&mut self, hash_mb: usize) -> Result<(), HashResizeError> {
         let threads = self.solver.threads();
         let failed = |table| move |error| HashResizeError { table, error };
+        // Each table checks its own size when it is made, after the one before it was filled:
+        // their sum is checked first, so that a resize the memory cannot hold beside the tables
+        // in use is refused before gigabytes are filled for nothing.
+        let floor = |mb: usize| 1usize << (usize::BITS - 1 - mb.max(1).leading_zeros());
+        let both = floor(hash_mb).saturating_add(floor(Searcher::solver_mb(hash_mb)));
+        crate::game::table::check_room(1, both).map_err(failed(HashTableKind::Both))?;
         let tt = TranspositionTable::try_new(hash_mb).map_err(failed(HashTableKind::Search))?;
         let mut solver =
-            Solver::try_new((hash_mb / 4).max(1)).map_err(failed(HashTableKind::Solver))?;
+            Solver::try_new(Searcher::solver_mb(hash_mb)).map_err(failed(HashTableKind::Solver))?;
         self.tree.tt = Arc::new(tt);
         solver.set_evaluator(self.tree.eval.clone());
         solver.set_progress(self.tree.progress.clone());
