@@ -302,6 +302,28 @@ fn a_file_of_one_huge_token_is_quoted_short() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// More `Threads` than the machine runs at once is set, with a warning that searches may end
+/// late; a count within the cores, or another option, gets none.
+#[test]
+fn threads_beyond_the_cores_are_warned_of() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = Engine::start();
+    e.send("setoption name threads value 256");
+    let said = e.sync();
+    assert!(
+        said.iter().any(|l| l
+            == &format!(
+                "info string warning: Threads 256 is more than the {cores} this machine runs at \
+                 once: searches and stop may end late"
+            )),
+        "{said:?}"
+    );
+    e.send("setoption name MultiPV value 2");
+    e.send(&format!("setoption name Threads value {cores}"));
+    let said = e.sync();
+    assert!(said.is_empty(), "{said:?}");
+}
+
 /// `Threads` runs the midgame search on helper threads too: searches end with a legal move, a
 /// stop and a quit work as with one thread, and the reported nodes (all threads) keep growing.
 #[test]

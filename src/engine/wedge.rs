@@ -15,7 +15,7 @@ use crate::board::{Move, Position};
 use crate::protocol::output::{
     bench_line, bestmove, bestmove_with_ponder, display_lines, error_line, eval_lines,
     handshake_lines, info_line, move_text, option_lines, perft_move_line, progress_line,
-    response_line, Mode, HELP,
+    response_line, threads_warning, Mode, HELP, NO_CLOCK_WARNING,
 };
 use crate::protocol::parser::{
     parse_command, Command, Fault, GoParams, ParseError, PositionSpec, QueryKind,
@@ -28,10 +28,6 @@ use std::collections::VecDeque;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-
-/// Written before a search whose `go` names clocks but not the side to move's, and no other limit.
-const NO_CLOCK_WARNING: &str =
-    "info string warning: go names no clock for the side to move: no time limit (send stop)";
 
 /// Writes `info string error: <message>`.
 fn error(out: &mut Writer<'_>, message: impl Display) {
@@ -472,6 +468,8 @@ impl WedgeFrontEnd {
     fn set_option(&mut self, s: &mut Session<'_>, name: &str, value: Option<&str>) {
         if let Err(e) = s.core.set_option(name, value) {
             error(&mut s.out, e);
+        } else if let Some((threads, cores)) = s.core.threads_beyond_cores(name) {
+            s.out.line(&threads_warning(threads, cores));
         }
     }
 

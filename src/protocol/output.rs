@@ -15,6 +15,18 @@ pub fn error_line(message: impl std::fmt::Display) -> String {
     format!("info string error: {message}")
 }
 
+/// Written before a search whose `go` names clocks but not the side to move's, and no other limit.
+pub const NO_CLOCK_WARNING: &str =
+    "info string warning: go names no clock for the side to move: no time limit (send stop)";
+
+/// Written when `Threads` is set above the threads the machine runs at once.
+pub fn threads_warning(threads: usize, cores: usize) -> String {
+    format!(
+        "info string warning: Threads {threads} is more than the {cores} this machine runs at \
+         once: searches and stop may end late"
+    )
+}
+
 /// A move as written in the current mode.
 pub fn move_text(mv: Move, mode: Mode) -> String {
     match (mv.is_pass(), mode) {
