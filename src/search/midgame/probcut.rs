@@ -9,6 +9,7 @@
 //! the shallow depth for the pairs that no row covers: depths deeper than the fit searched, fewer
 //! empties than its first row, and rows fitted on too few positions.
 
+use crate::files::Excerpt;
 use once_cell::sync::Lazy;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -235,7 +236,7 @@ impl MpcTable {
                     w.parse::<f64>()
                         .ok()
                         .filter(|x| x.is_finite())
-                        .ok_or_else(|| err(format!("'{w}' is not a number")))
+                        .ok_or_else(|| err(format!("'{}' is not a number", Excerpt(w))))
                 })
                 .collect::<Result<_, _>>()?;
             match (kind, numbers.len()) {
@@ -294,7 +295,8 @@ impl MpcTable {
                 }
                 _ => {
                     return Err(err(format!(
-                        "expected 'model c0 c1 c2 c3' or 'row lo hi depth shallow a b sigma samples', got '{line}'"
+                        "expected 'model c0 c1 c2 c3' or 'row lo hi depth shallow a b sigma samples', got '{}'",
+                        Excerpt(line)
                     )))
                 }
             }
@@ -422,5 +424,14 @@ mod tests {
             .message
             .contains("model"));
         assert!(MpcTable::parse("model 1 2 3 4\nrow 30 20 8 4 1 0 100 100\n").is_err());
+        // A huge word or line is quoted shortened, so an error line stays short.
+        let long = "9".repeat(100_000);
+        for text in [
+            format!("model 1 2 3 x{long}\n"),
+            format!("model {long} 1\n"),
+        ] {
+            let e = MpcTable::parse(&text).unwrap_err().to_string();
+            assert!(e.len() < 300, "{} bytes", e.len());
+        }
     }
 }
