@@ -42,6 +42,7 @@ pub struct LayoutArgs {
 /// The arguments of `wedge variant perft`.
 #[derive(clap::Args)]
 pub struct PerftArgs {
+    /// The board: its size and blocked squares.
     #[command(flatten)]
     pub layout: LayoutArgs,
     /// The deepest count (every depth from 1 is printed).
@@ -55,6 +56,7 @@ pub struct PerftArgs {
 /// The arguments of `wedge variant minimax`.
 #[derive(clap::Args)]
 pub struct MinimaxArgs {
+    /// The board: its size and blocked squares.
     #[command(flatten)]
     pub layout: LayoutArgs,
     /// The deepest search (every depth from 1 is searched).

@@ -65,17 +65,17 @@ use std::sync::Arc;
 const INF_DISCS: i32 = 65;
 /// Largest number of empties handled by the parity-ordered list search.
 const SHALLOW_MAX: u32 = 5;
-/// Smallest number of empties at which the (shared) transposition table is used. It was 9 before
-/// the layer below had a table of its own (`NEARBY_MIN`); with it, 10 took FFO #20-#39 4.09-4.19 s
-/// and 9 4.22-4.26 s, in turn (nodes 71.9 M and 70.3 M).
+/// Smallest number of empties at which the (shared) transposition table is used; below it the
+/// layer's own small table serves (`NEARBY_MIN`). 10 takes FFO #20-#39 4.09-4.19 s against
+/// 4.22-4.26 s with 9, measured in turn (nodes 71.9 M and 70.3 M).
 const TT_MIN: u32 = 10;
 /// Smallest number of empties at which children are probed in the shared table before searching
-/// (ETC). 11 instead of 12 once the children's buckets were requested together: FFO #20-#39 -1.2%
-/// nodes, #40-#45 -2.4%, #53 -0.8%, and no slower (#53 faster in three of four pairs).
+/// (ETC), their buckets requested together. 11 against 12: FFO #20-#39 -1.2% nodes, #40-#45
+/// -2.4%, #53 -0.8%, and no slower (#53 faster in three of four pairs).
 const ETC_MIN: u32 = 11;
 /// Fewest empties at which the move-generating layer uses its small per-thread table. Against none
-/// (with the shared table from 9 empties, as before it): FFO #20-#39 81.2 M -> 71.9 M nodes, #40-#45
-/// 296.6 M -> 252.9 M, 4.5 -> 4.1 s and 14.1 -> 12.6 s (docs/benchmarks.md, changelog of 2026-11-25).
+/// (with the shared table from 9 empties): FFO #20-#39 81.2 M -> 71.9 M nodes, #40-#45 296.6 M ->
+/// 252.9 M, 4.5 -> 4.1 s and 14.1 -> 12.6 s (docs/benchmarks.md).
 const NEARBY_MIN: u32 = 6;
 /// From this many empties, the opponent's evaluation after the move joins the ordering key.
 const EVAL_ORDER_MIN: u32 = 12;

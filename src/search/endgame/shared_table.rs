@@ -13,10 +13,10 @@
 //! empty slot holds data 0, which is no stored entry (its bounds are both 0 and its empties 0, which
 //! the solver never stores, as it stores only from `TT_MIN` empties).
 //!
-//! Against the former layout (two 24-byte slots holding the whole board, in buckets that straddled
-//! two cache lines every other time; 256 MB made 8 M slots, now 16 M), FFO #53 took 1.410 G nodes
-//! instead of 1.489 G and 8% less time; the smaller solves, whose trees fit either table, are
-//! unchanged.
+//! Against a layout of two 24-byte slots holding the whole board (in buckets that straddle two
+//! cache lines every other time; 8 M slots in 256 MB where this one has 16 M), FFO #53 takes
+//! 1.410 G nodes instead of 1.489 G and 8% less time; the smaller solves, whose trees fit either
+//! table, are the same.
 
 use crate::search::slot::Slot;
 

@@ -194,8 +194,8 @@ impl Tree {
     /// its table probe: the children's evaluations, fail-soft, the hash move first and then
     /// fewest replies first, as the general node orders them. Each child's flips and replies are
     /// found once, for both the ordering and the evaluation, and a leaf costs no call of the
-    /// general node: same trees, 17% less time for `wedge bench --depth 20` (docs/benchmarks.md,
-    /// 2026-11-29). Returns the score and the best square (none if the search was stopped).
+    /// general node: same trees, 17% less time for `wedge bench --depth 20` (docs/benchmarks.md).
+    /// Returns the score and the best square (none if the search was stopped).
     #[allow(clippy::too_many_arguments)]
     fn null_window_1(
         &mut self,
