@@ -13,7 +13,14 @@ pub struct Pipe {
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     /// Disconnected when its stderr closes (the program ended).
     stderr_closed: Receiver<()>,
+    /// The name of the pipe of its output (`/proc`'s `pipe:[inode]`, Linux), to find the processes
+    /// that keep it open once the program has exited.
+    output_pipe: Option<std::path::PathBuf>,
 }
+
+/// How often a wait looks whether the program has exited: its output stays open after it exits
+/// when a process it started holds it, and then no end of the output tells.
+const EXIT_CHECK: Duration = Duration::from_millis(100);
 
 /// How many of an engine's last stderr lines are kept for messages.
 const STDERR_TAIL_LINES: usize = 3;
@@ -110,6 +117,7 @@ impl Pipe {
                 error: "no pipes to the engine".into(),
             });
         };
+        let output_pipe = pipe_name(&stdout);
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let (closed_tx, stderr_closed) = crossbeam_channel::bounded::<()>(0);
         let tail = stderr_tail.clone();
@@ -156,6 +164,7 @@ impl Pipe {
             stop,
             stderr_tail,
             stderr_closed,
+            output_pipe,
         })
     }
 
@@ -195,6 +204,7 @@ impl Pipe {
         mut each: impl FnMut(&str) -> bool,
     ) -> Result<(), Failure> {
         let timeout = crossbeam_channel::at(deadline);
+        let check = crossbeam_channel::tick(EXIT_CHECK);
         loop {
             select! {
                 recv(self.lines) -> line => match line {
@@ -207,8 +217,30 @@ impl Pipe {
                 },
                 recv(self.stop) -> _ => return Err(Failure::Stopped),
                 recv(timeout) -> _ => return Err(Failure::Timeout),
+                recv(check) -> _ => {
+                    if matches!(self.child.try_wait(), Ok(Some(_))) {
+                        return self.exited_with_output_held(&mut each);
+                    }
+                }
             }
         }
+    }
+
+    /// The program exited while its output stays open (a process it started holds it): what it
+    /// wrote before it exited is read first (a moment's grace for the reader), then the holders are
+    /// killed (else they outlive the match) and its exit is the failure.
+    fn exited_with_output_held(
+        &mut self,
+        each: &mut impl FnMut(&str) -> bool,
+    ) -> Result<(), Failure> {
+        let grace = Instant::now() + Duration::from_millis(100);
+        while let Ok(l) = self.lines.recv_deadline(grace) {
+            if each(&l) {
+                return Ok(());
+            }
+        }
+        kill_all(&holders(self.output_pipe.as_deref()));
+        Err(self.exited("exited"))
     }
 
     /// The failure for a program that went away: `what` it did, and its exit status once known.
@@ -356,6 +388,44 @@ fn descendants(_: u32) -> Vec<Process> {
     Vec::new()
 }
 
+/// The name `/proc` gives the pipe behind `fd` (`pipe:[inode]`, the same for both ends).
+#[cfg(target_os = "linux")]
+fn pipe_name(fd: &impl std::os::fd::AsRawFd) -> Option<std::path::PathBuf> {
+    std::fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pipe_name<T>(_: &T) -> Option<std::path::PathBuf> {
+    None
+}
+
+/// The processes other than the runner that hold the pipe named `pipe` open: after an engine has
+/// exited, those it started that inherited its output (they passed to another parent, so
+/// [`descendants`] no longer finds them).
+#[cfg(target_os = "linux")]
+fn holders(pipe: Option<&Path>) -> Vec<Process> {
+    let (Some(pipe), Ok(all)) = (pipe, std::fs::read_dir("/proc")) else {
+        return Vec::new();
+    };
+    let runner = std::process::id();
+    let holds = |pid: u32| {
+        std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+            fds.flatten()
+                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == pipe))
+        })
+    };
+    all.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != runner && holds(pid))
+        .filter_map(|pid| Some((pid, start_time(pid)?)))
+        .collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn holders(_: Option<&Path>) -> Vec<Process> {
+    Vec::new()
+}
+
 /// Sends SIGKILL to each of `processes` that still runs: one whose id now names a process started
 /// at another time (the id was reused) is left alone.
 #[cfg(target_os = "linux")]
@@ -439,6 +509,51 @@ mod tests {
         assert!(
             !survived,
             "{end}: the wrapper's engine outlived the runner's kill"
+        );
+    }
+
+    /// An engine that exits while a process it started keeps its output open is seen to have
+    /// exited (its status named, not a wait to the deadline taken for a hang), what it wrote
+    /// before is still read, and the process holding its output is killed.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_exit_with_the_output_held_open_is_an_exit() {
+        let dir = std::env::temp_dir().join(format!("wedge-pipe-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("holder.pid");
+        let script = format!(
+            "sleep 300 & echo $! > {}; echo ready; read line; exit 4",
+            pid_file.display()
+        );
+        let (_stop_tx, stop) = crossbeam_channel::bounded::<()>(0);
+        let mut pipe = Pipe::spawn("sh", &["-c".to_string(), script], None, stop).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        assert_eq!(pipe.wait_for(|l| l == "ready", deadline).unwrap(), "ready");
+        let holder: u32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        pipe.send("go").unwrap();
+        let failure = pipe.wait_for(|l| l == "never", deadline).unwrap_err();
+        let gone = Instant::now() + Duration::from_secs(10);
+        while !ended(holder) && Instant::now() < gone {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let survived = !ended(holder);
+        if let (true, Some(start)) = (survived, start_time(holder)) {
+            kill_all(&[(holder, start)]);
+        }
+        std::fs::remove_dir_all(&dir).ok();
+        match failure {
+            Failure::Exited { status, .. } => {
+                assert_eq!(status.as_deref(), Some("exit status: 4"))
+            }
+            other => panic!("expected an exit, got {other:?}"),
+        }
+        assert!(
+            !survived,
+            "the process holding the output outlived the engine"
         );
     }
 
