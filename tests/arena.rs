@@ -699,6 +699,50 @@ fn a_second_bestmove_is_a_protocol_violation_and_failures_set_the_exit_status() 
     assert!(report.contains("2 games, +0 =0 -2"), "{report}");
 }
 
+/// An engine that no longer starts after a crash forfeits at most three restarts, then the match
+/// stops with an error naming it, the games played written.
+#[test]
+fn an_engine_that_cannot_be_restarted_stops_the_match() {
+    let dir = test_dir("gave-up");
+    let marker = dir.join("started-once");
+    // Plays its handshake and crashes at its first `go` the first time; exits at once after.
+    let body = format!(
+        "if [ -e {m} ]; then echo 'cannot start again' >&2; exit 1; fi\ntouch {m}\n{}",
+        FAKE_WEDGE.replace("ON_GO", "exit 7"),
+        m = marker.display()
+    );
+    let engine = sh_script(&dir, "once.sh", &body);
+    let spec = format!("name=once cmd={}", engine.display());
+    let out_file = dir.join("games.ggf");
+    let out = wedge_match(
+        &[
+            "--engine",
+            &spec,
+            "--engine",
+            "greedy",
+            "--games",
+            "20",
+            "--movetime",
+            "20",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_refused(
+        &out,
+        &[
+            "'once' could not be restarted 3 times in a row",
+            "cannot start again",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // The crash and the three failed restarts: four games, each a forfeit of `once`.
+    let games = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(games.lines().count(), 4, "{games}");
+    assert!(games.lines().all(|l| l.contains("C[once: ")), "{games}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn killed_runner_takes_its_engines_with_it() {

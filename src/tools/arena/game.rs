@@ -64,7 +64,14 @@ pub struct GameResult<G: MatchGame = crate::board::Position> {
     pub a_discs: i32,
     /// `(engine name, failure)` if the game ended by a failure.
     pub failure: Option<(String, Failure)>,
+    /// The match must stop after this game: an engine could not be restarted
+    /// [`RESTART_TRIES`] times in a row.
+    pub gave_up: Option<MatchError>,
 }
+
+/// Restarts of one engine that may fail in a row (each game a forfeit) before the match stops: an
+/// engine that no longer starts would otherwise forfeit every game left.
+pub const RESTART_TRIES: u32 = 3;
 
 impl<G: MatchGame> Counted for GameResult<G> {
     fn pair(&self) -> usize {
@@ -75,6 +82,9 @@ impl<G: MatchGame> Counted for GameResult<G> {
     }
     fn a_discs(&self) -> i32 {
         self.a_discs
+    }
+    fn gave_up(&self) -> Option<MatchError> {
+        self.gave_up.clone()
     }
 }
 
@@ -198,6 +208,8 @@ fn play_game<G: MatchGame>(
 pub(super) struct Seats<G: MatchGame> {
     a: Option<Box<dyn Player<G>>>,
     b: Option<Box<dyn Player<G>>>,
+    /// Failed restarts in a row of A and of B.
+    failed_starts: [u32; 2],
 }
 
 impl<G: MatchGame> Seats<G> {
@@ -218,6 +230,7 @@ impl<G: MatchGame> Seats<G> {
         Ok(Seats {
             a: Some(one(&config.a)?),
             b: Some(one(&config.b)?),
+            failed_starts: [0; 2],
         })
     }
 }
@@ -235,14 +248,27 @@ fn play_one<G: MatchGame>(
 ) -> GameResult<G> {
     let a_side = if a_first { Side::First } else { Side::Second };
     let mut failure: Option<(Side, Failure)> = None;
-    for (slot, spec, side) in [
-        (&mut seats.a, &config.a, a_side),
-        (&mut seats.b, &config.b, a_side.other()),
+    let mut gave_up = None;
+    let [failed_a, failed_b] = &mut seats.failed_starts;
+    for (slot, spec, side, failed) in [
+        (&mut seats.a, &config.a, a_side, failed_a),
+        (&mut seats.b, &config.b, a_side.other(), failed_b),
     ] {
         if slot.is_none() {
             match G::start_player(spec, &launch(config, spec, seed, stop)) {
-                Ok(p) => *slot = Some(p),
+                Ok(p) => {
+                    *slot = Some(p);
+                    *failed = 0;
+                }
                 Err(reason) => {
+                    *failed += 1;
+                    if *failed >= RESTART_TRIES && !matches!(reason, Failure::Stopped) {
+                        gave_up.get_or_insert(MatchError::GaveUp {
+                            engine: spec.name.clone(),
+                            tries: *failed,
+                            reason: reason.clone(),
+                        });
+                    }
                     failure.get_or_insert((side, reason));
                 }
             }
@@ -302,6 +328,7 @@ fn play_one<G: MatchGame>(
         outcome: Outcome::from_discs(a_discs),
         a_discs,
         failure,
+        gave_up,
     }
 }
 
@@ -322,6 +349,12 @@ pub(super) fn check<G: MatchGame>(
     }
     if config.a.name == config.b.name {
         return Err(MatchError::SameName(config.a.name.clone()));
+    }
+    if let Some(logs) = &config.stderr_logs {
+        let log = super::stderr_log_path(logs, &config.a.name);
+        if log == super::stderr_log_path(logs, &config.b.name) {
+            return Err(MatchError::SameLog(log));
+        }
     }
     if let Some(i) = openings
         .iter()

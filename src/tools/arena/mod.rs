@@ -187,6 +187,9 @@ pub enum MatchError {
     },
     /// Both engines have this name.
     SameName(String),
+    /// The two engines' names differ only where the stderr logs' file names replace characters:
+    /// both would write this one log.
+    SameLog(std::path::PathBuf),
     /// Opening `n` (from 1, in the match's order) is illegal or leaves no move to play; the
     /// opening as text.
     BadOpening(usize, String),
@@ -208,6 +211,16 @@ pub enum MatchError {
         /// What went wrong.
         reason: Failure,
     },
+    /// An engine failed to restart this many times in a row (its games forfeited, counted and
+    /// written): the match stopped.
+    GaveUp {
+        /// The engine's name.
+        engine: String,
+        /// The failed restarts in a row.
+        tries: u32,
+        /// Why the last one failed.
+        reason: Failure,
+    },
 }
 
 impl fmt::Display for MatchError {
@@ -223,6 +236,12 @@ impl fmt::Display for MatchError {
                 f,
                 "both engines are named '{name}': give them different names (name=...) so that \
                  records and reports can tell them apart"
+            ),
+            MatchError::SameLog(path) => write!(
+                f,
+                "both engines' stderr would go to {}: give them names that differ in letters, \
+                 digits, '-', '_' or '.'",
+                path.display()
             ),
             MatchError::BadOpening(n, text) => {
                 write!(
@@ -244,6 +263,16 @@ impl fmt::Display for MatchError {
             MatchError::Start { engine, reason } => {
                 write!(f, "engine '{engine}' could not be started: {reason}")
             }
+            MatchError::GaveUp {
+                engine,
+                tries,
+                reason,
+            } => write!(
+                f,
+                "engine '{engine}' could not be restarted {tries} times in a row (the last: \
+                 {reason}); the match stops (the games played are in --out, which --recount \
+                 reports)"
+            ),
         }
     }
 }
@@ -334,6 +363,10 @@ pub(crate) trait Counted {
     fn outcome(&self) -> Outcome;
     /// A's final disc difference.
     fn a_discs(&self) -> i32;
+    /// Whether the match must stop after this game, and why.
+    fn gave_up(&self) -> Option<MatchError> {
+        None
+    }
 }
 
 /// The pairing loop shared by 8 x 8 and variant matches: `config.games` games over
@@ -440,6 +473,13 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
                 halves.insert(r.pair(), r.outcome());
             }
             on_game(&r, &tally);
+            if let Some(e) = r.gave_up() {
+                start_error
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(e);
+                break;
+            }
             if let Some(sprt) = &config.sprt {
                 if sprt.state(&tally) != SprtState::Continue {
                     break;
@@ -544,6 +584,30 @@ mod tests {
         assert_eq!(
             run(&twins, |_, _| {}).unwrap_err(),
             MatchError::SameName("g".into())
+        );
+        // Names that differ only in characters the log names replace: one log for both.
+        let mut a = twins.a.clone();
+        let mut b = twins.a.clone();
+        a.name = "x/y".into();
+        b.name = "x:y".into();
+        let logs = MatchConfig {
+            a: a.clone(),
+            b: b.clone(),
+            stderr_logs: Some("out/games.ggf".into()),
+            ..twins
+        };
+        assert_eq!(
+            run(&logs, |_, _| {}).unwrap_err(),
+            MatchError::SameLog("out/games.ggf.x_y.stderr.log".into())
+        );
+        // Without logs the names are told apart.
+        let no_logs = MatchConfig {
+            stderr_logs: None,
+            ..logs
+        };
+        assert_ne!(
+            run(&no_logs, |_, _| {}).err(),
+            Some(MatchError::SameLog("out/games.ggf.x_y.stderr.log".into()))
         );
     }
 
