@@ -100,8 +100,9 @@ impl fmt::Display for CoreError {
                          a power of two)",
                     )?,
                     HashTableKind::Both => f.write_str(
-                        " (the search's and the endgame solver's tables together, beside the ones \
-                         in use)",
+                        " (the search's table, the largest power of two of MB not above the size \
+                         asked, and the endgame solver's, a quarter of that, together beside the \
+                         tables in use)",
                     )?,
                 }
                 // The table in use is the largest power of two of MB not above its own Hash.
@@ -606,9 +607,6 @@ mod tests {
         }
         let both = kept(16384, HashTableKind::Both, 20480);
         assert!(both.contains("cannot allocate 20480 MB"), "{both}");
-        assert!(
-            both.contains("tables together, beside the ones in use"),
-            "{both}"
-        );
+        assert!(both.contains("together beside the tables in use"), "{both}");
     }
 }
