@@ -262,7 +262,7 @@ pub fn count_flips(sq: usize, p: u64, o: u64) -> u32 {
 ///
 /// Each of the four lines through `sq` is gathered into one byte (the row by a shift; the column
 /// and the two diagonals by a mask and a multiplication that moves each of their squares into the
-/// top byte, one bit per rank or file, without carries) and looked up in [`LAST_FLIPS`]: four
+/// top byte, one bit per rank or file, without carries) and looked up in `LAST_FLIPS`: four
 /// multiplications and four small loads instead of the eight rays of [`flips`]. No PEXT: it is as
 /// fast as a multiplication on Intel and AMD Zen 3+, but microcoded and many times slower on Zen 1
 /// and Zen 2, which have BMI2 all the same.

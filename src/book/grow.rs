@@ -8,7 +8,7 @@
 //! - [`extend`]: one deviation step. From the start, follow every move within `window` discs of the
 //!   best at its position (the moves a reasonable player makes), cheapest lines first (by the discs
 //!   lost along the way, then by ply); expand the leaves reached, up to a number of new positions.
-//! - [`grow`]: deviation steps until the book holds a number of positions ([`build`] from the start
+//! - [`grow`]: deviation steps until the book holds a number of positions (`build` from the start
 //!   is one expansion of the start position followed by this).
 //! - [`learn`]: expand every position along played games, so each game's line and the best
 //!   deviation at each of its positions are in the book; the side that lost deviates where its

@@ -65,7 +65,7 @@ pub struct Learnt {
 impl LearnJob {
     /// Learning `game` into `book`, read from `path`, with `threads` searches at a time: new
     /// positions are scored as the book's own leaves were (the most common depth of its searched
-    /// leaves), and solved exactly from [`LEARN_EXACT_EMPTIES`].
+    /// leaves), and solved exactly from `LEARN_EXACT_EMPTIES`.
     pub fn new(book: Book, path: PathBuf, game: Game, threads: usize) -> LearnJob {
         let mut counts = [0usize; 256];
         for e in book.entries() {

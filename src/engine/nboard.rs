@@ -170,7 +170,7 @@ impl FrontEnd for NboardFrontEnd {
 }
 
 impl NboardFrontEnd {
-    /// A session at the start position, searching [`DEFAULT_DEPTH`] plies.
+    /// A session at the start position, searching `DEFAULT_DEPTH` plies.
     pub fn new() -> NboardFrontEnd {
         NboardFrontEnd {
             game: Game::new(Position::START),

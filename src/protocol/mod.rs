@@ -96,7 +96,7 @@ fn blank_len(bytes: &[u8]) -> usize {
         .map_or(0, char::len_utf8)
 }
 
-/// `bytes` after the blanks it starts with ([`blank_len`]'s).
+/// `bytes` after the blanks it starts with (`blank_len`'s).
 pub fn skip_blanks(mut bytes: &[u8]) -> &[u8] {
     loop {
         match blank_len(bytes) {

@@ -1,6 +1,6 @@
 //! Game records in GGF (the Generic Game Format of the GGS server, read by NBoard and most Othello
 //! tools). This module writes them, one game per line,
-//! `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[..]B[f5]W[d6]...;)`; [`read`] reads
+//! `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[..]B[f5]W[d6]...;)`; `read` reads
 //! them.
 
 mod read;

@@ -462,8 +462,8 @@ fn is_plain_othello(ty: &str) -> bool {
             .all(|c| c == 'r' || c == 'k' || c.is_ascii_digit())
 }
 
-/// The Unix time of a date as [`GgfGame`] writes it (`YYYY.MM.DD_hh:mm:ss.UTC`); `None` for any
-/// other form (other programs write dates their own way).
+/// The Unix time of a date as [`GgfGame`](super::GgfGame) writes it (`YYYY.MM.DD_hh:mm:ss.UTC`);
+/// `None` for any other form (other programs write dates their own way).
 pub fn parse_ggf_date(text: &str) -> Option<u64> {
     let (date, time) = text.strip_suffix(".UTC")?.split_once('_')?;
     let mut d = date.split('.').map(|p| p.parse::<i64>().ok());

@@ -8,8 +8,8 @@
 //! Every command that is refused leaves the game as it was. A search never outlives what asked
 //! for it: a change of position, a new game, a closed or silent tab stops it.
 //!
-//! This file: the state, the requests, the commands. [`tasks`]: the searches and what they
-//! report, the analysis. [`view`]: the state as the page sees it.
+//! This file: the state, the requests, the commands. `tasks`: the searches and what they
+//! report, the analysis. `view`: the state as the page sees it.
 
 mod tasks;
 mod view;

@@ -8,7 +8,7 @@
 //! so `wedge play --resume` continues it.
 //!
 //! This file: the state, the turn order (passes, the engine's move, the prompt) and the commands'
-//! dispatch. [`history`]: undo, redo, edit, load, save. [`tasks`]: hints, analysis, and what the
+//! dispatch. `history`: undo, redo, edit, load, save. `tasks`: hints, analysis, and what the
 //! engine's searches report.
 
 mod history;

@@ -58,8 +58,8 @@ impl PatternWeights {
     }
 
     /// The evaluation in centidiscs for the side to move, read from scratch through [`features`]
-    /// (the trainer's reading): the reference that [`PatternTable`], the searches' layout, must
-    /// agree with.
+    /// (the trainer's reading): the reference that [`PatternTable`](super::table::PatternTable),
+    /// the searches' layout, must agree with.
     pub fn evaluate(&self, board: Board) -> i32 {
         let b = self.blend(board.empty_count());
         let mut sum = 0i32;

@@ -16,7 +16,7 @@
 //! off unsearched). Their results are only probable, and so are marked in the table, but they
 //! leave good moves and a close estimate behind for the final, exact pass.
 //!
-//! A node of the deep layer ([`deep`], from `TT_MIN` empties), in order:
+//! A node of the deep layer (`deep`, from `TT_MIN` empties), in order:
 //! 1. Stop and cut-off checks (a helper's split may have been cut off above it).
 //! 2. Stability cut-off: the opponent's discs that can never flip bound the score from above.
 //! 3. Shared table probe (`shared_table`): stored bounds decide the node; the stored move goes
@@ -24,13 +24,13 @@
 //! 4. In a selective pass, the probable cut (Multi-ProbCut on a shallow evaluation search).
 //! 5. No move: pass, or the final score.
 //! 6. Enhanced transposition cut-off: a child's entry that refutes the node, before any search.
-//! 7. Move ordering ([`ordering`]): the table's move, then by evaluation and mobility.
+//! 7. Move ordering (`ordering`): the table's move, then by evaluation and mobility.
 //! 8. The moves, principal variation search; from `SPLIT_MIN` empties the moves after the first
-//!    are shared with idle helper threads (`helpers`, [`threads`]).
+//!    are shared with idle helper threads (`helpers`, `threads`).
 //! 9. The result stored in the shared table with its bound (and whether it is only probable).
 //!
-//! Below it: [`mid`] (move generation, the thread's own `leaf_table`), [`shallow`] (the parity
-//! list) and the last empty; [`driver`] runs the passes and the aspiration at the root.
+//! Below it: `mid` (move generation, the thread's own `leaf_table`), `shallow` (the parity
+//! list) and the last empty; `driver` runs the passes and the aspiration at the root.
 //!
 //! Scores are from the side to move's point of view, in discs, with the empties going to the winner.
 //!

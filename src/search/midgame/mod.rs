@@ -5,24 +5,24 @@
 //! Limits (depth, nodes, time) come in as [`Limits`]; progress goes out through a callback as [`Info`]
 //! values; `stop` is an atomic flag checked every few hundred nodes. Nothing here reads or writes text.
 //!
-//! A node of the tree ([`tree`]'s `pvs`), in order:
-//! 1. Stop and node-limit check (every [`CHECK_EVERY`] nodes).
+//! A node of the tree (`tree`'s `pvs`), in order:
+//! 1. Stop and node-limit check (every `CHECK_EVERY` nodes).
 //! 2. No move: pass (no depth used), or the final score when neither side can move.
 //! 3. Depth 0: the static evaluation.
-//! 4. Transposition table probe ([`table`]): a stored bound at least as deep and as sure decides
+//! 4. Transposition table probe (`table`): a stored bound at least as deep and as sure decides
 //!    the node outside principal variation nodes.
 //! 5. Depth 1 outside the principal variation: the best child evaluation, no further recursion.
 //! 6. Multi-ProbCut ([`probcut`]): at selective levels, a shallow search that clears the window by
 //!    enough standard deviations cuts the node off.
 //! 7. Move ordering: the table's move, then children by evaluation and the opponent's mobility.
-//! 8. With helper threads, "being searched" marks ([`busy`]) defer children another thread has.
+//! 8. With helper threads, "being searched" marks (`busy`) defer children another thread has.
 //! 9. The moves, principal variation search: the first with the full window, the rest with a null
-//!    window and a re-search; late moves first searched shallower ([`reductions`]).
+//!    window and a re-search; late moves first searched shallower (`reductions`).
 //! 10. The result stored in the table with its bound, depth and selectivity.
 //!
 //! Around the tree: iterative deepening with aspiration windows and MultiPV (this file), the time
-//! plan ([`timing`]), helper threads ([`threads`]), and the hand-over to the endgame solver near
-//! the end ([`solve`]).
+//! plan (`timing`), helper threads (`threads`), and the hand-over to the endgame solver near
+//! the end (`solve`).
 
 mod busy;
 pub mod probcut;

@@ -32,7 +32,7 @@ pub use recount::{game_name, recount, Recount, RecountError};
 pub use report::{json_report, progress_text, recount_report, report};
 
 /// How a match's `--out` names a game's pair in its `GN` tag: `pair 17 game 1` (pairs counted
-/// from 1; game 1 has engine A black, game 2 engine B), which [`recount`] reads back.
+/// from 1; game 1 has engine A black, game 2 engine B), which [`recount()`] reads back.
 pub const PAIR_PREFIX: &str = "pair ";
 /// Between the pair's and the game's number in the `GN` tag (see [`PAIR_PREFIX`]).
 pub const GAME_INFIX: &str = " game ";

@@ -44,8 +44,8 @@ pub fn report(config: &MatchConfig, tally: &Tally, failures: &[(String, String)]
     s
 }
 
-/// The report of games counted again from their records ([`super::recount`]): the figures of
-/// [`report`] without the match's plan, and the games that ended by a forfeit.
+/// The report of games counted again from their records ([`super::recount()`]): the figures of
+/// [`report()`] without the match's plan, and the games that ended by a forfeit.
 pub fn recount_report(recount: &super::Recount, sprt: Option<&Sprt>) -> String {
     let mut s = headline(&recount.a, &recount.b, &recount.tally);
     s.push_str(&statistics(&recount.tally));

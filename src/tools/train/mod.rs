@@ -1,6 +1,7 @@
-//! Training the pattern evaluation (a folder: [`datagen`] plays and labels games, [`label`] labels a
-//! given list of positions, [`samples`] reads them back, this file fits the weights): `wedge datagen` plays self-play games from openings and writes
-//! labelled positions; `wedge train` fits the pattern weights to them by least squares.
+//! Training the pattern evaluation (a folder: `datagen` plays and labels games, `label` labels a
+//! given list of positions, `samples` reads them back, this file fits the weights): `wedge datagen`
+//! plays self-play games from openings and writes labelled positions; `wedge train` fits the
+//! pattern weights to them by least squares.
 //!
 //! Labels: each game is played by a depth-limited search (with bounded noise for variety) until the
 //! endgame is small enough to solve, then solved exactly; the solved positions are labelled with their

@@ -6,9 +6,9 @@
 //! stop wrapping; a blocked square is in no set, so a line of flips stops at it as at an edge.
 //!
 //! This file owns the rules (moves, flips, passes, the end and the count), random layouts and the
-//! position hash; [`text`] the printed-board text format and its parser. Move generation works on whole sets,
-//! one direction at a time ([`moves`]); flips walk the 8 lines out of the one square played
-//! ([`flips`]). Nothing here allocates except the `Vec`-returning conveniences.
+//! position hash; `text` the printed-board text format and its parser. Move generation works on
+//! whole sets, one direction at a time ([`moves`]); flips walk the 8 lines out of the one square
+//! played ([`flips`]). Nothing here allocates except the `Vec`-returning conveniences.
 
 mod error;
 pub mod layout;

@@ -185,7 +185,7 @@ impl<G: WedgeText> Player<G> for ProcessPlayer {
     }
 
     /// `isready`, then everything up to `readyok` is read and dropped; a second `bestmove` among
-    /// it is a failure ([`refusals_until_ready`]).
+    /// it is a failure (`refusals_until_ready`).
     fn sync(&mut self) -> Result<(), Failure> {
         refusals_until_ready(&mut self.pipe).map(|_| ())
     }
