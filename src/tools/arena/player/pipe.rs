@@ -18,6 +18,14 @@ pub struct Pipe {
     output_pipe: Option<std::path::PathBuf>,
 }
 
+/// The most bytes of one engine process's stderr written to its log: an engine that floods its
+/// stderr must not fill the disk over a long match. The tail kept for messages goes on.
+#[cfg(not(test))]
+const MAX_STDERR_LOG: u64 = 256 << 20;
+/// A small cap for the unit tests, which check what happens past it.
+#[cfg(test)]
+const MAX_STDERR_LOG: u64 = 4 << 10;
+
 /// How often a wait looks whether the program has exited: its output stays open after it exits
 /// when a process it started holds it, and then no end of the output tells.
 const EXIT_CHECK: Duration = Duration::from_millis(100);
@@ -125,13 +133,24 @@ impl Pipe {
             // Bytes, not text: an engine's stderr need not be UTF-8, and the log keeps it as written.
             let mut reader = BufReader::new(stderr);
             let mut line = Vec::new();
+            let mut logged = 0u64;
             while read_line_capped(&mut reader, &mut line) {
                 if let Some(f) = log.as_mut() {
                     if !line.ends_with(b"\n") {
                         line.push(b'\n');
                     }
+                    logged += line.len() as u64;
                     // A log that cannot be written must not stop the engine: the line is dropped.
-                    let _ = f.write_all(&line);
+                    if logged <= MAX_STDERR_LOG {
+                        let _ = f.write_all(&line);
+                    } else {
+                        let _ = writeln!(
+                            f,
+                            "[wedge match: this engine's stderr past {} MB is not kept]",
+                            MAX_STDERR_LOG >> 20
+                        );
+                        log = None;
+                    }
                 }
                 let text = String::from_utf8_lossy(&line).trim_end().to_string();
                 if !text.is_empty() {
@@ -554,6 +573,42 @@ mod tests {
         assert!(
             !survived,
             "the process holding the output outlived the engine"
+        );
+    }
+
+    /// An engine's stderr log stops at its cap with a line that says so; the tail for messages is
+    /// still the engine's last lines.
+    #[cfg(unix)]
+    #[test]
+    fn a_flood_on_stderr_stops_at_the_logs_cap() {
+        let dir = std::env::temp_dir().join(format!("wedge-pipe-flood-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("e.stderr.log");
+        let script = "i=0; while [ $i -lt 500 ]; do echo \"noise line $i\" >&2; i=$((i+1)); done; \
+                      echo last words >&2; echo done; read line";
+        let (_stop_tx, stop) = crossbeam_channel::bounded::<()>(0);
+        let mut pipe =
+            Pipe::spawn("sh", &["-c".to_string(), script.into()], Some(&log), stop).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        pipe.wait_for(|l| l == "done", deadline).unwrap();
+        // The stderr reader may lag the output a moment.
+        while !pipe.stderr_tail().contains("last words") && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let tail = pipe.stderr_tail();
+        drop(pipe);
+        let text = std::fs::read_to_string(&log).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(tail.contains("last words"), "{tail}");
+        assert!(
+            text.len() as u64 <= MAX_STDERR_LOG + 100,
+            "{} bytes",
+            text.len()
+        );
+        assert!(text.starts_with("noise line 0\n"), "{text}");
+        assert!(
+            text.ends_with("[wedge match: this engine's stderr past 0 MB is not kept]\n"),
+            "{text}"
         );
     }
 
