@@ -16,7 +16,7 @@ pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// The largest training data file read whole: 16 GB, some 4 billion positions in format version 2.
 /// Its bytes are reserved with a check (too little memory is an error); the positions decoded from
-/// them take about 24 bytes each, so reading such a file needs a machine of that much memory.
+/// them take several times as much, which is checked before they are decoded.
 pub const MAX_DATA_BYTES: u64 = 1 << 34;
 
 /// Writes `bytes` to `<path>.partial`, syncs it and renames it over `path`: a reader never sees

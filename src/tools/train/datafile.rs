@@ -314,10 +314,18 @@ pub enum DataFormatError {
         /// Block number (from 0).
         block: usize,
     },
-    /// The memory for the positions decoded up to this block (from 0) cannot be had.
-    Memory {
-        /// Block number.
+    /// The block at this byte offset runs past the end of the bytes, and what follows it holds
+    /// too many would-be blocks to check whether any is whole (a damaged or crafted file).
+    Unsure {
+        /// Byte offset of the block.
+        offset: u64,
+        /// Block number (from 0).
         block: usize,
+    },
+    /// The memory for the decoded positions cannot be had: this many bytes.
+    Memory {
+        /// The bytes the positions take in memory.
+        needed: u64,
     },
 }
 
@@ -334,10 +342,17 @@ impl fmt::Display for DataFormatError {
                     "block {block} at byte {offset} is corrupt (checksum or record)"
                 )
             }
-            DataFormatError::Memory { block } => write!(
+            DataFormatError::Unsure { offset, block } => write!(
                 f,
-                "not enough memory to hold its positions (at block {block}; a position takes \
-                 about 24 bytes in memory)"
+                "block {block} at byte {offset} runs past the end, and the bytes after it hold too \
+                 many would-be blocks to tell a torn tail from damage; cut the file at byte \
+                 {offset} to keep the blocks before it"
+            ),
+            DataFormatError::Memory { needed } => write!(
+                f,
+                "not enough memory to hold its positions: {} MB ({} bytes a position)",
+                needed.div_ceil(1 << 20),
+                std::mem::size_of::<Record>()
             ),
         }
     }
@@ -380,6 +395,19 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
     else {
         return Err(DataFormatError::Header);
     };
+    // The positions' memory, from the whole blocks' counts, checked before any is decoded: a file
+    // of gigabytes decodes into several times its size, which the system would grant and then
+    // kill the process for.
+    let (mut positions, mut at) = (0usize, FILE_HEADER);
+    while let BlockAt::Whole { count, end } = block_span(bytes, at, version) {
+        positions += count;
+        at = end;
+    }
+    let needed = (positions as u64).saturating_mul(std::mem::size_of::<Record>() as u64);
+    let memory = DataFormatError::Memory { needed };
+    if needed >= 1 << 20 && crate::game::memory::available_memory().is_some_and(|a| needed > a) {
+        return Err(memory);
+    }
     let mut at = FILE_HEADER;
     let mut blocks = Vec::new();
     while at < bytes.len() {
@@ -393,20 +421,25 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, DataFormatError> {
             // An interrupted write leaves one block cut short, and nothing after it. A whole
             // block further on means this one's length was damaged: taken as torn, the blocks
             // after it would be cut off with it.
-            BlockAt::Torn if whole_block_follows(bytes, at, version) => return Err(corrupt),
-            BlockAt::Torn => break,
+            BlockAt::Torn => match scan_after_torn(bytes, at, version).0 {
+                AfterTorn::Nothing => break,
+                AfterTorn::WholeBlock => return Err(corrupt),
+                AfterTorn::TooCostly => {
+                    return Err(DataFormatError::Unsure {
+                        offset: at as u64,
+                        block: blocks.len(),
+                    })
+                }
+            },
         };
         let h = &bytes[at..at + BLOCK_HEADER];
         let mut game = [0u8; 8];
         game.copy_from_slice(&h[..8]);
         let encoded = &bytes[at + BLOCK_HEADER..end];
-        // Memory the system cannot give is an error, not an abort: a file of gigabytes decodes
-        // into several times its size.
+        // Memory the system refuses is an error, not an abort.
         let mut records = Vec::new();
         if records.try_reserve_exact(count).is_err() || blocks.try_reserve(1).is_err() {
-            return Err(DataFormatError::Memory {
-                block: blocks.len(),
-            });
+            return Err(memory);
         }
         let decoded = if version == 1 {
             encoded
@@ -457,30 +490,57 @@ fn block_at(bytes: &[u8], at: usize, version: u32) -> BlockAt {
     }
 }
 
-/// The most bytes of candidate blocks [`whole_block_follows`] checksums: a real torn tail is a
-/// fraction of one block, and a damaged length is followed by a whole block within a block or
-/// two, so only a crafted file comes near it.
+/// The most bytes of candidate blocks [`scan_after_torn`] checksums. A candidate is checksummed
+/// only when its header is in range and its first record reads as one, which the bytes inside a
+/// torn block seldom give; only a crafted file comes near this.
 const TORN_SCAN_BYTES: usize = 64 << 20;
 
-/// Whether a whole block (with records) starts after the torn block at `at`: then that block's
-/// length was damaged, and the blocks after it must not be cut off with it. Every later offset is
-/// tried, checksumming at most [`TORN_SCAN_BYTES`] in all, so that a file with a plausible block
-/// header at every offset costs a bounded time, not the square of its length; past that the answer
-/// is yes, and the file is refused as damaged rather than cut short.
-fn whole_block_follows(bytes: &[u8], at: usize, version: u32) -> bool {
-    let mut budget = TORN_SCAN_BYTES;
+/// What follows a block cut short by the end of the bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum AfterTorn {
+    /// No whole block: the block is a torn tail, left by an interrupted write.
+    Nothing,
+    /// A whole block: the torn block's length was damaged, and the blocks after it must not be
+    /// cut off with it.
+    WholeBlock,
+    /// More candidates than [`TORN_SCAN_BYTES`] of checksums can tell.
+    TooCostly,
+}
+
+/// Looks for a whole block (with records) at every offset after the torn block at `at`, and
+/// returns the answer with the bytes checksummed. Candidates are first read without the checksum
+/// (header, first record), so that a torn tail costs little; the checksums are bounded, so that a
+/// crafted file costs a bounded time rather than the square of its length.
+fn scan_after_torn(bytes: &[u8], at: usize, version: u32) -> (AfterTorn, usize) {
+    let mut checked = 0;
     for j in at + 1..bytes.len() {
-        if let BlockAt::Whole { count, end } = block_span(bytes, j, version) {
-            let Some(left) = budget.checked_sub(end - j) else {
-                return true;
-            };
-            budget = left;
-            if count > 0 && sum_holds(bytes, j, end) {
-                return true;
-            }
+        let BlockAt::Whole { count, end } = block_span(bytes, j, version) else {
+            continue;
+        };
+        if count == 0 || !first_record_reads(&bytes[j + BLOCK_HEADER..end], version) {
+            continue;
+        }
+        if checked + (end - j) > TORN_SCAN_BYTES {
+            return (AfterTorn::TooCostly, checked);
+        }
+        checked += end - j;
+        if sum_holds(bytes, j, end) {
+            return (AfterTorn::WholeBlock, checked);
         }
     }
-    false
+    (AfterTorn::Nothing, checked)
+}
+
+/// Whether the first record of a block's `records` reads as one (a version 2 block starts with a
+/// whole position).
+fn first_record_reads(mut records: &[u8], version: u32) -> bool {
+    match version {
+        1 => records
+            .get(..RECORD_BYTES)
+            .and_then(Record::from_bytes)
+            .is_some(),
+        _ => Record::decode_compact(&mut records, None).is_some(),
+    }
 }
 
 /// Whether the checksum in the header of the block at `at`, ending at `end`, holds: it covers the
@@ -780,21 +840,78 @@ mod tests {
     }
 
     #[test]
-    fn a_tail_of_plausible_block_headers_is_refused_not_scanned_whole() {
-        // A torn block 0, then 2 MB in which every fourth offset reads as the header of a
-        // 1,000-record block that fits in the file: telling whether any of them is whole costs
-        // 20 KB of checksum each (10 GB in all). The scan stops at its budget and refuses the
-        // file as damaged instead of cutting it short.
+    fn a_torn_block_of_many_records_is_a_torn_tail() {
+        // Blocks of the most records a block may hold, the file cut inside the first: the bytes
+        // of its records hold many would-be block headers, and the tail is still read as torn. In
+        // version 1, whose records are whole positions, the first record of every would-be block
+        // at a record's start reads, and past the budget the file is refused as unsure (cutting
+        // it where the error says keeps what a torn tail would), never named corrupt.
+        let sample = sample_blocks().remove(0);
+        let records: Vec<Record> = sample
+            .records
+            .iter()
+            .cycle()
+            .take(MAX_BLOCK_RECORDS as usize)
+            .cloned()
+            .collect();
+        for version in [1, 2] {
+            let blocks: Vec<Block> = (0..2)
+                .map(|game| Block {
+                    game,
+                    records: records.clone(),
+                })
+                .collect();
+            let bytes = image(&blocks, version);
+            for cut in [100_000, 300_000] {
+                match parse_data(&bytes[..cut.min(bytes.len() - 1)]) {
+                    Ok(read) => assert!(read.blocks.is_empty() && read.torn_bytes > 0),
+                    Err(DataFormatError::Unsure { offset: 16, .. }) if version == 1 => {}
+                    Err(e) => panic!("version {version}, cut {cut}: {e}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn would_be_blocks_after_a_torn_one_are_checked_within_a_budget() {
+        // Block 0 runs past the end; then a would-be block header at every fourth byte, each
+        // claiming 1,000 records that fit in the file. Their first records do not read, so none
+        // is checksummed (each would cost 20 KB, 10 GB in all).
         let mut bytes = file_header(1).to_vec();
         bytes.extend_from_slice(&[0; 8]);
-        bytes.extend_from_slice(&60_000u32.to_le_bytes());
+        bytes.extend_from_slice(&65_536u32.to_le_bytes());
         bytes.extend_from_slice(&[0; 12]);
-        while bytes.len() < 2 << 20 {
+        while bytes.len() < 1 << 20 {
             bytes.extend_from_slice(&1_000u32.to_le_bytes());
         }
+        assert_eq!(scan_after_torn(&bytes, 16, 1), (AfterTorn::Nothing, 0));
+        assert_eq!(
+            parse_data(&bytes).unwrap().torn_bytes,
+            bytes.len() as u64 - 16
+        );
+        // Would-be blocks whose first record reads: checksummed up to the budget, then the file
+        // is refused as one that cannot be told apart, not cut short.
+        let one = Block {
+            game: 0,
+            records: vec![sample_blocks()[0].records[0]],
+        };
+        let record = image(&[one], 1)[16 + 24..].to_vec();
+        let mut bytes = file_header(1).to_vec();
+        bytes.extend_from_slice(&[0; 8]);
+        bytes.extend_from_slice(&65_536u32.to_le_bytes());
+        bytes.extend_from_slice(&[0; 12]);
+        while bytes.len() < 1 << 20 {
+            bytes.extend_from_slice(&[0; 8]);
+            bytes.extend_from_slice(&1_000u32.to_le_bytes());
+            bytes.extend_from_slice(&[0; 12]);
+            bytes.extend_from_slice(&record);
+        }
+        let (found, checked) = scan_after_torn(&bytes, 16, 1);
+        assert_eq!(found, AfterTorn::TooCostly);
+        assert!(checked <= TORN_SCAN_BYTES, "{checked}");
         assert!(matches!(
             parse_data(&bytes),
-            Err(DataFormatError::Corrupt {
+            Err(DataFormatError::Unsure {
                 offset: 16,
                 block: 0
             })
