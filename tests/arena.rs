@@ -699,6 +699,28 @@ fn a_second_bestmove_is_a_protocol_violation_and_failures_set_the_exit_status() 
     assert!(report.contains("2 games, +0 =0 -2"), "{report}");
 }
 
+/// Under a clock an engine that does not answer by its flag loses on time, said so.
+#[test]
+fn no_answer_by_the_flag_is_a_loss_on_time() {
+    let dir = test_dir("flag");
+    let engine = sh_script(&dir, "sleeper.sh", &FAKE_WEDGE.replace("ON_GO", "sleep 30"));
+    let spec = format!("name=sleeper cmd={}", engine.display());
+    let out = wedge_match(
+        &[
+            "--engine", &spec, "--engine", "greedy", "--games", "2", "--tc", "0.5+0",
+        ],
+        60,
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(
+        report.matches("sleeper: lost on time").count(),
+        2,
+        "{report}"
+    );
+    assert!(!report.contains("hung"), "{report}");
+}
+
 /// An engine that no longer starts after a crash forfeits at most three restarts, then the match
 /// stops with an error naming it, the games played written.
 #[test]

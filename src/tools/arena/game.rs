@@ -162,9 +162,17 @@ fn play_game<G: MatchGame>(
         let started = Instant::now();
         let answer = player.choose(&start, &moves, &pos, tc, clocks, started + wait);
         let used = started.elapsed();
-        let mv = match answer {
-            Ok(m) => m,
-            Err(reason) => return Played::forfeit(&start, &moves, side, reason),
+        let mv = match (answer, tc) {
+            (Ok(m), _) => m,
+            // Under a clock no answer by the flag is a loss on time, whatever the engine was doing.
+            (Err(Failure::Timeout), TimeControl::Clock { .. }) => {
+                let reason = Failure::Flag {
+                    used: started.elapsed(),
+                    left: remaining,
+                };
+                return Played::forfeit(&start, &moves, side, reason);
+            }
+            (Err(reason), _) => return Played::forfeit(&start, &moves, side, reason),
         };
         if let TimeControl::Clock { .. } = tc {
             if used > remaining {
