@@ -245,20 +245,22 @@ impl Pipe {
         }
     }
 
-    /// The program exited while its output stays open (a process it started holds it): what it
-    /// wrote before it exited is read first (a moment's grace for the reader), then the holders are
-    /// killed (else they outlive the match) and its exit is the failure.
+    /// The program exited while its output stays open (a process it started holds it): the
+    /// holders are killed (else they outlive the match), which ends the output, and what the
+    /// program wrote before it exited is read to that end; then its exit is the failure.
     fn exited_with_output_held(
         &mut self,
         each: &mut impl FnMut(&str) -> bool,
     ) -> Result<(), Failure> {
-        let grace = Instant::now() + Duration::from_millis(100);
-        while let Ok(l) = self.lines.recv_deadline(grace) {
+        kill_all(&holders(self.output_pipe.as_deref()));
+        // The end comes once the holders are gone; a holder that could not be killed leaves
+        // the pipe open, so the reading is bounded too.
+        let until = Instant::now() + Duration::from_secs(2);
+        while let Ok(l) = self.lines.recv_deadline(until) {
             if each(&l) {
                 return Ok(());
             }
         }
-        kill_all(&holders(self.output_pipe.as_deref()));
         Err(self.exited("exited"))
     }
 
@@ -272,6 +274,10 @@ impl Pipe {
                 break;
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+        // What it started that still holds its output (its stderr too, as a rule) goes with it.
+        if status.is_some() {
+            kill_all(&holders(self.output_pipe.as_deref()));
         }
         // Its last words on stderr, once the reader has seen them to the end.
         let _ = self.stderr_closed.recv_timeout(Duration::from_millis(200));
@@ -345,6 +351,7 @@ impl Drop for Pipe {
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
                 kill_all(&family);
+                kill_all(&holders(self.output_pipe.as_deref()));
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -418,26 +425,60 @@ fn pipe_name<T>(_: &T) -> Option<std::path::PathBuf> {
     None
 }
 
-/// The processes other than the runner that hold the pipe named `pipe` open: after an engine has
+/// The processes that hold the write end of the pipe named `pipe` open: after an engine has
 /// exited, those it started that inherited its output (they passed to another parent, so
-/// [`descendants`] no longer finds them).
+/// [`descendants`] no longer finds them). The runner holds only the read end, and so does a child
+/// of the runner between its fork and its exec (another engine being started), whose copies of
+/// the runner's descriptors include that read end: such children are left out as well. A process's
+/// start time is read before its descriptors, so a reused id is never taken for the holder.
 #[cfg(target_os = "linux")]
 fn holders(pipe: Option<&Path>) -> Vec<Process> {
     let (Some(pipe), Ok(all)) = (pipe, std::fs::read_dir("/proc")) else {
         return Vec::new();
     };
     let runner = std::process::id();
-    let holds = |pid: u32| {
-        std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
-            fds.flatten()
-                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l == pipe))
-        })
+    let writes = |pid: u32, fd: &std::fs::DirEntry| {
+        std::fs::read_link(fd.path()).is_ok_and(|l| l == pipe)
+            && std::fs::read_to_string(format!(
+                "/proc/{pid}/fdinfo/{}",
+                fd.file_name().to_string_lossy()
+            ))
+            .ok()
+            .and_then(|info| field_after(&info, "flags:"))
+            .and_then(|flags| u32::from_str_radix(&flags, 8).ok())
+            .is_some_and(|flags| flags & 3 != 0)
     };
     all.flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| pid != runner && holds(pid))
+        .filter(|&pid| pid != runner && parent(pid) != Some(runner))
         .filter_map(|pid| Some((pid, start_time(pid)?)))
+        .filter(|&(pid, _)| {
+            std::fs::read_dir(format!("/proc/{pid}/fd"))
+                .is_ok_and(|fds| fds.flatten().any(|fd| writes(pid, &fd)))
+        })
         .collect()
+}
+
+/// The first word after `name` at the start of a line of `text`.
+#[cfg(target_os = "linux")]
+fn field_after(text: &str, name: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.split_whitespace().next())
+        .map(str::to_string)
+}
+
+/// The parent of process `pid`, from `/proc/PID/stat`.
+#[cfg(target_os = "linux")]
+fn parent(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name's closing parenthesis: the state, then the parent.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -541,7 +582,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let pid_file = dir.join("holder.pid");
         let script = format!(
-            "sleep 300 & echo $! > {}; echo ready; read line; exit 4",
+            "sleep 300 & echo $! > {}; echo ready; read line; echo last words; exit 4",
             pid_file.display()
         );
         let (_stop_tx, stop) = crossbeam_channel::bounded::<()>(0);
@@ -554,6 +595,7 @@ mod tests {
             .parse()
             .unwrap();
         pipe.send("go").unwrap();
+        let last = pipe.wait_for(|l| l == "last words", deadline);
         let failure = pipe.wait_for(|l| l == "never", deadline).unwrap_err();
         let gone = Instant::now() + Duration::from_secs(10);
         while !ended(holder) && Instant::now() < gone {
@@ -564,6 +606,7 @@ mod tests {
             kill_all(&[(holder, start)]);
         }
         std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(last.unwrap(), "last words");
         match failure {
             Failure::Exited { status, .. } => {
                 assert_eq!(status.as_deref(), Some("exit status: 4"))
