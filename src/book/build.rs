@@ -12,7 +12,7 @@ use crate::eval::Evaluator;
 use crate::search::{Limits, Score, Searcher, Solver};
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -76,7 +76,7 @@ fn score_leaf(
 /// Why a book could not be built or extended.
 #[derive(Debug)]
 pub enum BuildError {
-    /// The journal could not be opened or written.
+    /// The journal could not be read (or is no regular file) or written.
     Journal {
         /// The journal file.
         path: PathBuf,
@@ -142,6 +142,9 @@ fn journal_header(options: &BuildOptions) -> String {
     )
 }
 
+/// The longest journal line read: a leaf's is about 72 bytes.
+const JOURNAL_LINE: u64 = 4096;
+
 /// Reads a journal of finished leaves: its header, then `<board> <side> <score> <depth>` per line.
 /// Unreadable lines (a line cut by an interruption, bytes that are no text) are skipped: their
 /// leaves are scored again. No journal is an empty one; a journal that is no regular file (a FIFO
@@ -152,21 +155,51 @@ pub(super) fn read_journal(
     options: &BuildOptions,
 ) -> Result<HashMap<Key, (i8, u8)>, BuildError> {
     let mut done = HashMap::new();
-    let bytes = match crate::files::read_regular(path, crate::files::MAX_BOOK_BYTES) {
-        Ok(bytes) => bytes,
+    let failed = |error| BuildError::Journal {
+        path: path.to_path_buf(),
+        error,
+    };
+    // Read line by line: a journal grows with the book (about 72 bytes a leaf), past what is
+    // worth holding whole.
+    let file = match crate::files::check_regular(path, crate::files::MAX_DATA_BYTES)
+        .and_then(|_| std::fs::File::open(path))
+    {
+        Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
-        Err(error) => {
-            return Err(BuildError::Journal {
-                path: path.to_path_buf(),
-                error,
-            })
-        }
+        Err(e) => return Err(failed(e)),
     };
     let want = journal_header(options);
-    let lines = bytes
-        .split(|&b| b == b'\n')
-        .map(|line| std::str::from_utf8(line).unwrap_or(""));
-    for (i, line) in lines.enumerate() {
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    for i in 0.. {
+        // A line longer than any leaf's is damage: its first bytes are kept (they do not read as
+        // a leaf), the rest skipped, so that no line is held whole.
+        line.clear();
+        let read = (&mut reader)
+            .take(JOURNAL_LINE)
+            .read_until(b'\n', &mut line)
+            .map_err(failed)?;
+        if read == 0 {
+            break;
+        }
+        if !line.ends_with(b"\n") {
+            let mut rest = Vec::new();
+            while (&mut reader)
+                .take(JOURNAL_LINE)
+                .read_until(b'\n', &mut rest)
+                .map_err(failed)?
+                == JOURNAL_LINE as usize
+                && !rest.ends_with(b"\n")
+            {
+                rest.clear();
+            }
+        }
+        // A header that is no text is no header of this build's.
+        let line = match std::str::from_utf8(&line) {
+            Ok(text) => text,
+            Err(_) if i == 0 && line.starts_with(b"#") => "# (not text)",
+            Err(_) => "",
+        };
         if i == 0 && line.starts_with('#') {
             if line.trim() != want {
                 return Err(BuildError::OtherArguments {
@@ -646,11 +679,20 @@ mod tests {
         let other = after.play("d6".parse().unwrap()).unwrap();
         let mut bytes = format!("{}\n{after} -3 4\n", journal_header(&options)).into_bytes();
         bytes.extend_from_slice(b"\xff\xfe 1 4\n");
+        // So is a line far longer than a leaf's.
+        bytes.extend(std::iter::repeat_n(b'x', 10_000));
+        bytes.push(b'\n');
         bytes.extend_from_slice(format!("{other} 5 4\n").as_bytes());
         std::fs::write(&path, bytes).unwrap();
         let done = read_journal(&path, &options).unwrap();
         assert_eq!(done.len(), 2);
         assert_eq!(done.get(&key(other.board)), Some(&(5, 4)));
+        // A header that is no text is another build's.
+        std::fs::write(&path, b"# wedge book journal: \xff\n").unwrap();
+        assert!(matches!(
+            read_journal(&path, &options),
+            Err(super::BuildError::OtherArguments { .. })
+        ));
         // No journal is an empty one; a folder where the journal goes is an error.
         assert!(read_journal(&dir.join("none"), &options)
             .unwrap()
