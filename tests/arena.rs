@@ -722,7 +722,7 @@ fn no_answer_by_the_flag_is_a_loss_on_time() {
 }
 
 /// An engine that no longer starts after a crash forfeits at most three restarts, then the match
-/// stops with an error naming it, the games played written.
+/// stops with an error naming it, the games played reported and written.
 #[test]
 fn an_engine_that_cannot_be_restarted_stops_the_match() {
     let dir = test_dir("gave-up");
@@ -759,6 +759,10 @@ fn an_engine_that_cannot_be_restarted_stops_the_match() {
         ],
     );
     assert_eq!(out.status.code(), Some(1));
+    // The report of the games played comes first, as for any match.
+    let report = text(&out.stdout);
+    assert!(report.contains("4 games, +0 =0 -4"), "{report}");
+    assert!(report.contains("failures: 4"), "{report}");
     // The crash and the three failed restarts: four games, each a forfeit of `once`.
     let games = std::fs::read_to_string(&out_file).unwrap();
     assert_eq!(games.lines().count(), 4, "{games}");

@@ -347,6 +347,8 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     let mut failures = failed_before;
     let mut write_error = None;
     let mut logged = 0;
+    // The tally so far, for the report of a match that stops on an engine that no longer starts.
+    let mut so_far = None;
     // Each counted game: its record line and its failure, whatever the board.
     let mut on_game = |record: String,
                        failure: &Option<(String, arena::player::Failure)>,
@@ -368,6 +370,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         if let Some((engine, reason)) = failure {
             failures.push((engine.clone(), reason.to_string()));
         }
+        so_far = Some(tally.clone());
         bar.set_position(u64::from(tally.games()));
         bar.set_message(arena::progress_text(tally));
         if bar.is_hidden() && tally.games().is_multiple_of(10) {
@@ -390,7 +393,11 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         }
     };
     bar.finish_and_clear();
-    let tally = tally.map_err(|e| format!("match: {e}"))?;
+    // A match stopped on an engine that no longer starts reports the games it played, as any.
+    let (tally, stopped) = match (tally, so_far) {
+        (Err(e @ arena::MatchError::GaveUp { .. }), Some(so_far)) => (so_far, Some(e)),
+        (tally, _) => (tally.map_err(|e| format!("match: {e}"))?, None),
+    };
     if bar.is_hidden() && logged != tally.games() {
         log_line(&tally);
     }
@@ -400,6 +407,9 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             .map_err(|e| format!("match: {e}"))?;
     }
     if let Some(e) = write_error {
+        return Err(format!("match: {e}"));
+    }
+    if let Some(e) = stopped {
         return Err(format!("match: {e}"));
     }
     Ok(if failures.is_empty() {

@@ -359,8 +359,10 @@ pub(super) fn check<G: MatchGame>(
         return Err(MatchError::SameName(config.a.name.clone()));
     }
     if let Some(logs) = &config.stderr_logs {
+        // Compared without case: on a file system that ignores it (macOS, Windows) those are one.
         let log = super::stderr_log_path(logs, &config.a.name);
-        if log == super::stderr_log_path(logs, &config.b.name) {
+        let other = super::stderr_log_path(logs, &config.b.name);
+        if log.as_os_str().eq_ignore_ascii_case(other.as_os_str()) {
             return Err(MatchError::SameLog(log));
         }
     }

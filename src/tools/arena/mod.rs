@@ -187,8 +187,8 @@ pub enum MatchError {
     },
     /// Both engines have this name.
     SameName(String),
-    /// The two engines' names differ only where the stderr logs' file names replace characters:
-    /// both would write this one log.
+    /// The two engines' names differ only where the stderr logs' file names replace characters,
+    /// or in case: both would write this one log.
     SameLog(std::path::PathBuf),
     /// Opening `n` (from 1, in the match's order) is illegal or leaves no move to play; the
     /// opening as text.
@@ -239,8 +239,8 @@ impl fmt::Display for MatchError {
             ),
             MatchError::SameLog(path) => write!(
                 f,
-                "both engines' stderr would go to {}: give them names that differ in letters, \
-                 digits, '-', '_' or '.'",
+                "both engines' stderr would go to {}: give them names that differ in ASCII \
+                 letters (not only in case), digits, '-', '_' or '.'",
                 path.display()
             ),
             MatchError::BadOpening(n, text) => {
@@ -270,8 +270,7 @@ impl fmt::Display for MatchError {
             } => write!(
                 f,
                 "engine '{engine}' could not be restarted {tries} times in a row (the last: \
-                 {reason}); the match stops (the games played are in --out, which --recount \
-                 reports)"
+                 {reason}); the match stopped"
             ),
         }
     }
@@ -589,7 +588,7 @@ mod tests {
         let mut a = twins.a.clone();
         let mut b = twins.a.clone();
         a.name = "x/y".into();
-        b.name = "x:y".into();
+        b.name = "X:y".into();
         let logs = MatchConfig {
             a: a.clone(),
             b: b.clone(),
