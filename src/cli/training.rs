@@ -255,11 +255,10 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
 }
 
 /// Fits a pattern network from tables (`--init`, else the built-in ones) or on from a network
-/// (`--init` a network file) and writes it; reports
-/// the errors on the test sets (and the held-out games) before, after every pass and at the end.
+/// (`--init` a network file) and writes it; reports the errors on the test sets (and the held-out
+/// games) before, after every pass and at the end.
 fn run_net(args: &TrainArgs) -> Result<(), String> {
-    use wedge::eval::pattern::net::NetWeights;
-    use wedge::eval::pattern::net::{HEAD_SCALE, HIDDEN};
+    use wedge::eval::pattern::net::{NetWeights, HEAD_SCALE, HIDDEN};
     use wedge::eval::pattern::{PatternWeights, Phasing};
     use wedge::tools::train::{
         parity_offsets, split, tempo_terms, train_net, train_net_from, NetOptions, Sample,
@@ -393,8 +392,8 @@ fn score_buckets(
     format!("{} [{}]", mae(&mut set.iter()), by.join(" "))
 }
 
-/// Refuses a fit without training positions (the held-out split took every game), which would
-/// write its starting weights as if fitted.
+/// Refuses a fit without training positions (the split held out every game): it would write its
+/// starting weights as if fitted.
 fn check_training(training: &[wedge::tools::train::Sample], held_out: usize) -> Result<(), String> {
     if training.is_empty() {
         return Err(format!(
@@ -405,12 +404,11 @@ fn check_training(training: &[wedge::tools::train::Sample], held_out: usize) -> 
     Ok(())
 }
 
-/// Whether `path` is a pattern network's file (read as one by `--init` with `--net`); a file that
-/// cannot be read is left to the tables' loader, whose error names it.
+/// Whether `path` is a pattern network's file (read as one by `--init` with `--net`); one that is
+/// unreadable or no regular file (a FIFO would block) is left to the tables' loader to name.
 fn is_net_file(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 8];
-    // Not regular (a FIFO would block here): not a network; the loader then says why.
     wedge::files::check_regular(path, wedge::files::MAX_TEXT_BYTES).is_ok()
         && std::fs::File::open(path)
             .and_then(|mut f| f.read_exact(&mut magic))
@@ -446,12 +444,12 @@ fn non_negative(text: &str) -> Result<f32, String> {
     finite_where(text, |x| x >= 0.0, "of at least 0")
 }
 
-/// A finite number above 0.
 /// A number of passes over the data: 1 to 10,000.
 fn epochs(text: &str) -> Result<usize, String> {
     super::bounded_count(text, 1, 10_000)
 }
 
+/// A finite number above 0.
 fn positive(text: &str) -> Result<f32, String> {
     finite_where(text, |x| x > 0.0, "above 0")
 }

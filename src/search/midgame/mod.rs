@@ -58,6 +58,7 @@ pub(super) struct Child<'a> {
     pub(super) depth: u32,
     pub(super) ply: u32,
 }
+use solve::score_of;
 use table::TranspositionTable;
 
 /// Above every score (centidiscs): final scores are at most 6,400.
@@ -216,15 +217,13 @@ impl Searcher {
     /// Resizes the hash table (its contents are lost). If the memory is not there, the tables in
     /// use stay as they were, contents included, and the error says so: the new tables are made
     /// while the old ones still exist, so a failed resize never leaves the engine without one.
+    /// Their sum is checked before either is made (each checks itself only once the one before
+    /// it is filled), so a resize the memory cannot hold beside the old tables fills nothing.
     pub fn resize_hash(&mut self, hash_mb: usize) -> Result<(), HashResizeError> {
         let threads = self.solver.threads();
         let failed = |table| move |error| HashResizeError { table, error };
-        // Each table checks its own size when it is made, after the one before it was filled:
-        // their sum is checked first, so that a resize the memory cannot hold beside the tables
-        // in use is refused before gigabytes are filled for nothing.
-        let floor = |mb: usize| 1usize << (usize::BITS - 1 - mb.max(1).leading_zeros());
-        let both = floor(hash_mb).saturating_add(floor(Searcher::solver_mb(hash_mb)));
-        crate::game::table::check_room(1, both).map_err(failed(HashTableKind::Both))?;
+        crate::game::table::check_room(1, Searcher::tables_mb_made(hash_mb))
+            .map_err(failed(HashTableKind::Both))?;
         let tt = TranspositionTable::try_new(hash_mb).map_err(failed(HashTableKind::Search))?;
         let mut solver =
             Solver::try_new(Searcher::solver_mb(hash_mb)).map_err(failed(HashTableKind::Solver))?;
@@ -794,13 +793,4 @@ struct Iteration {
     depth: u32,
     multipv: usize,
     guess: i32,
-}
-
-/// Converts a root score to a reported score: exact when the search reached the end of the game.
-fn score_of(v: i32, to_the_end: bool) -> Score {
-    if to_the_end && v % 100 == 0 && v.abs() <= 6400 {
-        Score::Exact(v / 100)
-    } else {
-        Score::Eval(v)
-    }
 }

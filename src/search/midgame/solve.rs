@@ -15,6 +15,13 @@ impl Searcher {
         hash_mb.max(1) + Searcher::solver_mb(hash_mb)
     }
 
+    /// The megabytes the two tables of a searcher of `hash_mb` take: each the largest power of two
+    /// of MB not above its share.
+    pub(super) fn tables_mb_made(hash_mb: usize) -> usize {
+        let floor = |mb: usize| 1usize << (usize::BITS - 1 - mb.max(1).leading_zeros());
+        floor(hash_mb).saturating_add(floor(Searcher::solver_mb(hash_mb)))
+    }
+
     /// Runs the endgame solver on the root, reporting each selective pass (a probable score) and
     /// the result. Also returns the result's confidence in percent: 100 when solved, 73, 87, 95 or
     /// 98 when stopped after a selective pass (its move is returned), 0 when stopped before any
@@ -216,5 +223,14 @@ impl Searcher {
             nodes: self.tree.nodes,
             depth: empties,
         }
+    }
+}
+
+/// Converts a root score to a reported score: exact when the search reached the end of the game.
+pub(super) fn score_of(v: i32, to_the_end: bool) -> Score {
+    if to_the_end && v % 100 == 0 && v.abs() <= 6400 {
+        Score::Exact(v / 100)
+    } else {
+        Score::Eval(v)
     }
 }
