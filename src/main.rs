@@ -123,7 +123,10 @@ fn main() -> ExitCode {
             Ok(status) => return ExitCode::from(status),
             Err(e) => Err(e),
         },
-        Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Tune(args)) => match cli::tune::run(args) {
+            Ok(status) => return ExitCode::from(status),
+            Err(e) => Err(e),
+        },
         Some(Command::Play(args)) => cli::play::run(args),
         Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),

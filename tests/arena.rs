@@ -53,6 +53,7 @@ fn play_at(
         shard: wedge::tools::arena::Shard::WHOLE,
         done: Default::default(),
         run: None,
+        interrupt: None,
     };
     let mut games = Vec::new();
     let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -203,6 +204,7 @@ fn broken_engines_lose_and_the_match_goes_on() {
             shard: wedge::tools::arena::Shard::WHOLE,
             done: Default::default(),
             run: None,
+            interrupt: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -794,28 +796,6 @@ fn killed_runner_takes_its_engines_with_it() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let children_of = |parent: u32| -> Vec<u32> {
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-                continue;
-            };
-            // `pid (comm) state ppid ...`: the command may hold spaces, so read after the ')'.
-            let fields: Vec<&str> = stat
-                .rsplit_once(')')
-                .unwrap()
-                .1
-                .split_whitespace()
-                .collect();
-            if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
-                found.push(pid);
-            }
-        }
-        found
-    };
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut children = Vec::new();
     while children.len() < 2 && Instant::now() < deadline {
@@ -831,11 +811,6 @@ fn killed_runner_takes_its_engines_with_it() {
     std::thread::sleep(Duration::from_millis(300));
     runner.kill().unwrap();
     runner.wait().unwrap();
-    let alive = |pid: u32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
-            .unwrap_or(false)
-    };
     let deadline = Instant::now() + Duration::from_secs(2);
     while children.iter().any(|&p| alive(p)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -848,6 +823,138 @@ fn killed_runner_takes_its_engines_with_it() {
         survivors.is_empty(),
         "engines outlived the runner: {survivors:?}"
     );
+}
+
+/// The processes whose parent is `parent`, from `/proc`.
+#[cfg(target_os = "linux")]
+fn children_of(parent: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: the command may hold spaces, so read after the ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if ppid == Some(parent) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Whether process `pid` runs (is neither gone nor a zombie).
+#[cfg(target_os = "linux")]
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
+        .unwrap_or(false)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn interrupted_runner_reports_and_ends_wrapped_engines() {
+    use std::os::unix::process::CommandExt;
+    let dir = test_dir("interrupted");
+    // An engine that "thinks" for 30 s without reading its input, behind a wrapper script that does
+    // not `exec` it: runner -> wrapper -> engine -> sleep.
+    let sleeper = sh_script(&dir, "sleeper.sh", &FAKE_WEDGE.replace("ON_GO", "sleep 30"));
+    let wrapper = sh_script(&dir, "wrapper.sh", &format!("'{}'\n", sleeper.display()));
+    let engine = |name: &str| format!("name={name} cmd={}", wrapper.display());
+    // Ctrl-C at a terminal (SIGINT to the runner's process group), then SIGTERM to the runner.
+    for (signal, group, status) in [("-INT", true, 130), ("-TERM", false, 143)] {
+        let games = dir.join(format!("games{signal}.ggf"));
+        let mut runner = Command::new(WEDGE)
+            .args([
+                "match",
+                "--engine",
+                &engine("w1"),
+                "--engine",
+                &engine("w2"),
+            ])
+            .args([
+                "--games",
+                "2",
+                "--depth",
+                "20",
+                "--move-timeout",
+                "60",
+                "--out",
+            ])
+            .arg(&games)
+            .process_group(0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The whole family: both wrappers, their engines and the `sleep` of the one asked to move.
+        let family = |root: u32| {
+            let mut all = Vec::new();
+            let mut queue = vec![root];
+            while let Some(p) = queue.pop() {
+                for c in children_of(p) {
+                    all.push(c);
+                    queue.push(c);
+                }
+            }
+            all
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut started = Vec::new();
+        while started.len() < 5 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            started = family(runner.id());
+        }
+        assert_eq!(
+            started.len(),
+            5,
+            "{signal}: the family never formed: {started:?}"
+        );
+        let target = if group {
+            format!("-{}", runner.id())
+        } else {
+            runner.id().to_string()
+        };
+        let sent = Command::new("kill").args([signal, "--", &target]).status();
+        assert!(sent.unwrap().success());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while runner.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let ended = runner.try_wait().unwrap().is_some();
+        let _ = runner.kill();
+        let out = runner.wait_with_output().unwrap();
+        let survivors: Vec<u32> = started.iter().copied().filter(|&p| alive(p)).collect();
+        for &pid in &survivors {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        assert!(ended, "{signal}: the runner did not end");
+        assert!(
+            survivors.is_empty(),
+            "{signal}: outlived the runner: {survivors:?}"
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "{signal}: {}",
+            text(&out.stderr)
+        );
+        // The report of the games counted (none): no failure, though the engines were ended
+        // mid-game.
+        let report = text(&out.stdout);
+        assert!(report.contains("failures: none"), "{signal}: {report}");
+        let err = text(&out.stderr);
+        assert!(err.contains("interrupted after 0 games"), "{signal}: {err}");
+        assert!(
+            err.contains(&games.display().to_string()),
+            "{signal}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -340,6 +340,7 @@ fn match_between_nboard_and_gtp_front_ends() {
         shard: wedge::tools::arena::Shard::WHOLE,
         done: Default::default(),
         run: None,
+        interrupt: None,
     };
     let mut games = Vec::new();
     run(&config, |g, _| games.push(g.clone())).unwrap();

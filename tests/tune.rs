@@ -177,3 +177,89 @@ fn an_engine_failure_stops_the_run_uncounted() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// SIGTERM in the middle of an iteration: the run ends in order with status 143, the iteration
+/// uncounted, and the engines go with what they started (here each engine's `sleep`).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_ends_its_engines_and_keeps_its_state() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("wedge-tune-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("sleeper.sh");
+    let body = "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+        uci) echo 'option name MobilityMid type spin default 0 min -500 max 700'; echo uciok;;\n\
+        isready) echo readyok;; go*) sleep 30;; quit) exit 0;;\n\
+        esac; done\n";
+    std::fs::write(&engine, body).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let state = dir.join("state.json");
+    let mut tune = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args(["tune", "--engine"])
+        .arg(format!("name=s cmd={}", engine.display()))
+        .args(["--param", "MobilityMid,70,-500,700,25", "--iterations", "3"])
+        .args(["--depth", "1", "--move-timeout", "60", "--state"])
+        .arg(&state)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The processes under `root`, from /proc's children lists (one a thread: the engines are
+    // started by the match's worker threads).
+    let family = |root: u32| {
+        let (mut all, mut queue) = (Vec::new(), vec![root]);
+        while let Some(p) = queue.pop() {
+            let tasks = std::fs::read_dir(format!("/proc/{p}/task"));
+            for task in tasks.into_iter().flatten().flatten() {
+                let text = std::fs::read_to_string(task.path().join("children"));
+                for c in text.unwrap_or_default().split_whitespace() {
+                    let c: u32 = c.parse().unwrap();
+                    all.push(c);
+                    queue.push(c);
+                }
+            }
+        }
+        all
+    };
+    let sleeping = |pids: &[u32]| {
+        pids.iter().any(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "sleep")
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut started = Vec::new();
+    while !sleeping(&started) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        started = family(tune.id());
+    }
+    assert!(
+        sleeping(&started),
+        "no engine was asked to move: {started:?}"
+    );
+    let sent = Command::new("kill")
+        .args(["-TERM", &tune.id().to_string()])
+        .status();
+    assert!(sent.unwrap().success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while tune.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = tune.kill();
+    let out = tune.wait_with_output().unwrap();
+    let running = |p: &u32| {
+        std::fs::read_to_string(format!("/proc/{p}/stat"))
+            .is_ok_and(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
+    };
+    let survivors: Vec<u32> = started.iter().copied().filter(running).collect();
+    for &p in &survivors {
+        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(survivors.is_empty(), "outlived the run: {survivors:?}");
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("interrupted in iteration 1"), "{err}");
+    if let Ok(text) = std::fs::read_to_string(&state) {
+        assert!(text.contains("\"done\": 0"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -290,6 +290,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         ),
         None => None,
     };
+    let (interrupt, signal) = super::interrupt_on_signals();
     let config = arena::MatchConfig {
         a,
         b,
@@ -304,6 +305,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         shard,
         done,
         run: Some(run),
+        interrupt,
     };
     if !config.done.is_empty() {
         let out = args
@@ -393,9 +395,11 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
         }
     };
     bar.finish_and_clear();
-    // A match stopped on an engine that no longer starts reports the games it played, as any.
+    // A match stopped on an engine that no longer starts, or interrupted, reports the games it
+    // played, as any.
     let (tally, stopped) = match (tally, so_far) {
         (Err(e @ arena::MatchError::GaveUp { .. }), Some(so_far)) => (so_far, Some(e)),
+        (Err(arena::MatchError::Interrupted(tally)), _) => (*tally, None),
         (tally, _) => (tally.map_err(|e| format!("match: {e}"))?, None),
     };
     if bar.is_hidden() && logged != tally.games() {
@@ -411,6 +415,21 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     }
     if let Some(e) = stopped {
         return Err(format!("match: {e}"));
+    }
+    let signal = signal.load(std::sync::atomic::Ordering::SeqCst);
+    if signal != 0 {
+        let resume = match &args.out {
+            Some(out) => format!(
+                "; the games counted are in {}, and the same command plays the rest",
+                out.display()
+            ),
+            None => String::new(),
+        };
+        eprintln_or_drop!(
+            "match: interrupted after {} games; the games in progress were not counted{resume}",
+            tally.games()
+        );
+        return Ok(u8::try_from(128 + signal).unwrap_or(1));
     }
     Ok(if failures.is_empty() {
         0

@@ -331,3 +331,38 @@ pub fn check_output(path: &Path) -> Result<(), String> {
         )),
     }
 }
+
+/// A channel that disconnects on the first SIGINT or SIGTERM (`None` where no handler could be
+/// set), and the signal's number once it came (0 before): a match or tuning run then ends its
+/// engines (with what they started) and reports what it played. A second signal ends the runner at once with
+/// status 128 + its number. Without the handler the signals keep their default action: the runner
+/// ends, and only its own children die with it.
+pub fn interrupt_on_signals() -> (
+    Option<crossbeam_channel::Receiver<()>>,
+    std::sync::Arc<std::sync::atomic::AtomicI32>,
+) {
+    use std::sync::{atomic::AtomicI32, Arc};
+    let came = Arc::new(AtomicI32::new(0));
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        use std::sync::atomic::Ordering;
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+            let (tx, rx) = crossbeam_channel::bounded::<()>(0);
+            let seen = came.clone();
+            std::thread::spawn(move || {
+                let mut tx = Some(tx);
+                for signal in signals.forever() {
+                    if tx.is_none() {
+                        std::process::exit(128 + signal);
+                    }
+                    // The number first: the match may end as soon as the channel disconnects.
+                    seen.store(signal, Ordering::SeqCst);
+                    drop(tx.take());
+                }
+            });
+            return (Some(rx), came);
+        }
+    }
+    (None, came)
+}

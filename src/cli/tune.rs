@@ -48,8 +48,9 @@ pub struct TuneArgs {
     pub move_timeout: u64,
 }
 
-/// Runs (or resumes) the tuning and prints the report.
-pub fn run(args: TuneArgs) -> Result<(), String> {
+/// Runs (or resumes) the tuning and prints the report; the exit status is 0, or 130 or 143 when
+/// Ctrl-C or SIGTERM interrupted it.
+pub fn run(args: TuneArgs) -> Result<u8, String> {
     let engine = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
     let params = args
         .params
@@ -77,6 +78,7 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         concurrency: args.concurrency.clamp(1, 256),
         seed: args.seed,
         move_timeout: std::time::Duration::from_secs(args.move_timeout),
+        interrupt: None,
     };
     let mut outputs = vec![("--state", args.state.as_path())];
     outputs.extend(args.log.as_deref().map(|p| ("--log", p)));
@@ -131,6 +133,11 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let (interrupt, signal) = super::interrupt_on_signals();
+    let config = TuneConfig {
+        interrupt,
+        ..config
+    };
     let start = Instant::now();
     let first = state.done;
     let result = tune::run(&config, &mut state, |state, it| {
@@ -178,9 +185,24 @@ pub fn run(args: TuneArgs) -> Result<(), String> {
         );
         Ok(())
     });
+    if let Err(tune::TuneError::Match {
+        iteration,
+        error: arena::MatchError::Interrupted(_),
+    }) = result
+    {
+        print_or_drop!("{}", report(&config, &state));
+        eprintln_or_drop!(
+            "tune: interrupted in iteration {iteration}, which is not counted; {} holds the {} \
+             iterations before it, and the same command resumes",
+            args.state.display(),
+            state.done
+        );
+        let signal = signal.load(std::sync::atomic::Ordering::SeqCst);
+        return Ok(u8::try_from(128 + signal).unwrap_or(1));
+    }
     result.map_err(|e| format!("tune: {e}"))?;
     print_or_drop!("{}", report(&config, &state));
-    Ok(())
+    Ok(0)
 }
 
 /// The final report: each parameter's start, end (and the option to set), and its history at

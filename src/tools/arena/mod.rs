@@ -41,7 +41,7 @@ use crate::board::ggf::{now_unix, parse_ggf, GgfGame};
 use crate::board::text::{read_lines, FileError, Game};
 use crate::board::Position;
 use crate::game::Line;
-use crossbeam_channel::{bounded, unbounded, Receiver, TryRecvError};
+use crossbeam_channel::{bounded, never, select, unbounded, Receiver, TryRecvError};
 pub use game::{run_games, Finished, GameResult, MatchGame};
 use player::{
     start, EngineKind, EngineSpec, Failure, Launch, Player, Proto, TimeControl, Unsupported,
@@ -89,6 +89,10 @@ pub struct MatchConfig {
     /// The run's identity, written into each record (`GN[pair 17 game 1 run <id>]`) so that the
     /// shards of one run can be counted together and those of different runs cannot.
     pub run: Option<String>,
+    /// Disconnected to interrupt the match (the runner got SIGINT or SIGTERM): the games in
+    /// progress are dropped, every engine is ended with what it started, and the match returns
+    /// [`MatchError::Interrupted`] with the games counted so far.
+    pub interrupt: Option<Receiver<()>>,
 }
 
 impl MatchConfig {
@@ -174,7 +178,7 @@ pub fn stderr_log_path(logs: &std::path::Path, name: &str) -> std::path::PathBuf
 }
 
 /// Why a match could not be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum MatchError {
     /// No games to play.
     NoGames,
@@ -221,6 +225,9 @@ pub enum MatchError {
         /// Why the last one failed.
         reason: Failure,
     },
+    /// The match was interrupted ([`MatchConfig::interrupt`]); the games in progress were
+    /// dropped, those counted before are in this tally.
+    Interrupted(Box<Tally>),
 }
 
 impl fmt::Display for MatchError {
@@ -271,6 +278,11 @@ impl fmt::Display for MatchError {
                 f,
                 "engine '{engine}' could not be restarted {tries} times in a row (the last: \
                  {reason}); the match stopped"
+            ),
+            MatchError::Interrupted(tally) => write!(
+                f,
+                "interrupted after {} games; the games in progress were not counted",
+                tally.games()
             ),
         }
     }
@@ -464,7 +476,21 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
             stop_tx.take();
             return;
         }
-        for r in &rx {
+        let interrupt = config.interrupt.clone().unwrap_or_else(never);
+        loop {
+            let r = select! {
+                recv(rx) -> r => match r {
+                    Ok(r) => r,
+                    Err(_) => break,
+                },
+                recv(interrupt) -> _ => {
+                    start_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(MatchError::Interrupted(Box::new(tally.clone())));
+                    break;
+                }
+            };
             tally.add_game(r.outcome(), r.a_discs());
             if let Some(first) = halves.remove(&r.pair()) {
                 tally.add_pair(first, r.outcome());
@@ -550,6 +576,7 @@ mod tests {
             shard: Shard::WHOLE,
             done: Default::default(),
             run: None,
+            interrupt: None,
         };
         let set_up = Position::START.play("f5".parse().unwrap()).unwrap();
         let from_set_up = MatchConfig {
@@ -644,6 +671,7 @@ mod tests {
             shard: Shard::WHOLE,
             done: Default::default(),
             run: None,
+            interrupt: None,
         };
         let mut games = Vec::new();
         let tally = run(&config, |g, _| games.push(g.clone())).unwrap();
@@ -662,5 +690,30 @@ mod tests {
         let config = MatchConfig { games: 3, ..config };
         let tally = run(&config, |_, _| {}).unwrap();
         assert_eq!((tally.games(), tally.pairs()), (3, 1));
+
+        // Interrupted after the second game: the match ends with the games counted by then (a
+        // few more may come in before the interrupt is seen, never all 200).
+        let (tx, rx) = bounded::<()>(0);
+        let mut tx = Some(tx);
+        let config = MatchConfig {
+            games: 200,
+            openings: vec![Game::new(Position::START); 100],
+            interrupt: Some(rx),
+            ..config
+        };
+        let mut counted = 0;
+        let result = run(&config, |_, tally| {
+            counted = tally.games();
+            if counted == 2 {
+                tx.take();
+            }
+        });
+        match result {
+            Err(MatchError::Interrupted(tally)) => {
+                assert_eq!(tally.games(), counted);
+                assert!((2..200).contains(&counted), "{counted}");
+            }
+            other => panic!("not interrupted: {other:?}"),
+        }
     }
 }

@@ -366,6 +366,7 @@ mod tests {
                 shard: crate::tools::arena::Shard::WHOLE,
                 done: Default::default(),
                 run: None,
+                interrupt: None,
             },
             openings,
         };

@@ -256,6 +256,9 @@ pub struct TuneConfig {
     pub seed: u64,
     /// For depth/nodes limits: how long a move may take before the engine counts as hung.
     pub move_timeout: Duration,
+    /// Disconnected to interrupt the run: the iteration in progress ends as
+    /// [`arena::MatchError::Interrupted`] ([`arena::MatchConfig::interrupt`]) and is not counted.
+    pub interrupt: Option<crossbeam_channel::Receiver<()>>,
 }
 
 impl TuneConfig {
@@ -619,6 +622,7 @@ pub fn run(
             shard: arena::Shard::WHOLE,
             done: Default::default(),
             run: None,
+            interrupt: config.interrupt.clone(),
         };
         let mut failed = None;
         let tally = arena::run(&games, |game, _| {

@@ -13,6 +13,7 @@ fn config(params: Vec<Param>, iterations: usize) -> TuneConfig {
         concurrency: 1,
         seed: 3,
         move_timeout: Duration::from_secs(5),
+        interrupt: None,
     }
 }
 

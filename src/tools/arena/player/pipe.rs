@@ -303,7 +303,8 @@ impl Pipe {
 }
 
 /// Makes the program die with the runner, even a runner killed by SIGKILL (which runs no `Drop`):
-/// the kernel sends it SIGKILL when the thread that started it ends. The match starts each engine in
+/// the kernel sends it SIGKILL when the thread that started it ends. It gets a process group of
+/// its own, so that the terminal's signals reach the runner alone. The match starts each engine in
 /// the worker thread that uses it to the end of the match, so that is the runner's end.
 #[cfg(target_os = "linux")]
 fn die_with_parent(command: &mut Command) {
@@ -311,9 +312,9 @@ fn die_with_parent(command: &mut Command) {
     let runner = std::process::id() as libc::pid_t;
     // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe work
     // is allowed (another thread of the runner may have held a lock at the fork). It calls only
-    // prctl and getppid, which are plain system calls that take no lock and allocate nothing, reads
-    // the captured integer, and on error builds an io::Error from a raw errno, which does not
-    // allocate either. No memory is shared with the parent's threads.
+    // prctl, getppid and setpgid, which are plain system calls that take no lock and allocate
+    // nothing, reads the captured integer, and on error builds an io::Error from a raw errno, which
+    // does not allocate either. No memory is shared with the parent's threads.
     unsafe {
         command.pre_exec(move || {
             if libc::prctl(
@@ -330,6 +331,12 @@ fn die_with_parent(command: &mut Command) {
             // signal, so the child must not go on.
             if libc::getppid() != runner {
                 return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            // A process group of its own: a Ctrl-C at the terminal goes to the runner alone, which
+            // ends the match and its engines in order, instead of killing the engines mid-game
+            // (their games counted as crashes) while the runner looks on.
+            if libc::setpgid(0, 0) == -1 {
+                return Err(std::io::Error::last_os_error());
             }
             Ok(())
         });
