@@ -438,11 +438,12 @@ fn engine_stderr_is_kept_next_to_out() {
 }
 
 /// A GTP engine in front of wedge's GTP front end that knows `set_depth` (logged, not passed on) and
-/// refuses `time_settings` and `time_left`; wedge itself is set to 10 ms a move before the session.
-fn gtp_wrapper(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+/// answers `time_settings` and `time_left` with the case arm `times` (logged, not passed on); wedge
+/// itself is set to 10 ms a move before the session.
+fn gtp_wrapper(dir: &std::path::Path, times: &str) -> (PathBuf, PathBuf) {
     let log = dir.join("gtp-commands.log");
     let body = format!(
-        "d=$(mktemp -d)\nmkfifo \"$d/in\"\n{WEDGE} --protocol gtp < \"$d/in\" &\nexec 3> \"$d/in\"\nprintf '0 time_settings 0 0.01 1\\n' >&3\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> {log}\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1 $2\" in\n    'known_command set_depth') printf '=%s true\\n\\n' \"$id\" ;;\n    set_depth*) printf '=%s\\n\\n' \"$id\" ;;\n    time_settings*|time_left*) printf '?%s unknown command\\n\\n' \"$id\" ;;\n    *) printf '%s\\n' \"$line\" >&3 ;;\n  esac\ndone\nexec 3>&-\nwait\nrm -rf \"$d\"\n",
+        "d=$(mktemp -d)\nmkfifo \"$d/in\"\n{WEDGE} --protocol gtp < \"$d/in\" &\nexec 3> \"$d/in\"\nprintf '0 time_settings 0 0.01 1\\n' >&3\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> {log}\n  set -- $line\n  id=''\n  case \"$1\" in [0-9]*) id=$1; shift ;; esac\n  case \"$1 $2\" in\n    'known_command set_depth') printf '=%s true\\n\\n' \"$id\" ;;\n    set_depth*) printf '=%s\\n\\n' \"$id\" ;;\n    {times}\n    *) printf '%s\\n' \"$line\" >&3 ;;\n  esac\ndone\nexec 3>&-\nwait\nrm -rf \"$d\"\n",
         log = log.display()
     );
     (sh_script(dir, "gtp-wrapper.sh", &body), log)
@@ -465,7 +466,8 @@ fn gtp_fixed_depth_needs_set_depth() {
 #[test]
 fn gtp_engine_plays_fixed_depth_and_clock_without_time_commands() {
     let dir = test_dir("gtp-depth");
-    let (wrapper, log) = gtp_wrapper(&dir);
+    let refuse = "time_settings*|time_left*) printf '?%s unknown command\\n\\n' \"$id\" ;;";
+    let (wrapper, log) = gtp_wrapper(&dir, refuse);
     let engine = format!("name=gtp cmd={} proto=gtp", wrapper.display());
     for limit in [["--depth", "2"], ["--tc", "30+0.1"]] {
         let games = dir.join(format!("{}.ggf", limit[0].trim_start_matches('-')));
@@ -493,6 +495,41 @@ fn gtp_engine_plays_fixed_depth_and_clock_without_time_commands() {
     }
     let commands = std::fs::read_to_string(&log).unwrap();
     assert!(commands.contains("set_depth 2"), "{commands}");
+    // `time_settings` was refused in both forms, so no `time_left` followed.
+    assert!(commands.contains("time_settings 30.000 0 0"), "{commands}");
+    assert!(commands.contains("time_settings 30 0 0"), "{commands}");
+    assert!(!commands.contains("time_left"), "{commands}");
+}
+
+/// An engine that takes GTP's whole seconds only: after one refusal it gets them.
+#[test]
+fn gtp_engine_that_refuses_fractions_gets_whole_seconds() {
+    let dir = test_dir("gtp-whole");
+    let whole = "time_settings*|time_left*) case \"$line\" in\n      \
+                 *.*) printf '?%s integers only\\n\\n' \"$id\" ;;\n      \
+                 *) printf '=%s\\n\\n' \"$id\" ;;\n    esac ;;";
+    let (wrapper, log) = gtp_wrapper(&dir, whole);
+    let engine = format!("name=gtp cmd={} proto=gtp", wrapper.display());
+    for limit in [["--tc", "30+0.1"], ["--movetime", "100"]] {
+        let mut args = vec!["--engine", &engine, "--engine", "greedy", "--games", "2"];
+        args.extend(limit);
+        let out = wedge_match(&args, 60);
+        assert!(out.status.success(), "{limit:?}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("failures: none"), "{limit:?}");
+    }
+    let commands = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = commands.lines().collect();
+    // Each run: the fractions once, then whole seconds only (a byo-yomi of at least 1 s).
+    for (fractions, whole) in [
+        ("time_settings 30.000 0 0", "time_settings 30 0 0"),
+        ("time_settings 0 0.100 1", "time_settings 0 1 1"),
+    ] {
+        let at = |text: &str| lines.iter().filter(|l| l.ends_with(text)).count();
+        assert_eq!((at(fractions), at(whole)), (1, 2), "{commands}");
+    }
+    let left: Vec<&&str> = lines.iter().filter(|l| l.contains("time_left")).collect();
+    assert!(!left.is_empty(), "{commands}");
+    assert!(left.iter().all(|l| !l.contains('.')), "{left:?}");
 }
 
 /// The report's counts: `N games,` on the first line, then `total P; unpaired games: U` after the
@@ -695,10 +732,33 @@ fn a_second_bestmove_is_a_protocol_violation_and_failures_set_the_exit_status() 
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(report.contains("failures: 2"), "{report}");
     assert!(
-        report.contains("protocol violation: a second bestmove"),
+        report.contains("protocol violation: a second answer ('bestmove"),
         "{report}"
     );
     assert!(report.contains("2 games, +0 =0 -2"), "{report}");
+
+    // The same over NBoard: wedge's NBoard front end with every `===` line written twice.
+    let doubler = sh_script(
+        &dir,
+        "nboard-doubler.sh",
+        &format!(
+            "{WEDGE} --protocol nboard | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in ===*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
+        ),
+    );
+    let engine = format!("name=doubler cmd={} proto=nboard", doubler.display());
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+        ],
+        30,
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(report.contains("failures: 2"), "{report}");
+    assert!(
+        report.contains("protocol violation: a second answer ('==="),
+        "{report}"
+    );
 }
 
 /// Under a clock an engine that does not answer by its flag loses on time, said so.

@@ -8,10 +8,12 @@ use super::*;
 /// command carries a number and only the answer with that number is taken, so a stray or late
 /// answer is never read as the answer to a later command.
 ///
-/// The time control goes as `time_settings` each game and `time_left` each move (a clock). Both are
-/// optional in GTP: an engine that refuses one is not sent it again and plays on its own timing,
-/// while the runner still enforces the clock. A fixed depth needs `set_depth`, which is checked at
-/// the start (`known_command`).
+/// The time control goes as `time_settings` each game and `time_left` each move (a clock), in
+/// seconds with milliseconds; an engine that refuses the fractions is sent whole seconds (GTP's
+/// own form: the times down, a byo-yomi of at least 1 s). Both commands are optional in GTP: an
+/// engine that refuses one is not sent it again (nor `time_left` when it refused `time_settings`)
+/// and plays on its own timing, while the runner still enforces the clock. A fixed depth needs
+/// `set_depth`, which is checked at the start (`known_command`).
 pub struct GtpPlayer {
     pipe: Pipe,
     /// The number of the next command.
@@ -19,8 +21,10 @@ pub struct GtpPlayer {
     tc: TimeControl,
     /// Cleared when the engine refuses `time_settings`.
     time_settings_ok: bool,
-    /// Cleared when the engine refuses `time_left`.
+    /// Cleared when the engine refuses `time_left`, or `time_settings`.
     time_left_ok: bool,
+    /// Set when the engine refused times with fractions of a second and took whole seconds.
+    whole_seconds: bool,
     /// The moves the engine's board holds.
     known: Vec<Move>,
     start_known: bool,
@@ -41,6 +45,7 @@ impl GtpPlayer {
             tc: launch.tc,
             time_settings_ok: true,
             time_left_ok: true,
+            whole_seconds: false,
             known: Vec::new(),
             start_known: false,
         };
@@ -130,6 +135,15 @@ fn gtp_answer(line: &str, id: u64) -> Option<(bool, &str)> {
     Some((ok, text.trim()))
 }
 
+/// A time in seconds as GTP commands carry it: with milliseconds, or whole (rounded down).
+fn seconds(t: Duration, whole: bool) -> String {
+    if whole {
+        t.as_secs().to_string()
+    } else {
+        format!("{:.3}", t.as_secs_f64())
+    }
+}
+
 fn gtp_colour(c: crate::board::Color) -> &'static str {
     match c {
         crate::board::Color::Black => "b",
@@ -141,19 +155,35 @@ impl Player<Position> for GtpPlayer {
     fn new_game(&mut self, _: u64) -> Result<(), Failure> {
         self.known.clear();
         self.start_known = false;
-        let settings = match self.tc {
+        let settings = |whole: bool| match self.tc {
             // Absolute time: the increments show in `time_left`.
             TimeControl::Clock { base, .. } => {
-                format!("time_settings {:.3} 0 0", base.as_secs_f64())
+                Some(format!("time_settings {} 0 0", seconds(base, whole)))
             }
-            TimeControl::MoveTime(t) => format!("time_settings 0 {:.3} 1", t.as_secs_f64()),
+            TimeControl::MoveTime(t) => {
+                let t = if whole {
+                    t.max(Duration::from_secs(1))
+                } else {
+                    t
+                };
+                Some(format!("time_settings 0 {} 1", seconds(t, whole)))
+            }
             // Byo-yomi time with no stones means "no time limit" in GTP: `set_depth` limits it.
-            TimeControl::Depth(_) => "time_settings 0 1 0".to_string(),
-            TimeControl::Nodes(_) => return Ok(()),
+            TimeControl::Depth(_) => Some("time_settings 0 1 0".to_string()),
+            TimeControl::Nodes(_) => None,
+        };
+        let (Some(first), Some(whole)) = (settings(self.whole_seconds), settings(true)) else {
+            return Ok(());
         };
         if self.time_settings_ok {
-            let answer = self.try_ask(&settings, Instant::now() + HANDSHAKE_TIMEOUT)?;
-            self.time_settings_ok = answer.is_ok();
+            let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+            let mut ok = self.try_ask(&first, deadline)?.is_ok();
+            if !ok && whole != first {
+                ok = self.try_ask(&whole, deadline)?.is_ok();
+                self.whole_seconds = ok;
+            }
+            self.time_settings_ok = ok;
+            self.time_left_ok &= ok;
         }
         Ok(())
     }
@@ -187,9 +217,9 @@ impl Player<Position> for GtpPlayer {
         if let (TimeControl::Clock { .. }, true) = (tc, self.time_left_ok) {
             let left = clocks.left[crate::game::Side::from(pos.side) as usize];
             let command = format!(
-                "time_left {} {:.3} 0",
+                "time_left {} {} 0",
                 gtp_colour(pos.side),
-                left.as_secs_f64()
+                seconds(left, self.whole_seconds)
             );
             self.time_left_ok = self.try_ask(&command, deadline)?.is_ok();
         }

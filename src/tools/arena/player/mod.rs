@@ -288,7 +288,7 @@ pub enum Failure {
         /// Its reply.
         reply: String,
     },
-    /// A second `bestmove` for one `go` (the line).
+    /// A second answer for one `go` (the line: `bestmove`, or NBoard's `===`).
     SecondBestmove(String),
     /// `bestmove none` in a live position.
     NoMove,
@@ -366,7 +366,7 @@ impl fmt::Display for Failure {
             ),
             Failure::SecondBestmove(line) => write!(
                 f,
-                "protocol violation: a second bestmove ('{}') for one go",
+                "protocol violation: a second answer ('{}') to one go",
                 crate::board::square::truncate(line)
             ),
             Failure::NoMove => f.write_str("answered 'bestmove none' in a live position"),

@@ -63,20 +63,29 @@ impl NboardPlayer {
         Ok(p)
     }
 
-    /// Pings and waits for the matching pong; returns the `error ...` lines read on the way.
+    /// Pings and waits for the matching pong; returns the `error ...` lines read on the way. A
+    /// move (`===`) on the way is a protocol violation: every `go` gets one, already read, so
+    /// another would be taken for the engine's next move.
     fn sync(&mut self, deadline: Instant) -> Result<Vec<String>, Failure> {
         self.ping += 1;
         let n = self.ping;
         self.pipe.send(&format!("ping {n}"))?;
         let want = format!("pong {n}");
         let mut errors = Vec::new();
+        let mut stray = None;
         self.pipe.wait(deadline, |l| {
             if l.starts_with("error") {
                 errors.push(l.to_string());
             }
+            if stray.is_none() && l.starts_with("===") {
+                stray = Some(l.to_string());
+            }
             l == want
         })?;
-        Ok(errors)
+        match stray {
+            Some(line) => Err(Failure::SecondBestmove(line)),
+            None => Ok(errors),
+        }
     }
 }
 
