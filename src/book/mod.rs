@@ -60,12 +60,69 @@ pub struct BookError {
     /// The file (or `<embedded>`).
     pub source: PathBuf,
     /// What is wrong.
-    pub message: String,
+    pub problem: BookProblem,
+}
+
+/// What is wrong with a book file.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BookProblem {
+    /// The file could not be read (the reason, as the system gives it).
+    Read(String),
+    /// Fewer bytes than a header.
+    TooShort(usize),
+    /// Not a wedge book.
+    BadMagic,
+    /// A format version this build does not read.
+    Version(u32),
+    /// The body's size does not match the header's entry count.
+    Size {
+        /// Entries the header counts.
+        entries: usize,
+        /// Bytes after the header.
+        bytes: usize,
+    },
+    /// The body's checksum does not match.
+    Checksum,
+    /// Entry `n` (from 0) is no position, or its score is out of range.
+    Invalid(usize),
+    /// Entry `n` is not in its canonical orientation (it would never be looked up).
+    NotCanonical(usize),
+    /// Entry `n` repeats the one before.
+    Repeat(usize),
+    /// Entry `n` sorts before the one before.
+    OutOfOrder(usize),
+}
+
+impl fmt::Display for BookProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookProblem::Read(e) => f.write_str(e),
+            BookProblem::TooShort(n) => write!(
+                f,
+                "too short for a book header ({n} bytes, need {HEADER_BYTES})"
+            ),
+            BookProblem::BadMagic => f.write_str("not a wedge book (bad magic bytes)"),
+            BookProblem::Version(v) => write!(f, "book version {v}, this wedge reads {VERSION}"),
+            BookProblem::Size { entries, bytes } => write!(
+                f,
+                "truncated or padded: header says {entries} entries ({} bytes), file has {bytes} \
+                 bytes after the header",
+                entries * ENTRY_BYTES
+            ),
+            BookProblem::Checksum => f.write_str("checksum mismatch (the file is corrupt)"),
+            BookProblem::Invalid(n) => write!(f, "entry {n} is not a valid position"),
+            BookProblem::NotCanonical(n) => {
+                write!(f, "entry {n} is not in its canonical orientation")
+            }
+            BookProblem::Repeat(n) => write!(f, "entry {n} repeats the one before"),
+            BookProblem::OutOfOrder(n) => write!(f, "entries out of order at {n}"),
+        }
+    }
 }
 
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.source.display(), self.message)
+        write!(f, "{}: {}", self.source.display(), self.problem)
     }
 }
 
@@ -106,36 +163,30 @@ impl Book {
 
     /// Reads a book from bytes; `source` names it in errors.
     pub fn from_bytes(bytes: &[u8], source: &Path) -> Result<Book, BookError> {
-        let err = |message: String| BookError {
+        let err = |problem| BookError {
             source: source.to_path_buf(),
-            message,
+            problem,
         };
         if bytes.len() < HEADER_BYTES {
-            return Err(err(format!(
-                "too short for a book header ({} bytes, need {HEADER_BYTES})",
-                bytes.len()
-            )));
+            return Err(err(BookProblem::TooShort(bytes.len())));
         }
         if &bytes[..8] != MAGIC {
-            return Err(err("not a wedge book (bad magic bytes)".into()));
+            return Err(err(BookProblem::BadMagic));
         }
         let version = u32_at(bytes, 8);
         if version != VERSION {
-            return Err(err(format!(
-                "book version {version}, this wedge reads {VERSION}"
-            )));
+            return Err(err(BookProblem::Version(version)));
         }
         let count = u32_at(bytes, 12) as usize;
         let body = &bytes[HEADER_BYTES..];
         if body.len() != count * ENTRY_BYTES {
-            return Err(err(format!(
-                "truncated or padded: header says {count} entries ({} bytes), file has {} bytes after the header",
-                count * ENTRY_BYTES,
-                body.len()
-            )));
+            return Err(err(BookProblem::Size {
+                entries: count,
+                bytes: body.len(),
+            }));
         }
         if checksum(body) != u64_at(bytes, 16) {
-            return Err(err("checksum mismatch (the file is corrupt)".into()));
+            return Err(err(BookProblem::Checksum));
         }
         let mut entries = Vec::with_capacity(count);
         for chunk in body.chunks_exact(ENTRY_BYTES) {
@@ -150,29 +201,20 @@ impl Book {
                 .ok()
                 .filter(|_| (-64..=64).contains(&e.score))
             else {
-                return Err(err(format!(
-                    "entry {} is not a valid position",
-                    entries.len()
-                )));
+                return Err(err(BookProblem::Invalid(entries.len())));
             };
             // Positions are kept in their canonical orientation: another one is never looked up.
             if board.canonical().0 != board {
-                return Err(err(format!(
-                    "entry {} is not in its canonical orientation",
-                    entries.len()
-                )));
+                return Err(err(BookProblem::NotCanonical(entries.len())));
             }
             if let Some(prev) = entries.last() {
                 let prev: &Entry = prev;
                 let (was, is) = ((prev.player, prev.opponent), (e.player, e.opponent));
                 if was == is {
-                    return Err(err(format!(
-                        "entry {} repeats the one before",
-                        entries.len()
-                    )));
+                    return Err(err(BookProblem::Repeat(entries.len())));
                 }
                 if was > is {
-                    return Err(err(format!("entries out of order at {}", entries.len())));
+                    return Err(err(BookProblem::OutOfOrder(entries.len())));
                 }
             }
             entries.push(e);
@@ -186,7 +228,7 @@ impl Book {
             crate::files::read_regular(path, crate::files::MAX_BOOK_BYTES).map_err(|e| {
                 BookError {
                     source: path.to_path_buf(),
-                    message: e.to_string(),
+                    problem: BookProblem::Read(e.to_string()),
                 }
             })?;
         Book::from_bytes(&bytes, path)
@@ -392,40 +434,30 @@ mod tests {
     fn corrupt_files_are_rejected() {
         let bytes = sample().to_bytes();
         let p = Path::new("b.book");
-        assert!(Book::from_bytes(&bytes[..10], p)
-            .unwrap_err()
-            .message
-            .contains("too short"));
-        assert!(Book::from_bytes(&bytes[..bytes.len() - 1], p)
-            .unwrap_err()
-            .message
-            .contains("truncated"));
+        let problem = |bytes: &[u8]| Book::from_bytes(bytes, p).unwrap_err().problem;
+        assert_eq!(problem(&bytes[..10]), BookProblem::TooShort(10));
+        assert!(matches!(
+            problem(&bytes[..bytes.len() - 1]),
+            BookProblem::Size { .. }
+        ));
         let mut bad = bytes.clone();
         bad[0] = b'X';
-        assert!(Book::from_bytes(&bad, p)
-            .unwrap_err()
-            .message
-            .contains("magic"));
+        assert_eq!(problem(&bad), BookProblem::BadMagic);
         let mut bad = bytes.clone();
         let last = bad.len() - 3;
         bad[last] ^= 1;
-        assert!(Book::from_bytes(&bad, p)
-            .unwrap_err()
-            .message
-            .contains("checksum"));
+        assert_eq!(problem(&bad), BookProblem::Checksum);
         let mut bad = bytes;
         bad[8] = 9;
-        assert!(Book::from_bytes(&bad, p)
-            .unwrap_err()
-            .message
-            .contains("version"));
+        assert_eq!(problem(&bad), BookProblem::Version(9));
         // Checksums right, entries wrong: a repeat, and a position the engine never looks up.
         let first = sample().entries[0];
         let twice = Book {
             entries: vec![first, first],
         };
         let e = Book::from_bytes(&twice.to_bytes(), p).unwrap_err();
-        assert!(e.message.contains("entry 1 repeats"), "{e}");
+        assert_eq!(e.problem, BookProblem::Repeat(1));
+        assert!(e.to_string().contains("entry 1 repeats"), "{e}");
         let turned = Board::START
             .legal_moves()
             .map(|sq| Board::START.play(sq).unwrap())
@@ -438,7 +470,6 @@ mod tests {
                 ..first
             }],
         };
-        let e = Book::from_bytes(&other.to_bytes(), p).unwrap_err();
-        assert!(e.message.contains("canonical"), "{e}");
+        assert_eq!(problem(&other.to_bytes()), BookProblem::NotCanonical(0));
     }
 }

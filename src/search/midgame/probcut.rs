@@ -108,15 +108,61 @@ pub struct MpcTableError {
     /// Line number, from 1 (0: the table as a whole).
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    pub problem: MpcProblem,
+}
+
+/// What is wrong with an MPC table or one of its lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MpcProblem {
+    /// The file is not UTF-8 text.
+    NotText,
+    /// A word that should be a finite number (the word, shortened to a readable length).
+    NotANumber(String),
+    /// A second `model` line.
+    SecondModel,
+    /// A model whose sigma leaves its range.
+    BadModel,
+    /// A row's empties or depths are not whole numbers 0-60.
+    NotWhole,
+    /// A row's numbers are out of their ranges.
+    BadRow,
+    /// A line that is neither a model nor a row (the line, shortened).
+    Unknown(String),
+    /// No `model` line.
+    NoModel,
+}
+
+impl std::fmt::Display for MpcProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MpcProblem::NotText => f.write_str("not a text file (not UTF-8)"),
+            MpcProblem::NotANumber(w) => write!(f, "'{w}' is not a number"),
+            MpcProblem::SecondModel => f.write_str("a second 'model' line (a table has one)"),
+            MpcProblem::BadModel => f.write_str(
+                "the model's sigma must stay at most 6400 at every empties count and depth, and \
+                 be above 0 at some",
+            ),
+            MpcProblem::NotWhole => f.write_str("empties and depths must be whole numbers 0-60"),
+            MpcProblem::BadRow => f.write_str(
+                "expected lo <= hi, shallow < depth, 0 < a <= 4, |b| <= 6400, 0 < sigma <= 6400 \
+                 and a whole number of samples",
+            ),
+            MpcProblem::Unknown(line) => write!(
+                f,
+                "expected 'model c0 c1 c2 c3' or 'row lo hi depth shallow a b sigma samples', got \
+                 '{line}'"
+            ),
+            MpcProblem::NoModel => f.write_str("no 'model' line"),
+        }
+    }
 }
 
 impl std::fmt::Display for MpcTableError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line == 0 {
-            write!(f, "{}", self.message)
+            write!(f, "{}", self.problem)
         } else {
-            write!(f, "line {}: {}", self.line, self.message)
+            write!(f, "line {}: {}", self.line, self.problem)
         }
     }
 }
@@ -137,10 +183,10 @@ impl std::fmt::Display for MpcFileError {
         match self {
             MpcFileError::Io(path, e) => write!(f, "{}: {e}", path.display()),
             MpcFileError::Table(path, e) if e.line == 0 => {
-                write!(f, "{}: {}", path.display(), e.message)
+                write!(f, "{}: {}", path.display(), e.problem)
             }
             MpcFileError::Table(path, e) => {
-                write!(f, "{}:{}: {}", path.display(), e.line, e.message)
+                write!(f, "{}:{}: {}", path.display(), e.line, e.problem)
             }
         }
     }
@@ -205,7 +251,7 @@ impl MpcTable {
                 path.to_path_buf(),
                 MpcTableError {
                     line: 0,
-                    message: "not a text file (not UTF-8)".into(),
+                    problem: MpcProblem::NotText,
                 },
             )
         })?;
@@ -221,9 +267,9 @@ impl MpcTable {
         let mut model = None;
         let mut rows = Vec::new();
         for (i, raw) in text.lines().enumerate() {
-            let err = |message: String| MpcTableError {
+            let err = |problem| MpcTableError {
                 line: i + 1,
-                message,
+                problem,
             };
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -236,26 +282,24 @@ impl MpcTable {
                     w.parse::<f64>()
                         .ok()
                         .filter(|x| x.is_finite())
-                        .ok_or_else(|| err(format!("'{}' is not a number", Excerpt(w))))
+                        .ok_or_else(|| err(MpcProblem::NotANumber(Excerpt(w).to_string())))
                 })
                 .collect::<Result<_, _>>()?;
             match (kind, numbers.len()) {
                 ("model", 4) => {
                     if model.is_some() {
-                        return Err(err("a second 'model' line (a table has one)".into()));
+                        return Err(err(MpcProblem::SecondModel));
                     }
                     let m = [numbers[0], numbers[1], numbers[2], numbers[3]];
                     if !plausible_model(&m) {
-                        return Err(err(
-                            "the model's sigma must stay at most 6400 at every empties count and \
-                             depth, and be above 0 at some"
-                                .into(),
-                        ));
+                        return Err(err(MpcProblem::BadModel));
                     }
                     model = Some(m);
                 }
                 ("row", 8) => {
-                    let whole = |x: f64| ((0.0..=60.0).contains(&x) && x.fract() == 0.0).then_some(x as u32);
+                    let whole = |x: f64| {
+                        ((0.0..=60.0).contains(&x) && x.fract() == 0.0).then_some(x as u32)
+                    };
                     let fields = (
                         whole(numbers[0]),
                         whole(numbers[1]),
@@ -263,7 +307,7 @@ impl MpcTable {
                         whole(numbers[3]),
                     );
                     let (Some(lo), Some(hi), Some(depth), Some(shallow)) = fields else {
-                        return Err(err("empties and depths must be whole numbers 0-60".into()));
+                        return Err(err(MpcProblem::NotWhole));
                     };
                     let fit = Fit {
                         a: numbers[4],
@@ -278,11 +322,7 @@ impl MpcTable {
                         || samples < 0.0
                         || samples.fract() != 0.0
                     {
-                        return Err(err(
-                            "expected lo <= hi, shallow < depth, 0 < a <= 4, |b| <= 6400, \
-                             0 < sigma <= 6400 and a whole number of samples"
-                                .into(),
-                        ));
+                        return Err(err(MpcProblem::BadRow));
                     }
                     rows.push(Row {
                         empties_lo: lo,
@@ -293,17 +333,12 @@ impl MpcTable {
                         samples: samples as u32,
                     });
                 }
-                _ => {
-                    return Err(err(format!(
-                        "expected 'model c0 c1 c2 c3' or 'row lo hi depth shallow a b sigma samples', got '{}'",
-                        Excerpt(line)
-                    )))
-                }
+                _ => return Err(err(MpcProblem::Unknown(Excerpt(line).to_string()))),
             }
         }
         let model = model.ok_or(MpcTableError {
             line: 0,
-            message: "no 'model' line".into(),
+            problem: MpcProblem::NoModel,
         })?;
         Ok(MpcTable::new(model, &rows))
     }
@@ -419,10 +454,13 @@ mod tests {
         let e = MpcTable::parse("model 1 2 3 4\nrow 1 2 x 4 5 6 7 8\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.to_string().contains("'x' is not a number"));
-        assert!(MpcTable::parse("row 1 2 3 1 1 0 100 100\n")
-            .unwrap_err()
-            .message
-            .contains("model"));
+        assert_eq!(
+            MpcTable::parse("row 1 2 3 1 1 0 100 100\n").unwrap_err(),
+            MpcTableError {
+                line: 0,
+                problem: MpcProblem::NoModel
+            }
+        );
         assert!(MpcTable::parse("model 1 2 3 4\nrow 30 20 8 4 1 0 100 100\n").is_err());
         // A huge word or line is quoted shortened, so an error line stays short.
         let long = "9".repeat(100_000);
