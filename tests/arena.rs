@@ -1017,6 +1017,50 @@ fn interrupted_runner_reports_and_ends_wrapped_engines() {
     }
 }
 
+/// SIGTERM while an engine that never answers its handshake is being started: the runner does
+/// not wait out the handshake's 20 s.
+#[cfg(target_os = "linux")]
+#[test]
+fn interrupted_start_ends_at_once() {
+    let dir = test_dir("interrupted-start");
+    let mute = sh_script(&dir, "mute.sh", "while read -r line; do :; done\n");
+    let engine = format!("name=mute cmd={}", mute.display());
+    let mut runner = Command::new(WEDGE)
+        .args([
+            "match", "--engine", &engine, "--engine", "greedy", "--games", "2",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while children_of(runner.id()).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = Command::new("kill")
+        .args(["-TERM", &runner.id().to_string()])
+        .status();
+    assert!(sent.unwrap().success());
+    let sent_at = Instant::now();
+    while runner.try_wait().unwrap().is_none() && sent_at.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let waited = sent_at.elapsed();
+    let _ = runner.kill();
+    let out = runner.wait_with_output().unwrap();
+    assert!(
+        waited < Duration::from_secs(15),
+        "the runner waited out the handshake"
+    );
+    assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("interrupted after 0 games"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn recount_of_the_written_games_gives_the_report_again() {
     let dir = test_dir("recount");

@@ -397,7 +397,13 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
     // Dropping `stop_tx` stops the match: workers see it between games, and waits for an engine's
     // answer end at once.
     let (stop_tx, stop_rx) = bounded::<()>(0);
-    let mut stop_tx = Some(stop_tx);
+    let stop_tx = Mutex::new(Some(stop_tx));
+    let stop_all = || {
+        stop_tx.lock().unwrap_or_else(|p| p.into_inner()).take();
+    };
+    let interrupt = config.interrupt.clone().unwrap_or_else(never);
+    // Disconnected when the pairing loop ends, so that the interrupt's watcher ends too.
+    let (ended_tx, ended_rx) = bounded::<()>(0);
     let started = Barrier::new(workers + 1);
     let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
     let (tx, rx) = unbounded::<R>();
@@ -423,6 +429,14 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
         }
     }
     std::thread::scope(|scope| {
+        // An interrupt stops the workers at once, even while their engines are being started.
+        let (interrupt, stop_all) = (&interrupt, &stop_all);
+        scope.spawn(move || {
+            select! {
+                recv(interrupt) -> _ => stop_all(),
+                recv(ended_rx) -> _ => {}
+            }
+        });
         for worker in 0..workers {
             let tx = tx.clone();
             let stop = stop_rx.clone();
@@ -470,13 +484,18 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
         }
         drop(tx);
         started.wait();
+        // Interrupted while the engines started: the engines that saw it failed as stopped.
+        if matches!(interrupt.try_recv(), Err(TryRecvError::Disconnected)) {
+            let mut first = start_error.lock().unwrap_or_else(|p| p.into_inner());
+            *first = Some(MatchError::Interrupted(Box::new(tally.clone())));
+        }
         let failed = start_error.lock().map_or(true, |e| e.is_some());
         if failed {
             // Stop the workers whose engines did start before they play a game.
-            stop_tx.take();
+            stop_all();
+            drop(ended_tx);
             return;
         }
-        let interrupt = config.interrupt.clone().unwrap_or_else(never);
         loop {
             let r = select! {
                 recv(rx) -> r => match r {
@@ -512,7 +531,8 @@ pub(crate) fn run_pairs<S, R: Counted + Send>(
             }
         }
         // Stops the workers still playing; their games are not counted.
-        stop_tx.take();
+        stop_all();
+        drop(ended_tx);
         drop(rx);
     });
     match start_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
