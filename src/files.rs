@@ -19,19 +19,71 @@ pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 /// them take several times as much, which is checked before they are decoded.
 pub const MAX_DATA_BYTES: u64 = 1 << 34;
 
+/// Opens `path` for writing with `options`, refusing anything but a regular file: a FIFO is
+/// opened without waiting for a reader (on Unix; with none, the open fails at once) and then
+/// refused, so an output path never blocks a run.
+pub fn open_output(options: &mut std::fs::OpenOptions, path: &Path) -> io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| match e.raw_os_error() {
+        // What a FIFO without a reader answers to a non-blocking open for writing.
+        #[cfg(unix)]
+        Some(libc::ENXIO) => not_regular_output(),
+        _ => e,
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular_output());
+    }
+    Ok(file)
+}
+
+/// The error for an output that is not a regular file.
+fn not_regular_output() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "not a regular file (a FIFO, device or socket): only regular files are written",
+    )
+}
+
 /// Writes `bytes` to `<path>.partial`, syncs it and renames it over `path`: a reader never sees
 /// half a file, and a failed write (a full disk) leaves the old file as it was and no partial one.
+/// A `.partial` left there (by a run killed while writing) is replaced; one that is not a regular
+/// file is refused, named. A symbolic link is written through (the file it names is replaced, the
+/// link kept), and a file replaced keeps its permissions.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let resolved;
+    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        // A link to nothing yet is written as a new file where it points.
+        resolved = std::fs::canonicalize(path).or_else(|_| {
+            std::fs::read_link(path).map(|to| path.parent().map_or(to.clone(), |dir| dir.join(&to)))
+        })?;
+        resolved.as_path()
+    } else {
+        path
+    };
+    let kept = std::fs::metadata(path).ok().map(|m| m.permissions());
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", partial.display()));
+    if std::fs::symlink_metadata(&partial).is_ok_and(|m| !m.is_file()) {
+        return Err(named(not_regular_output()));
+    }
     let written = (|| {
-        let mut f = std::fs::File::create(&partial)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        let mut f = open_output(&mut options, &partial).map_err(named)?;
+        if let Some(permissions) = kept.clone() {
+            f.set_permissions(permissions)?;
+        }
         io::Write::write_all(&mut f, bytes)?;
         f.sync_all()?;
         std::fs::rename(&partial, path)
     })();
-    if written.is_err() {
+    if written.is_err() && std::fs::symlink_metadata(&partial).is_ok_and(|m| m.is_file()) {
         let _ = std::fs::remove_file(&partial);
     }
     written
@@ -147,6 +199,48 @@ mod tests {
             let e = read_regular(Path::new(dev), 100).unwrap_err().to_string();
             assert!(e.contains("regular"), "{dev}: {e}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Whole writes: through a link (kept), keeping the replaced file's permissions, and a FIFO
+    /// where the output or its `.partial` goes refused at once (no reader would ever come).
+    #[cfg(unix)]
+    #[test]
+    fn whole_writes_keep_links_and_permissions_and_refuse_fifos() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("wedge-whole-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        let target = dir.join("real/w.bin");
+        std::fs::write(&target, b"old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = dir.join("w.bin");
+        std::os::unix::fs::symlink("real/w.bin", &link).unwrap();
+        write_whole(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+
+        let fifo = |path: &Path| {
+            let made = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(made.unwrap().success());
+        };
+        let out = dir.join("f.bin");
+        fifo(&out);
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).append(true);
+        let e = open_output(&mut options, &out).unwrap_err();
+        assert!(e.to_string().contains("regular"), "{e}");
+        let partial = dir.join("g.bin.partial");
+        fifo(&partial);
+        let e = write_whole(&dir.join("g.bin"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("g.bin.partial") && e.contains("regular"), "{e}");
+        assert!(!dir.join("g.bin").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

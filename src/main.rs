@@ -120,11 +120,13 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Some(Command::Match(args)) => match cli::matches::run(args) {
-            Ok(status) => return ExitCode::from(status),
+            Ok(status) if cli::stdout_failure().is_none() => return ExitCode::from(status),
+            Ok(_) => Ok(()),
             Err(e) => Err(e),
         },
         Some(Command::Tune(args)) => match cli::tune::run(args) {
-            Ok(status) => return ExitCode::from(status),
+            Ok(status) if cli::stdout_failure().is_none() => return ExitCode::from(status),
+            Ok(_) => Ok(()),
             Err(e) => Err(e),
         },
         Some(Command::Play(args)) => cli::play::run(args),

@@ -1017,6 +1017,48 @@ fn interrupted_runner_reports_and_ends_wrapped_engines() {
     }
 }
 
+/// Outputs that cannot take the match: a FIFO where an engine's stderr log goes is refused at once
+/// (no reader would ever come), and a report that cannot be written (a full device) fails the
+/// run, where a closed pipe (`| head`) does not.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_logs_and_reports_fail_the_match() {
+    let dir = test_dir("unwritable");
+    let games = dir.join("g.ggf");
+    let made = Command::new("mkfifo")
+        .arg(dir.join("g.ggf.w.stderr.log"))
+        .status();
+    assert!(made.unwrap().success());
+    let engine = format!("name=w cmd={WEDGE} option.Hash=4");
+    let games_arg = games.display().to_string();
+    let out = wedge_match(
+        &[
+            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1", "--out",
+            &games_arg,
+        ],
+        20,
+    );
+    assert_refused(&out, &["g.ggf.w.stderr.log", "regular"]);
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(WEDGE)
+        .args([
+            "match", "--engine", "greedy", "--engine", "random", "--games", "2",
+        ])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot write to standard output"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// SIGTERM while an engine that never answers its handshake is being started: the runner does
 /// not wait out the handshake's 20 s.
 #[cfg(target_os = "linux")]

@@ -907,6 +907,10 @@ fn an_output_that_is_an_input_or_another_file_is_refused_and_kept() {
     let nowhere = p(&dir.join("no/such/folder/b.book"));
     let book = ["book", "build", "--out", &nowhere, "--positions", "5"];
     assert_refused(&wedge(&book), "does not exist", "book build into nowhere");
+    // A path ending in a slash names a folder, even one that does not exist yet.
+    let slash = format!("{}/", p(&dir.join("new-folder")));
+    let train = ["train", "--data", &w, "--out", &slash, "--epochs", "1000"];
+    assert_refused(&wedge(&train), "a folder", "train into a folder to be");
     // So are outputs in a folder no file can be made in (even by root: /sys is the kernel's),
     // before a fit of many passes rather than after it.
     if cfg!(target_os = "linux") && std::path::Path::new("/sys").is_dir() {

@@ -270,16 +270,16 @@ pub(super) fn score_leaves(
                 path: p.to_path_buf(),
                 error,
             };
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(err)?;
+            let mut open = std::fs::OpenOptions::new();
+            open.create(true).append(true);
+            let mut file = crate::files::open_output(&mut open, p).map_err(err)?;
             let is_new = file.metadata().map(|m| m.len() == 0).unwrap_or(false);
             if is_new {
                 writeln!(file, "{}", journal_header(options)).map_err(err)?;
             }
-            Some(Mutex::new(file))
+            // The file, while its writes succeed: after a failed one (a full disk) nothing more
+            // is written, so no line is glued to a cut one.
+            Some((Mutex::new(Some(file)), p))
         }
         None => None,
     };
@@ -302,13 +302,22 @@ pub(super) fn score_leaves(
                 searcher.clear();
                 solver.clear();
                 let (score, depth) = score_leaf(board, options, &mut searcher, &mut solver);
-                if let Some(j) = &journal {
-                    if let Ok(mut f) = j.lock() {
+                if let Some((j, path)) = &journal {
+                    let mut j = j.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Some(f) = j.as_mut() {
                         let pos = Position {
                             board,
                             side: Color::Black,
                         };
-                        let _ = writeln!(f, "{pos} {score} {depth}").and_then(|_| f.flush());
+                        if let Err(e) = writeln!(f, "{pos} {score} {depth}").and_then(|_| f.flush())
+                        {
+                            *j = None;
+                            log::warn!(
+                                "cannot write the journal {}: {e}; the build goes on, and a \
+                                 resumed build scores the leaves from here on again",
+                                path.display()
+                            );
+                        }
                     }
                 }
                 if let Ok(mut r) = results.lock() {

@@ -282,10 +282,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     };
     let mut out = match &args.out {
         Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
+            wedge::files::open_output(std::fs::OpenOptions::new().create(true).append(true), path)
                 .map_err(|e| format!("{}: {e}", path.display()))?,
         ),
         None => None,
@@ -355,19 +352,19 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     let mut on_game = |record: String,
                        failure: &Option<(String, arena::player::Failure)>,
                        tally: &wedge::tools::arena::stats::Tally| {
-        if let Some(f) = out.as_mut() {
-            if let Err(e) = writeln!(f, "{record}").and_then(|_| f.flush()) {
-                if write_error.is_none() {
-                    // Said at once: the games go on being counted, and are lost from here on.
-                    let path = args.out.as_deref().unwrap_or(std::path::Path::new(""));
-                    eprintln_or_drop!(
-                        "match: writing {} failed: {e}; the games from here on are counted but \
-                         not saved",
-                        path.display()
-                    );
-                    write_error = Some(format!("writing {} failed: {e}", path.display()));
-                }
-            }
+        let failed = out
+            .as_mut()
+            .and_then(|f| writeln!(f, "{record}").and_then(|_| f.flush()).err());
+        if let Some(e) = failed {
+            // Said at once: the games go on being counted, and are not written from here on (a
+            // record cut by the failure would have the next one glued to it).
+            out = None;
+            let path = args.out.as_deref().unwrap_or(std::path::Path::new(""));
+            eprintln_or_drop!(
+                "match: writing {} failed: {e}; the games from here on are counted but not saved",
+                path.display()
+            );
+            write_error = Some(format!("writing {} failed: {e}", path.display()));
         }
         if let Some((engine, reason)) = failure {
             failures.push((engine.clone(), reason.to_string()));

@@ -5,12 +5,14 @@
 
 /// `print!` that drops the text when standard output is closed, instead of panicking: for the
 /// tools that keep SIGPIPE ignored because they write to engines' pipes (`match`, `tune`), whose
-/// output a user may cut short (`wedge match ... | head`) while games go on.
+/// output a user may cut short (`wedge match ... | head`) while games go on. Any other failure (a
+/// full disk) is kept as [`out`] keeps it, and fails the tool at its end.
 macro_rules! print_or_drop {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let mut out = std::io::stdout().lock();
-        let _ = write!(out, $($arg)*).and_then(|()| out.flush());
+        let written = write!(out, $($arg)*).and_then(|()| out.flush());
+        crate::cli::keep_stdout_failure(written);
     }};
 }
 
@@ -42,6 +44,15 @@ pub fn write_stdout(args: std::fmt::Arguments) {
     use std::io::Write as _;
     if let Err(e) = std::io::stdout().lock().write_fmt(args) {
         let _ = STDOUT_FAILED.set(format!("cannot write to standard output: {e}"));
+    }
+}
+
+/// Keeps a failed write to standard output for [`stdout_failure`], unless the reader closed it.
+pub fn keep_stdout_failure(written: std::io::Result<()>) {
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = STDOUT_FAILED.set(format!("cannot write to standard output: {e}"));
+        }
     }
 }
 
@@ -282,7 +293,9 @@ pub fn check_outputs<'a>(
 /// a folder, a file in a folder that does not exist, an existing file this user cannot open for
 /// writing, or a new one in a folder that takes no new file.
 pub fn check_output(path: &Path) -> Result<(), String> {
-    if path.is_dir() {
+    // `out/` names a folder even where none exists yet (the file would be `out/.partial`).
+    let text = path.as_os_str().as_encoded_bytes();
+    if path.is_dir() || text.ends_with(b"/") || path.file_name().is_none() {
         return Err(format!("{}: a folder, not a file to write", path.display()));
     }
     // Results go through a file beside it, renamed over it, or are read back before more is
@@ -305,13 +318,13 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             dir.display()
         ));
     }
-    // A file there must open for writing (some outputs are appended to in place); a new one needs
-    // a folder that takes a new file: a probe file is made and removed at once.
+    // A file there must open for writing (some outputs are appended to in place), and the folder
+    // must take a new file (whole outputs are written beside and renamed over the old one, and
+    // appended ones keep their run record or logs beside): a probe file is made and removed.
     if path.is_file() {
-        return match std::fs::OpenOptions::new().append(true).open(path) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(format!("{}: cannot write it: {e}", path.display())),
-        };
+        if let Err(e) = std::fs::OpenOptions::new().append(true).open(path) {
+            return Err(format!("{}: cannot write it: {e}", path.display()));
+        }
     }
     let probe = dir.join(format!(".wedge-probe-{}", std::process::id()));
     match std::fs::OpenOptions::new()
@@ -334,9 +347,9 @@ pub fn check_output(path: &Path) -> Result<(), String> {
 
 /// A channel that disconnects on the first SIGINT or SIGTERM (`None` where no handler could be
 /// set), and the signal's number once it came (0 before): a match or tuning run then ends its
-/// engines (with what they started) and reports what it played. A second signal ends the runner at once with
-/// status 128 + its number. Without the handler the signals keep their default action: the runner
-/// ends, and only its own children die with it.
+/// engines (with what they started) and reports what it played. A second signal ends the runner
+/// at once with status 128 + its number. Without the handler the signals keep their default
+/// action: the runner ends, and only its own children die with it.
 pub fn interrupt_on_signals() -> (
     Option<crossbeam_channel::Receiver<()>>,
     std::sync::Arc<std::sync::atomic::AtomicI32>,

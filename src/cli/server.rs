@@ -196,7 +196,10 @@ impl Records {
         }
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("games.ggf");
-        let games = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        let games = wedge::files::open_output(&mut options, &path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Records {
             games: BufWriter::new(games),
             summary: dir.join("summary.txt"),

@@ -121,10 +121,9 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
                     ));
                 }
             }
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
+            let mut options = std::fs::OpenOptions::new();
+            options.create(true).append(true);
+            let mut f = wedge::files::open_output(&mut options, path)
                 .map_err(|e| format!("tune: {}: {e}", path.display()))?;
             if fresh {
                 writeln!(f, "{header}").map_err(|e| format!("tune: {}: {e}", path.display()))?;

@@ -306,8 +306,14 @@ fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> 
     // A part a datagen run is writing to is not replaced (the run would go on in the old file).
     let mut held = Vec::new();
     for path in paths {
-        let Ok(file) = std::fs::OpenOptions::new().write(true).open(path) else {
-            continue;
+        let file = crate::files::open_output(std::fs::OpenOptions::new().write(true), path);
+        let file = match file {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                undo(fresh.len());
+                return Err(MergeError::Write(path.clone(), e));
+            }
         };
         if !datafile::lock_for_writing(&file, path) {
             undo(fresh.len());

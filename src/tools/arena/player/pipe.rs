@@ -79,14 +79,14 @@ impl Pipe {
     ) -> Result<Pipe, Failure> {
         let mut log = match stderr_log {
             Some(path) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| Failure::Log {
-                        path: path.to_path_buf(),
-                        error: e.to_string(),
-                    })?,
+                crate::files::open_output(
+                    std::fs::OpenOptions::new().create(true).append(true),
+                    path,
+                )
+                .map_err(|e| Failure::Log {
+                    path: path.to_path_buf(),
+                    error: e.to_string(),
+                })?,
             ),
             None => None,
         };
