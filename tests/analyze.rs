@@ -306,6 +306,42 @@ fn match_records_transcripts_and_wthor_files_analyse_with_json_and_svg() {
     let one = d.join("one.json");
     analyze("1", &one, None);
     assert_eq!(json(&one), doc);
+    // A numbered graph that would be an input, or the JSON report, is refused before the work.
+    let t_svg = d.join("t.txt");
+    let input = d.join("t-1.txt");
+    std::fs::copy(&transcript, &input).unwrap();
+    let both = [transcript.to_str().unwrap(), input.to_str().unwrap()];
+    let svg = wedge(&[
+        "analyze",
+        both[0],
+        both[1],
+        "--svg",
+        t_svg.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&svg.stderr);
+    assert!(
+        !svg.status.success() && err.contains("--svg (game 1)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(&transcript).unwrap()
+    );
+    let r1 = d.join("r-1.svg");
+    let clash = wedge(&[
+        "analyze",
+        both[0],
+        both[1],
+        "--svg",
+        d.join("r.svg").to_str().unwrap(),
+        "--json",
+        r1.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&clash.stderr);
+    assert!(
+        !clash.status.success() && err.contains("name the same file"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 

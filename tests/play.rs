@@ -182,6 +182,18 @@ fn save_load_edit_and_resume() {
         refused.last().unwrap().contains("not a regular file"),
         "{refused:?}"
     );
+    // A file of something else is not replaced; a saved game is.
+    let notes = temp("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    e.send(&format!("save {}", notes.display()));
+    let refused = e.until(|l| l.starts_with("error") || l.starts_with("Saved to"));
+    assert!(
+        refused.last().unwrap().contains("saving would replace it"),
+        "{refused:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    e.send(&format!("save {}", record.display()));
+    e.until(|l| l.starts_with("Saved to"));
     e.send("new");
     assert_eq!(moves(&to_prompt(&mut e)), "(none)");
     e.send(&format!("load {}", record.display()));

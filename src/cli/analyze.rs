@@ -100,9 +100,23 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
         }
         games.extend(read);
     }
-    let outputs: Vec<(&str, &std::path::Path)> = [("--json", &args.json), ("--svg", &args.svg)]
-        .into_iter()
-        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+    // Several games get a graph each, numbered: every one of those files is checked.
+    let mut named: Vec<(String, PathBuf)> = args
+        .json
+        .iter()
+        .map(|p| ("--json".into(), p.clone()))
+        .collect();
+    if let Some(svg) = &args.svg {
+        if games.len() > 1 {
+            named
+                .extend((1..=games.len()).map(|n| (format!("--svg (game {n})"), numbered(svg, n))));
+        } else {
+            named.push(("--svg".into(), svg.clone()));
+        }
+    }
+    let outputs: Vec<(&str, &Path)> = named
+        .iter()
+        .map(|(f, p)| (f.as_str(), p.as_path()))
         .collect();
     super::check_outputs("analyze", &outputs, args.files.iter().map(|p| p.as_path()))?;
     let jobs = args.jobs.unwrap_or_else(|| {

@@ -547,11 +547,33 @@ impl PlayFrontEnd {
             PlayCommand::Save(file) => {
                 // A FIFO or device would block the game (or be replaced): only files are written.
                 let path = std::path::Path::new(&file);
+                // The save replaces the file: one that holds anything but one saved game (a
+                // match's records, notes) is not overwritten, as for `--autosave`.
+                let other = |why: String| {
+                    Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        format!("it holds {why}, and saving would replace it; give another file"),
+                    ))
+                };
                 let written = match std::fs::metadata(path) {
                     Ok(m) if !m.is_file() => Err(std::io::Error::new(
                         std::io::ErrorKind::InvalidInput,
                         "not a regular file",
                     )),
+                    Ok(m) if m.len() > 0 => {
+                        match crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES) {
+                            Err(e) => Err(e),
+                            Ok(bytes) => {
+                                match saved::read_saved(&String::from_utf8_lossy(&bytes)) {
+                                    Err(e) => other(format!("no saved game ({e})")),
+                                    Ok(_) => crate::files::write_whole(
+                                        path,
+                                        format!("{}\n", self.record()).as_bytes(),
+                                    ),
+                                }
+                            }
+                        }
+                    }
                     _ => crate::files::write_whole(path, format!("{}\n", self.record()).as_bytes()),
                 };
                 match written {
