@@ -107,24 +107,36 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
                 header.push_str(&format!(",{0}_plus,{0}_minus,{0}", p.name));
             }
             let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
-            // A log goes on only under its own columns: another run's would take rows that
-            // do not fit them.
+            // A log goes on only under its own columns and after the iterations this state has
+            // counted: another run's would take rows that do not fit them.
+            let mut keep = None;
             if !fresh {
                 let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES)
                     .map_err(|e| format!("tune: {}: {e}", path.display()))?;
-                let first = String::from_utf8_lossy(&bytes);
-                if first.lines().next() != Some(header.as_str()) {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.lines().next() != Some(header.as_str()) {
                     return Err(format!(
                         "tune: {}: the log of another run (its first line is not this run's \
                          header, {header}); give another --log",
                         path.display()
                     ));
                 }
+                let kept = log_kept(&text, state.done)
+                    .map_err(|e| format!("tune: {}: {e}; give another --log", path.display()))?;
+                keep = (kept < bytes.len()).then_some(kept as u64);
             }
+            // A header cut short is written again, whole.
+            let fresh = fresh || keep == Some(0);
             let mut options = std::fs::OpenOptions::new();
             options.create(true).append(true);
             let mut f = wedge::files::open_output(&mut options, path)
                 .map_err(|e| format!("tune: {}: {e}", path.display()))?;
+            if let Some(len) = keep {
+                // A row cut by a crash, or the row of an iteration the state did not count
+                // (it is played again).
+                f.set_len(len)
+                    .map_err(|e| format!("tune: {}: {e}", path.display()))?;
+            }
             if fresh {
                 writeln!(f, "{header}").map_err(|e| format!("tune: {}: {e}", path.display()))?;
             }
@@ -139,13 +151,9 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
     };
     let start = Instant::now();
     let first = state.done;
+    // Each iteration's log row, then its state: a crash between them leaves a row the resumed
+    // run drops (`log_kept`) and plays again.
     let result = tune::run(&config, &mut state, |state, it| {
-        wedge::files::write_whole(&args.state, state.to_text(&config).as_bytes()).map_err(
-            |error| tune::TuneError::Save {
-                path: args.state.clone(),
-                error,
-            },
-        )?;
         if let Some((f, path)) = log.as_mut() {
             let mut line = format!(
                 "{},{},{},{}",
@@ -159,11 +167,19 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
             {
                 line.push_str(&format!(",{plus},{minus},{theta:.3}"));
             }
-            writeln!(f, "{line}").map_err(|error| tune::TuneError::Save {
-                path: path.clone(),
-                error,
-            })?;
+            writeln!(f, "{line}")
+                .and_then(|()| f.flush())
+                .map_err(|error| tune::TuneError::Save {
+                    path: path.clone(),
+                    error,
+                })?;
         }
+        wedge::files::write_whole(&args.state, state.to_text(&config).as_bytes()).map_err(
+            |error| tune::TuneError::Save {
+                path: args.state.clone(),
+                error,
+            },
+        )?;
         let per = start.elapsed().as_secs_f64() / (state.done - first) as f64;
         let eta = per * (config.iterations - state.done) as f64;
         let values: Vec<String> = config
@@ -204,6 +220,41 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
     Ok(0)
 }
 
+/// How many bytes of a log (`text`, its header checked) a run resumed after `done` iterations
+/// keeps: the header and the rows of iterations 1.. in order, without a last row cut short (no
+/// newline) or the row of iteration `done + 1` (written before its state was); rows of later
+/// iterations, or out of order, are another run's.
+fn log_kept(text: &str, done: usize) -> Result<usize, String> {
+    let Some(header) = text.find('\n') else {
+        return Ok(0);
+    };
+    let mut kept = header + 1;
+    let mut rows = 0;
+    while let Some(end) = text[kept..].find('\n') {
+        let row = &text[kept..kept + end];
+        let number = row.split(',').next().and_then(|n| n.parse::<usize>().ok());
+        if number != Some(rows + 1) {
+            return Err(format!(
+                "line {} is not the row of iteration {}: the log of another run",
+                rows + 2,
+                rows + 1
+            ));
+        }
+        if rows == done {
+            if text[kept + end + 1..].is_empty() {
+                break;
+            }
+            return Err(format!(
+                "rows past iteration {}, which this state has not played: the log of another run",
+                done + 1
+            ));
+        }
+        rows += 1;
+        kept += end + 1;
+    }
+    Ok(kept)
+}
+
 /// The final report: each parameter's start, end (and the option to set), and its history at
 /// each tenth of the run.
 fn report(config: &TuneConfig, state: &TuneState) -> String {
@@ -239,4 +290,30 @@ fn report(config: &TuneConfig, state: &TuneState) -> String {
         .collect();
     out.push_str(&format!("tuned: {}\n", options.join(" ")));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_kept;
+
+    #[test]
+    fn a_resumed_log_keeps_the_rows_its_state_counted() {
+        let h = "iteration,wins,draws,losses\n";
+        let row = |k: usize| format!("{k},1,0,1\n");
+        let rows = |n: usize| (1..=n).map(row).collect::<String>();
+        // Whole rows of counted iterations stay; a cut last row goes.
+        assert_eq!(log_kept(&format!("{h}{}", rows(2)), 2), Ok(h.len() + 16));
+        assert_eq!(log_kept(&format!("{h}{}3,1", rows(2)), 2), Ok(h.len() + 16));
+        // The row of the iteration after the state's (written before the state was) goes too.
+        assert_eq!(log_kept(&format!("{h}{}", rows(3)), 2), Ok(h.len() + 16));
+        assert_eq!(log_kept(&format!("{h}{}", rows(1)), 0), Ok(h.len()));
+        // Missing rows (a failed write) are kept as they are.
+        assert_eq!(log_kept(&format!("{h}{}", rows(1)), 5), Ok(h.len() + 8));
+        // Rows past that, or out of order, are another run's.
+        assert!(log_kept(&format!("{h}{}", rows(2)), 0).is_err());
+        assert!(log_kept(&format!("{h}{}", rows(4)), 2).is_err());
+        assert!(log_kept(&format!("{h}{}{}", row(1), row(3)), 5).is_err());
+        // A header cut short is written again.
+        assert_eq!(log_kept("iteration,wi", 0), Ok(0));
+    }
 }
