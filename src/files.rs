@@ -54,23 +54,18 @@ fn not_regular_output() -> io::Error {
 /// file is refused, named. A symbolic link is written through (the file it names is replaced, the
 /// link kept), and a file replaced keeps its permissions.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let resolved;
-    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        // A link to nothing yet is written as a new file where it points.
-        resolved = std::fs::canonicalize(path).or_else(|_| {
-            std::fs::read_link(path).map(|to| path.parent().map_or(to.clone(), |dir| dir.join(&to)))
-        })?;
-        resolved.as_path()
-    } else {
-        path
-    };
+    let resolved = link_target(path);
+    let path = resolved.as_path();
     let kept = std::fs::metadata(path).ok().map(|m| m.permissions());
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", partial.display()));
-    if std::fs::symlink_metadata(&partial).is_ok_and(|m| !m.is_file()) {
-        return Err(named(not_regular_output()));
+    match std::fs::symlink_metadata(&partial) {
+        Ok(m) if !m.is_file() => return Err(named(not_regular_output())),
+        // A run killed while writing left it; it may have the replaced file's mode (read-only).
+        Ok(_) => std::fs::remove_file(&partial).map_err(named)?,
+        Err(_) => {}
     }
     let written = (|| {
         let mut options = std::fs::OpenOptions::new();
@@ -87,6 +82,26 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&partial);
     }
     written
+}
+
+/// The file a write to `path` replaces: `path`, or where its symbolic links lead, followed link
+/// by link (each relative to its own folder) to the end, even where that end does not exist yet
+/// (it is then made there). A loop of links ends after 40 steps, as the system's own lookup does.
+pub fn link_target(path: &Path) -> std::path::PathBuf {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        if !std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            break;
+        }
+        let Ok(to) = std::fs::read_link(&at) else {
+            break;
+        };
+        at = match at.parent() {
+            Some(dir) => dir.join(to),
+            None => to,
+        };
+    }
+    at
 }
 
 /// Checks that `path` names a regular file of at most `max_bytes` bytes, without opening it.
@@ -223,6 +238,15 @@ mod tests {
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         let mode = std::fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
+        // A chain of links to a file not made yet: made where the last one points.
+        std::os::unix::fs::symlink("real/new.bin", dir.join("link1.bin")).unwrap();
+        std::os::unix::fs::symlink("link1.bin", dir.join("link2.bin")).unwrap();
+        write_whole(&dir.join("link2.bin"), b"made").unwrap();
+        assert_eq!(std::fs::read(dir.join("real/new.bin")).unwrap(), b"made");
+        assert!(std::fs::symlink_metadata(dir.join("link1.bin"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
 
         let fifo = |path: &Path| {
             let made = std::process::Command::new("mkfifo").arg(path).status();

@@ -711,54 +711,38 @@ fn finished_game_is_not_an_opening() {
 #[test]
 fn a_second_bestmove_is_a_protocol_violation_and_failures_set_the_exit_status() {
     let dir = test_dir("double-bestmove");
-    // wedge with every `bestmove` line written twice.
-    let doubler = sh_script(
-        &dir,
-        "doubler.sh",
-        &format!(
-            "{WEDGE} \"$@\" | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in bestmove*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
-        ),
-    );
-    let engine = format!("name=doubler cmd={} option.Hash=4", doubler.display());
-    let out = wedge_match(
-        &[
-            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
-        ],
-        30,
-    );
-    let report = text(&out.stdout);
-    // Every game is lost by the engine that answered one `go` twice, and the run's status says
-    // that games ended in failures (docs/match.md), with the report written as always.
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(report.contains("failures: 2"), "{report}");
-    assert!(
-        report.contains("protocol violation: a second answer ('bestmove"),
-        "{report}"
-    );
-    assert!(report.contains("2 games, +0 =0 -2"), "{report}");
-
-    // The same over NBoard: wedge's NBoard front end with every `===` line written twice.
-    let doubler = sh_script(
-        &dir,
-        "nboard-doubler.sh",
-        &format!(
-            "{WEDGE} --protocol nboard | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in ===*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
-        ),
-    );
-    let engine = format!("name=doubler cmd={} proto=nboard", doubler.display());
-    let out = wedge_match(
-        &[
-            "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
-        ],
-        30,
-    );
-    let report = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(report.contains("failures: 2"), "{report}");
-    assert!(
-        report.contains("protocol violation: a second answer ('==="),
-        "{report}"
-    );
+    // wedge with every answer to `go` written twice: `bestmove` in its own protocol, `===` in
+    // NBoard's (its front end).
+    for (args, answer, proto) in [
+        ("\"$@\"", "bestmove", ""),
+        ("--protocol nboard", "===", "nboard"),
+    ] {
+        let doubler = sh_script(
+            &dir,
+            &format!("doubler-{answer}.sh"),
+            &format!(
+                "{WEDGE} {args} | while IFS= read -r line; do\n  printf '%s\\n' \"$line\"\n  case \"$line\" in {answer}*) printf '%s\\n' \"$line\" ;; esac\ndone\n"
+            ),
+        );
+        let mut engine = format!("name=doubler cmd={}", doubler.display());
+        if !proto.is_empty() {
+            engine.push_str(&format!(" proto={proto}"));
+        }
+        let out = wedge_match(
+            &[
+                "--engine", &engine, "--engine", "greedy", "--games", "2", "--depth", "1",
+            ],
+            30,
+        );
+        let report = text(&out.stdout);
+        // Every game is lost by the engine that answered one `go` twice, and the run's status
+        // says that games ended in failures (docs/match.md), with the report written as always.
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+        assert!(report.contains("failures: 2"), "{report}");
+        let violation = format!("protocol violation: a second answer ('{answer}");
+        assert!(report.contains(&violation), "{report}");
+        assert!(report.contains("2 games, +0 =0 -2"), "{report}");
+    }
 }
 
 /// Under a clock an engine that does not answer by its flag loses on time, said so.

@@ -394,6 +394,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     bar.finish_and_clear();
     // A match stopped on an engine that no longer starts, or interrupted, reports the games it
     // played, as any.
+    let interrupted = matches!(tally, Err(arena::MatchError::Interrupted(_)));
     let (tally, stopped) = match (tally, so_far) {
         (Err(e @ arena::MatchError::GaveUp { .. }), Some(so_far)) => (so_far, Some(e)),
         (Err(arena::MatchError::Interrupted(tally)), _) => (*tally, None),
@@ -413,15 +414,17 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     if let Some(e) = stopped {
         return Err(format!("match: {e}"));
     }
-    let signal = signal.load(std::sync::atomic::Ordering::SeqCst);
-    if signal != 0 {
+    if interrupted {
+        // A variant match is not resumed (its openings are drawn for the run).
         let resume = match &args.out {
-            Some(out) => format!(
+            Some(out) if args.variant.is_none() => format!(
                 "; the games counted are in {}, and the same command plays the rest",
                 out.display()
             ),
+            Some(out) => format!("; the games counted are in {}", out.display()),
             None => String::new(),
         };
+        let signal = signal.load(std::sync::atomic::Ordering::SeqCst);
         eprintln_or_drop!(
             "match: interrupted after {} games; the games in progress were not counted{resume}",
             tally.games()

@@ -298,6 +298,8 @@ pub fn check_output(path: &Path) -> Result<(), String> {
     if path.is_dir() || text.ends_with(b"/") || path.file_name().is_none() {
         return Err(format!("{}: a folder, not a file to write", path.display()));
     }
+    // A symbolic link is written through: the folder that matters is its target's.
+    let target = wedge::files::link_target(path);
     // Results go through a file beside it, renamed over it, or are read back before more is
     // appended: a device or FIFO would hang the reading or lose the writing.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
@@ -306,7 +308,7 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    let dir = match path.parent() {
+    let dir = match target.parent() {
         Some(dir) if dir.as_os_str().is_empty() => Path::new("."),
         Some(dir) => dir,
         None => return Ok(()),
@@ -345,10 +347,10 @@ pub fn check_output(path: &Path) -> Result<(), String> {
     }
 }
 
-/// A channel that disconnects on the first SIGINT or SIGTERM (`None` where no handler could be
-/// set), and the signal's number once it came (0 before): a match or tuning run then ends its
-/// engines (with what they started) and reports what it played. A second signal ends the runner
-/// at once with status 128 + its number. Without the handler the signals keep their default
+/// A channel that disconnects on the first SIGINT, SIGTERM or SIGHUP (`None` where no handler
+/// could be set), and the signal's number once it came (0 before): a match or tuning run then
+/// ends its engines (with what they started) and reports what it played. A second signal ends the
+/// runner at once with status 128 + its number. Without the handler the signals keep their default
 /// action: the runner ends, and only its own children die with it.
 pub fn interrupt_on_signals() -> (
     Option<crossbeam_channel::Receiver<()>>,
@@ -358,9 +360,10 @@ pub fn interrupt_on_signals() -> (
     let came = Arc::new(AtomicI32::new(0));
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGINT, SIGTERM};
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         use std::sync::atomic::Ordering;
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        // SIGHUP too: a closed terminal or SSH session must not leave what a wrapper started.
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             let (tx, rx) = crossbeam_channel::bounded::<()>(0);
             let seen = came.clone();
             std::thread::spawn(move || {

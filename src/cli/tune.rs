@@ -113,15 +113,17 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
             if !fresh {
                 let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES)
                     .map_err(|e| format!("tune: {}: {e}", path.display()))?;
-                let text = String::from_utf8_lossy(&bytes);
-                if text.lines().next() != Some(header.as_str()) {
+                let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+                // Without its newline, the start of this run's header is the header cut short.
+                let cut = !bytes.contains(&b'\n') && header.as_bytes().starts_with(first);
+                if first != header.as_bytes() && !cut {
                     return Err(format!(
                         "tune: {}: the log of another run (its first line is not this run's \
                          header, {header}); give another --log",
                         path.display()
                     ));
                 }
-                let kept = log_kept(&text, state.done)
+                let kept = log_kept(&bytes, state.done)
                     .map_err(|e| format!("tune: {}: {e}; give another --log", path.display()))?;
                 keep = (kept < bytes.len()).then_some(kept as u64);
             }
@@ -220,37 +222,31 @@ pub fn run(args: TuneArgs) -> Result<u8, String> {
     Ok(0)
 }
 
-/// How many bytes of a log (`text`, its header checked) a run resumed after `done` iterations
-/// keeps: the header and the rows of iterations 1.. in order, without a last row cut short (no
-/// newline) or the row of iteration `done + 1` (written before its state was); rows of later
-/// iterations, or out of order, are another run's.
-fn log_kept(text: &str, done: usize) -> Result<usize, String> {
-    let Some(header) = text.find('\n') else {
+/// How many bytes of a log (`bytes`, its header checked) a run resumed after `done` iterations
+/// keeps: the header and the rows of iterations up to `done`, in order (one missing after a
+/// failed write is no matter), without a last row cut short (no newline) or the row of iteration
+/// `done + 1` (written before its state was); any other row is another run's. A header without
+/// its newline keeps nothing.
+fn log_kept(bytes: &[u8], done: usize) -> Result<usize, String> {
+    let Some(header) = bytes.iter().position(|&b| b == b'\n') else {
         return Ok(0);
     };
     let mut kept = header + 1;
-    let mut rows = 0;
-    while let Some(end) = text[kept..].find('\n') {
-        let row = &text[kept..kept + end];
-        let number = row.split(',').next().and_then(|n| n.parse::<usize>().ok());
-        if number != Some(rows + 1) {
-            return Err(format!(
-                "line {} is not the row of iteration {}: the log of another run",
-                rows + 2,
-                rows + 1
-            ));
-        }
-        if rows == done {
-            if text[kept + end + 1..].is_empty() {
-                break;
+    let (mut last, mut line) = (0, 2);
+    while let Some(end) = bytes[kept..].iter().position(|&b| b == b'\n') {
+        let row = std::str::from_utf8(&bytes[kept..kept + end]).unwrap_or("");
+        match row.split(',').next().and_then(|n| n.parse::<usize>().ok()) {
+            Some(n) if n > last && n <= done => last = n,
+            Some(n) if n == done + 1 && kept + end + 1 == bytes.len() => break,
+            _ => {
+                return Err(format!(
+                    "line {line} is no row of the iterations 1 to {done} this state counted, in \
+                     order: the log of another run"
+                ))
             }
-            return Err(format!(
-                "rows past iteration {}, which this state has not played: the log of another run",
-                done + 1
-            ));
         }
-        rows += 1;
         kept += end + 1;
+        line += 1;
     }
     Ok(kept)
 }
@@ -298,6 +294,7 @@ mod tests {
 
     #[test]
     fn a_resumed_log_keeps_the_rows_its_state_counted() {
+        let log_kept = |text: &str, done| log_kept(text.as_bytes(), done);
         let h = "iteration,wins,draws,losses\n";
         let row = |k: usize| format!("{k},1,0,1\n");
         let rows = |n: usize| (1..=n).map(row).collect::<String>();
@@ -307,12 +304,14 @@ mod tests {
         // The row of the iteration after the state's (written before the state was) goes too.
         assert_eq!(log_kept(&format!("{h}{}", rows(3)), 2), Ok(h.len() + 16));
         assert_eq!(log_kept(&format!("{h}{}", rows(1)), 0), Ok(h.len()));
-        // Missing rows (a failed write) are kept as they are.
+        // Missing rows (a failed write) are kept as they are, and rows after them too.
         assert_eq!(log_kept(&format!("{h}{}", rows(1)), 5), Ok(h.len() + 8));
+        let gap = format!("{h}{}{}", row(1), row(3));
+        assert_eq!(log_kept(&gap, 3), Ok(gap.len()));
         // Rows past that, or out of order, are another run's.
         assert!(log_kept(&format!("{h}{}", rows(2)), 0).is_err());
         assert!(log_kept(&format!("{h}{}", rows(4)), 2).is_err());
-        assert!(log_kept(&format!("{h}{}{}", row(1), row(3)), 5).is_err());
+        assert!(log_kept(&format!("{h}{}{}", row(2), row(1)), 5).is_err());
         // A header cut short is written again.
         assert_eq!(log_kept("iteration,wi", 0), Ok(0));
     }
