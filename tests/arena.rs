@@ -5,6 +5,10 @@
 //! wrappers around wedge), exact game counts, the JSON report, openings from recorded games, stale
 //! answers, and engines that must die with a killed runner.
 
+mod common;
+
+#[cfg(target_os = "linux")]
+use common::procs::{alive, children_of, exits_within, family, survivors};
 use std::path::PathBuf;
 use std::time::Duration;
 use wedge::board::text::Game;
@@ -859,44 +863,8 @@ fn killed_runner_takes_its_engines_with_it() {
     while children.iter().any(|&p| alive(p)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let survivors: Vec<u32> = children.iter().copied().filter(|&p| alive(p)).collect();
-    for &pid in &survivors {
-        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-    }
-    assert!(
-        survivors.is_empty(),
-        "engines outlived the runner: {survivors:?}"
-    );
-}
-
-/// The processes whose parent is `parent`, from `/proc`.
-#[cfg(target_os = "linux")]
-fn children_of(parent: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid ...`: the command may hold spaces, so read after the ')'.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
-        if ppid == Some(parent) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// Whether process `pid` runs (is neither gone nor a zombie).
-#[cfg(target_os = "linux")]
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
-        .unwrap_or(false)
+    let left = survivors(&children);
+    assert!(left.is_empty(), "engines outlived the runner: {left:?}");
 }
 
 #[cfg(target_os = "linux")]
@@ -937,17 +905,6 @@ fn interrupted_runner_reports_and_ends_wrapped_engines() {
             .spawn()
             .unwrap();
         // The whole family: both wrappers, their engines and the `sleep` of the one asked to move.
-        let family = |root: u32| {
-            let mut all = Vec::new();
-            let mut queue = vec![root];
-            while let Some(p) = queue.pop() {
-                for c in children_of(p) {
-                    all.push(c);
-                    queue.push(c);
-                }
-            }
-            all
-        };
         let deadline = Instant::now() + Duration::from_secs(20);
         let mut started = Vec::new();
         while started.len() < 5 && Instant::now() < deadline {
@@ -966,22 +923,12 @@ fn interrupted_runner_reports_and_ends_wrapped_engines() {
         };
         let sent = Command::new("kill").args([signal, "--", &target]).status();
         assert!(sent.unwrap().success());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while runner.try_wait().unwrap().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let ended = runner.try_wait().unwrap().is_some();
+        let ended = exits_within(&mut runner, Duration::from_secs(10));
         let _ = runner.kill();
         let out = runner.wait_with_output().unwrap();
-        let survivors: Vec<u32> = started.iter().copied().filter(|&p| alive(p)).collect();
-        for &pid in &survivors {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
+        let left = survivors(&started);
         assert!(ended, "{signal}: the runner did not end");
-        assert!(
-            survivors.is_empty(),
-            "{signal}: outlived the runner: {survivors:?}"
-        );
+        assert!(left.is_empty(), "{signal}: outlived the runner: {left:?}");
         assert_eq!(
             out.status.code(),
             Some(status),
@@ -1068,17 +1015,10 @@ fn interrupted_start_ends_at_once() {
         .args(["-TERM", &runner.id().to_string()])
         .status();
     assert!(sent.unwrap().success());
-    let sent_at = Instant::now();
-    while runner.try_wait().unwrap().is_none() && sent_at.elapsed() < Duration::from_secs(15) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let waited = sent_at.elapsed();
+    let ended = exits_within(&mut runner, Duration::from_secs(15));
     let _ = runner.kill();
     let out = runner.wait_with_output().unwrap();
-    assert!(
-        waited < Duration::from_secs(15),
-        "the runner waited out the handshake"
-    );
+    assert!(ended, "the runner waited out the handshake");
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("interrupted after 0 games"),

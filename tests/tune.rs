@@ -1,6 +1,8 @@
 //! `wedge tune` through the binary: SPSA on a tiny budget moves a badly set weight towards the
 //! better region, writes its state and log, and a rerun of a finished run only reports.
 
+mod common;
+
 use std::process::Command;
 
 #[test]
@@ -183,6 +185,7 @@ fn an_engine_failure_stops_the_run_uncounted() {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_interrupted_run_ends_its_engines_and_keeps_its_state() {
+    use common::procs::{exits_within, family, survivors};
     use std::os::unix::fs::PermissionsExt;
     let dir = std::env::temp_dir().join(format!("wedge-tune-interrupt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -204,23 +207,6 @@ fn an_interrupted_run_ends_its_engines_and_keeps_its_state() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // The processes under `root`, from /proc's children lists (one a thread: the engines are
-    // started by the match's worker threads).
-    let family = |root: u32| {
-        let (mut all, mut queue) = (Vec::new(), vec![root]);
-        while let Some(p) = queue.pop() {
-            let tasks = std::fs::read_dir(format!("/proc/{p}/task"));
-            for task in tasks.into_iter().flatten().flatten() {
-                let text = std::fs::read_to_string(task.path().join("children"));
-                for c in text.unwrap_or_default().split_whitespace() {
-                    let c: u32 = c.parse().unwrap();
-                    all.push(c);
-                    queue.push(c);
-                }
-            }
-        }
-        all
-    };
     let sleeping = |pids: &[u32]| {
         pids.iter().any(|p| {
             std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "sleep")
@@ -240,22 +226,13 @@ fn an_interrupted_run_ends_its_engines_and_keeps_its_state() {
         .args(["-TERM", &tune.id().to_string()])
         .status();
     assert!(sent.unwrap().success());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while tune.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let ended = exits_within(&mut tune, std::time::Duration::from_secs(10));
     let _ = tune.kill();
     let out = tune.wait_with_output().unwrap();
-    let running = |p: &u32| {
-        std::fs::read_to_string(format!("/proc/{p}/stat"))
-            .is_ok_and(|s| !s.rsplit_once(')').unwrap().1.trim_start().starts_with('Z'))
-    };
-    let survivors: Vec<u32> = started.iter().copied().filter(running).collect();
-    for &p in &survivors {
-        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
-    }
+    let left = survivors(&started);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(survivors.is_empty(), "outlived the run: {survivors:?}");
+    assert!(ended, "the run did not end: {err}");
+    assert!(left.is_empty(), "outlived the run: {left:?}");
     assert_eq!(out.status.code(), Some(143), "{err}");
     assert!(err.contains("interrupted in iteration 1"), "{err}");
     if let Ok(text) = std::fs::read_to_string(&state) {

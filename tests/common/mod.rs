@@ -132,4 +132,6 @@ pub fn legal_in(pos: &Position, mv: &str) -> bool {
 }
 
 pub mod gui;
+#[cfg(target_os = "linux")]
+pub mod procs;
 pub mod webdriver;
