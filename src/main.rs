@@ -129,7 +129,10 @@ fn main() -> ExitCode {
             Ok(_) => Ok(()),
             Err(e) => Err(e),
         },
-        Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Play(args)) => match cli::play::run(args) {
+            Ok(status) => return ExitCode::from(status),
+            Err(e) => Err(e),
+        },
         Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),

@@ -573,3 +573,19 @@ fn moves_played(text: &str) -> usize {
         .split_whitespace()
         .count()
 }
+
+/// A game whose save on exit fails (the save file's place taken by a folder during the session)
+/// says so and ends with status 1: a script must not take the game for saved.
+#[test]
+fn a_failed_save_on_exit_ends_with_status_1() {
+    let path = temp("taken.ggf");
+    let _ = std::fs::remove_dir_all(&path);
+    let mut e = play(&["--no-book"], &path);
+    to_prompt(&mut e);
+    std::fs::create_dir_all(path.join("inside")).unwrap();
+    e.send("f5");
+    e.send("quit");
+    let lines = e.until(|l| l.starts_with("error: cannot save the game to"));
+    assert_eq!(e.wait_exit(), 1, "{lines:#?}");
+    std::fs::remove_dir_all(&path).unwrap();
+}

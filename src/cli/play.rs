@@ -49,7 +49,7 @@ pub struct PlayArgs {
 }
 
 /// Runs the game until `quit` or the end of the input.
-pub fn run(args: PlayArgs) -> Result<(), String> {
+pub fn run(args: PlayArgs) -> Result<u8, String> {
     let time = match (&args.clock, args.time) {
         (Some(clock), _) => {
             let words = ["time", "game", clock.as_str()].join(" ");
@@ -145,10 +145,8 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
         random: args.seed,
     };
     let stdin = std::io::BufReader::new(std::io::stdin());
+    // 1: the engine could not start (the log says why), or the last save of the game failed (its
+    // error line says so).
     let code = wedge::engine::session::run(PlayFrontEnd::new(config), stdin, std::io::stdout());
-    if code == 0 {
-        Ok(())
-    } else {
-        Err("the engine could not start".into())
-    }
+    Ok(code.clamp(0, 255) as u8)
 }

@@ -138,6 +138,12 @@ pub trait FrontEnd {
     /// Stops what runs on the worker for this front end: the session is ending.
     fn stop(&mut self);
 
+    /// The process exit status once the session has ended: 0, or 1 where the front end failed at
+    /// something it was asked to keep (a game it could not save).
+    fn exit_status(&self) -> i32 {
+        0
+    }
+
     /// Whether the session ends once its output cannot be written, nobody reading it any more
     /// (protocol.md, 2): yes for the engine protocols and the terminal game, whose output is
     /// their whole answer.
@@ -147,7 +153,7 @@ pub trait FrontEnd {
 }
 
 /// Runs `front` on `input` and `output` until it ends the session; returns the process exit status
-/// (1 when the engine could not start).
+/// (1 when the engine could not start, else [`FrontEnd::exit_status`]).
 pub fn run(front: impl FrontEnd, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
     let reader = move |events: Sender<Event>| {
         std::thread::Builder::new()
@@ -193,8 +199,8 @@ pub fn run_with(
         };
         if !go_on || (front.needs_output() && s.out.is_closed()) {
             front.stop();
-            return 0;
+            return front.exit_status();
         }
     }
-    0
+    front.exit_status()
 }

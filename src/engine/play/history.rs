@@ -167,7 +167,7 @@ impl PlayFrontEnd {
     /// Saves the game where `--resume` finds it, once it has changed in this session (starting
     /// `wedge play` does not overwrite the last game), through a temporary file so a crash never
     /// leaves half a record.
-    pub(super) fn autosave(&self, s: &mut Session<'_>) {
+    pub(super) fn autosave(&mut self, s: &mut Session<'_>) {
         let Some(path) = &self.config.autosave else {
             return;
         };
@@ -178,6 +178,7 @@ impl PlayFrontEnd {
             let _ = std::fs::create_dir_all(dir);
         }
         let written = crate::files::write_whole(path, format!("{}\n", self.record()).as_bytes());
+        self.unsaved = written.is_err();
         if let Err(e) = written {
             s.out.line(&format!(
                 "error: cannot save the game to {}: {e}",

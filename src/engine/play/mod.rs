@@ -18,7 +18,7 @@ mod tasks;
 pub use saved::{read_game, read_saved, GameTextError, SavedGame};
 
 use super::report::{GameEvent, Report, SearchEvent};
-use super::session::{FrontEnd, Session};
+use super::session::{FrontEnd, Session, Writer};
 use crate::board::ggf::now_unix;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -134,6 +134,8 @@ pub struct PlayFrontEnd {
     dirty: bool,
     /// `quit` was applied: the session ends.
     quit: bool,
+    /// The last autosave failed: the session ends with status 1 unless a later one succeeds.
+    unsaved: bool,
 }
 
 impl PlayFrontEnd {
@@ -157,6 +159,7 @@ impl PlayFrontEnd {
             draining: false,
             dirty: false,
             quit: false,
+            unsaved: false,
         };
         front.set_players(front.config.players);
         front
@@ -653,6 +656,14 @@ impl PlayFrontEnd {
 }
 
 impl FrontEnd for PlayFrontEnd {
+    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
+        if fatal {
+            eprintln!("wedge: the engine could not start: {message}");
+        } else {
+            log::warn!("{message}");
+        }
+    }
+
     fn begin(&mut self, s: &mut Session<'_>) {
         self.start(s);
         self.advance(s);
@@ -732,6 +743,10 @@ impl FrontEnd for PlayFrontEnd {
         if let Some(task) = &mut self.task {
             task.stop();
         }
+    }
+
+    fn exit_status(&self) -> i32 {
+        i32::from(self.unsaved)
     }
 }
 
