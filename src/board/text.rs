@@ -537,33 +537,88 @@ impl FromStr for Game {
 pub struct FileError {
     /// The file.
     pub path: PathBuf,
-    /// The 1-based line number, or 0 for an error reading the file itself.
+    /// The 1-based line number, or 0 for an error of the file as a whole.
     pub line: usize,
     /// What was wrong.
-    pub message: String,
+    pub problem: FileProblem,
 }
 
-impl fmt::Display for FileError {
-    /// `path:line: message`; a message longer than 1,000 characters (one quoting a huge token of
-    /// the file) is cut there, so the error stays one line of bounded length.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = match self.message.char_indices().nth(1000) {
-            None => self.message.clone(),
-            Some((cut, _)) => format!("{}... ({} bytes)", &self.message[..cut], self.message.len()),
-        };
-        if self.line == 0 {
-            write!(f, "{}: {message}", self.path.display())
-        } else {
-            write!(f, "{}:{}: {message}", self.path.display(), self.line)
+impl FileError {
+    /// An error of `path` at `line` (0: the whole file).
+    pub fn new(path: &Path, line: usize, problem: FileProblem) -> FileError {
+        FileError {
+            path: path.to_path_buf(),
+            line,
+            problem,
+        }
+    }
+
+    /// The error the file's reader found in a line, if it is one of type `E`.
+    pub fn found<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match &self.problem {
+            FileProblem::Found(e) => e.downcast_ref(),
+            _ => None,
         }
     }
 }
 
-impl std::error::Error for FileError {}
+/// What is wrong with a file.
+#[derive(Debug)]
+pub enum FileProblem {
+    /// The file could not be read.
+    Read(std::io::Error),
+    /// A line (or the text) is not valid UTF-8.
+    NotUtf8,
+    /// A line longer than this many bytes (damage: the format's lines are short).
+    LineTooLong(u64),
+    /// Nothing but blank lines and comments where data was expected.
+    Empty,
+    /// What the file's reader found wrong: a line's parse error, or the whole file's at line 0.
+    Found(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileProblem::Read(e) => write!(f, "{e}"),
+            FileProblem::NotUtf8 => f.write_str("the line is not valid UTF-8"),
+            FileProblem::LineTooLong(max) => write!(f, "a line longer than {max} bytes"),
+            FileProblem::Empty => f.write_str("no data in the file (it is empty or all comments)"),
+            FileProblem::Found(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    /// `path:line: problem`; a problem longer than 1,000 characters (one quoting a huge token of
+    /// the file) is cut there, so the error stays one line of bounded length.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let problem = self.problem.to_string();
+        let problem = match problem.char_indices().nth(1000) {
+            None => problem,
+            Some((cut, _)) => format!("{}... ({} bytes)", &problem[..cut], problem.len()),
+        };
+        if self.line == 0 {
+            write!(f, "{}: {problem}", self.path.display())
+        } else {
+            write!(f, "{}:{}: {problem}", self.path.display(), self.line)
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            FileProblem::Read(e) => Some(e),
+            FileProblem::Found(e) => Some(e.as_ref()),
+            _ => None,
+        }
+    }
+}
 
 /// Reads a text file line by line, skipping blank lines and comments (`#` or `%` first), and parses
 /// each remaining line with `parse`. The first failure is returned with the file and line.
-pub fn read_lines<T, E: fmt::Display>(
+pub fn read_lines<T, E: std::error::Error + Send + Sync + 'static>(
     path: &Path,
     parse: impl FnMut(&str) -> Result<T, E>,
 ) -> Result<Vec<T>, FileError> {
@@ -572,26 +627,19 @@ pub fn read_lines<T, E: fmt::Display>(
 
 /// [`read_lines`], also handing each comment line (`#` or `%` first, trimmed) to `comment` as it is
 /// met, so a reader can follow markers between the data lines.
-pub fn read_lines_with_comments<T, E: fmt::Display>(
+pub fn read_lines_with_comments<T, E: std::error::Error + Send + Sync + 'static>(
     path: &Path,
     mut comment: impl FnMut(&str),
     mut parse: impl FnMut(&str) -> Result<T, E>,
 ) -> Result<Vec<T>, FileError> {
-    let text =
-        crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES).map_err(|e| FileError {
-            path: path.to_path_buf(),
-            line: 0,
-            message: e.to_string(),
-        })?;
+    let text = crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES)
+        .map_err(|e| FileError::new(path, 0, FileProblem::Read(e)))?;
     // A byte-order mark (some Windows editors write one) is no part of the first line.
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
     let mut out = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
-        let line = std::str::from_utf8(raw).map_err(|_| FileError {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message: "the line is not valid UTF-8".to_string(),
-        })?;
+        let line = std::str::from_utf8(raw)
+            .map_err(|_| FileError::new(path, i + 1, FileProblem::NotUtf8))?;
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -600,11 +648,9 @@ pub fn read_lines_with_comments<T, E: fmt::Display>(
             comment(line);
             continue;
         }
-        out.push(parse(line).map_err(|e| FileError {
-            path: path.to_path_buf(),
-            line: i + 1,
-            message: e.to_string(),
-        })?);
+        out.push(
+            parse(line).map_err(|e| FileError::new(path, i + 1, FileProblem::Found(e.into())))?,
+        );
     }
     Ok(out)
 }

@@ -181,7 +181,8 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
             let all = match &args.openings {
                 Some(path) => arena::read_openings(path, args.opening_plies).map_err(|e| {
                     // A finished game as an opening: say how to use its first moves instead.
-                    if args.opening_plies.is_none() && e.message.starts_with("the game is over:") {
+                    let over = matches!(e.found(), Some(arena::OpeningError::Over(None)));
+                    if args.opening_plies.is_none() && over {
                         format!("{e} (--opening-plies N keeps the first N moves of each game)")
                     } else {
                         e.to_string()

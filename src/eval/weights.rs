@@ -3,7 +3,7 @@
 //! feature. Most terms come in a `...Mid` and an `...End` flavour: the evaluation blends the two by the
 //! number of empty squares (all `Mid` with 60 empties, all `End` with none).
 
-use crate::board::text::{read_lines, FileError};
+use crate::board::text::{read_lines, FileError, FileProblem};
 use crate::files::Excerpt;
 use std::fmt;
 use std::path::Path;
@@ -215,11 +215,7 @@ impl Weights {
         })?;
         // An empty file (or one of comments only) is a mistake, not "all built-in values".
         if named.is_empty() {
-            return Err(FileError {
-                path: path.to_path_buf(),
-                line: 0,
-                message: "the file names no weight (it is empty or all comments)".to_string(),
-            });
+            return Err(FileError::new(path, 0, FileProblem::Empty));
         }
         Ok(WeightsFile {
             weights: w,

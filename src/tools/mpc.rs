@@ -230,6 +230,8 @@ impl std::fmt::Display for ScoreLineError {
     }
 }
 
+impl std::error::Error for ScoreLineError {}
+
 /// Reads a file that [`format_scores`] wrote.
 pub fn read_scores(path: &Path) -> Result<Vec<DepthScores>, FileError> {
     read_lines_with_comments(

@@ -4,25 +4,23 @@
 //! lines before the first game are skipped in both.
 
 use super::NamedGame;
-use crate::board::text::{FileError, Game};
+use crate::board::text::{FileError, FileProblem, Game};
 use crate::board::Position;
 use std::path::Path;
 
 /// The games of `path`, each named by the file (and its number in the file when there are several).
 pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
-    let err = |line: usize, message: String| FileError {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
+    let err = |line: usize, problem: FileProblem| FileError::new(path, line, problem);
+    let found = |line: usize, e: GameFileError| err(line, FileProblem::Found(Box::new(e)));
     let bytes = crate::files::read_regular(path, crate::files::MAX_TEXT_BYTES)
-        .map_err(|e| err(0, e.to_string()))?;
+        .map_err(|e| err(0, FileProblem::Read(e)))?;
     let name = path.display().to_string();
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
     {
-        let games = crate::board::wthor::parse_wthor(&bytes).map_err(|e| err(0, e.to_string()))?;
+        let games = crate::board::wthor::parse_wthor(&bytes)
+            .map_err(|e| found(0, GameFileError::Wthor(e)))?;
         return Ok(games
             .into_iter()
             .enumerate()
@@ -38,16 +36,54 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
         // The line of the first byte that is not UTF-8 (lines count from 1).
         let bad = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..bad].iter().filter(|&&b| b == b'\n').count();
-        err(line, "not UTF-8 text".into())
+        err(line, FileProblem::NotUtf8)
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first = text.lines().map(str::trim).find(|l| !is_comment(l));
     if first.is_some_and(|l| l.starts_with("(;")) {
-        read_ggf_games(text, &name).map_err(|(line, m)| err(line, m))
+        read_ggf_games(text, &name).map_err(|(line, e)| found(line, e))
     } else {
-        read_transcripts(text, &name).map_err(|(line, m)| err(line, m))
+        read_transcripts(text, &name).map_err(|(line, e)| found(line, e))
     }
 }
+
+/// What is wrong with a file of games to analyse (with [`FileProblem::Found`]).
+#[derive(Debug)]
+pub enum GameFileError {
+    /// A WTHOR file that cannot be read.
+    Wthor(crate::board::wthor::WthorError),
+    /// Text between GGF games that is no game.
+    Ggf(crate::board::ggf::GgfError),
+    /// A GGF game (its 1-based number in the file) that cannot be read.
+    Game {
+        /// The game's number in the file.
+        number: usize,
+        /// What is wrong with it.
+        error: crate::board::ggf::GgfError,
+    },
+    /// A transcript that cannot be read, and the line.
+    Transcript {
+        /// What is wrong with it.
+        error: crate::board::text::TranscriptError,
+        /// The line.
+        text: String,
+    },
+}
+
+impl std::fmt::Display for GameFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameFileError::Wthor(e) => write!(f, "{e}"),
+            GameFileError::Ggf(e) => write!(f, "{e}"),
+            GameFileError::Game { number, error } => write!(f, "game {number}: {error}"),
+            GameFileError::Transcript { error, text } => {
+                write!(f, "{error} in '{}'", crate::files::Excerpt(text))
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameFileError {}
 
 /// Whether a line holds no game: blank, or a `#` or `%` comment.
 fn is_comment(line: &str) -> bool {
@@ -55,13 +91,16 @@ fn is_comment(line: &str) -> bool {
 }
 
 /// Every `(;...;)` game of a GGF text; an error gives the line its game starts on.
-fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, String)> {
-    let spans = crate::board::ggf::split_games(text).map_err(|(line, e)| (line, e.to_string()))?;
+fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, GameFileError)> {
+    let spans =
+        crate::board::ggf::split_games(text).map_err(|(line, e)| (line, GameFileError::Ggf(e)))?;
     let many = spans.len() > 1;
     let mut games = Vec::new();
     for (n, span) in spans.iter().enumerate() {
-        let record = crate::board::ggf::parse_ggf_record(span.text)
-            .map_err(|e| (span.line, format!("game {}: {e}", n + 1)))?;
+        let record = crate::board::ggf::parse_ggf_record(span.text).map_err(|error| {
+            let number = n + 1;
+            (span.line, GameFileError::Game { number, error })
+        })?;
         let player = |i: usize, default: &str| {
             record.players[i]
                 .clone()
@@ -83,7 +122,7 @@ fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Stri
 }
 
 /// One transcript a line from the start position (`#` and `%` lines are comments).
-fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, String)> {
+fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, GameFileError)> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -95,8 +134,10 @@ fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, St
         .iter()
         .enumerate()
         .map(|(n, &(line, l))| {
-            let game = Game::from_transcript(Position::START, l)
-                .map_err(|e| (line, format!("{e} in '{}'", crate::files::Excerpt(l))))?;
+            let game = Game::from_transcript(Position::START, l).map_err(|error| {
+                let text = l.to_string();
+                (line, GameFileError::Transcript { error, text })
+            })?;
             Ok(NamedGame {
                 source: if many {
                     format!("{name}:game {}", n + 1)

@@ -3,7 +3,7 @@
 //! data file that an interrupted run resumes (docs/training.md).
 
 use super::datafile::{self, Block, LabelKind, Record};
-use crate::board::text::{FileError, Game};
+use crate::board::text::{FileError, FileProblem, Game};
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::eval::Evaluator;
 use crate::files::MAX_TEXT_BYTES;
@@ -365,12 +365,8 @@ fn games_done(path: &Path) -> Result<HashSet<usize>, FileError> {
     const MAX_LINE: u64 = 1 << 16;
     let mut done = HashSet::new();
     let mut number = 0;
-    let at = |line: usize, message: String| FileError {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let file = std::fs::File::open(path).map_err(|e| at(0, e.to_string()))?;
+    let at = |line: usize, problem: FileProblem| FileError::new(path, line, problem);
+    let file = std::fs::File::open(path).map_err(|e| at(0, FileProblem::Read(e)))?;
     let mut reader = std::io::BufReader::new(file);
     let mut raw = Vec::new();
     loop {
@@ -378,23 +374,23 @@ fn games_done(path: &Path) -> Result<HashSet<usize>, FileError> {
         let read = (&mut reader)
             .take(MAX_LINE + 1)
             .read_until(b'\n', &mut raw)
-            .map_err(|e| at(number + 1, e.to_string()))?;
+            .map_err(|e| at(number + 1, FileProblem::Read(e)))?;
         if read == 0 {
             return Ok(done);
         }
         number += 1;
         if raw.len() as u64 > MAX_LINE {
-            return Err(at(number, format!("a line longer than {MAX_LINE} bytes")));
+            return Err(at(number, FileProblem::LineTooLong(MAX_LINE)));
         }
-        let line = std::str::from_utf8(&raw)
-            .map_err(|_| at(number, "the line is not valid UTF-8".to_string()))?;
+        let line = std::str::from_utf8(&raw).map_err(|_| at(number, FileProblem::NotUtf8))?;
         let line = line.strip_prefix('\u{feff}').unwrap_or(line).trim();
         if let Some(n) = line.strip_prefix("# game ") {
             if let Ok(n) = n.trim().parse() {
                 done.insert(n);
             }
         } else if !(line.is_empty() || line.starts_with('#') || line.starts_with('%')) {
-            super::samples::parse_line(line).map_err(|e| at(number, e.to_string()))?;
+            super::samples::parse_line(line)
+                .map_err(|e| at(number, FileProblem::Found(Box::new(e))))?;
         }
     }
 }

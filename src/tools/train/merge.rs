@@ -4,7 +4,7 @@
 //! deepest search, then the outcome; the first met among equals).
 
 use super::datafile::{self, Block, LabelKind, Record};
-use crate::board::text::{read_lines_with_comments, FileError};
+use crate::board::text::{read_lines_with_comments, FileError, FileProblem};
 use crate::board::Board;
 use std::collections::HashMap;
 use std::fmt;
@@ -163,13 +163,8 @@ pub fn merge(
             games.extend(data.blocks);
         } else {
             // A file that cannot be read says so before its labels are asked for.
-            crate::files::check_regular(path, crate::files::MAX_DATA_BYTES).map_err(|e| {
-                MergeError::Text(FileError {
-                    path: path.clone(),
-                    line: 0,
-                    message: e.to_string(),
-                })
-            })?;
+            crate::files::check_regular(path, crate::files::MAX_DATA_BYTES)
+                .map_err(|e| MergeError::Text(FileError::new(path, 0, FileProblem::Read(e))))?;
             let labels = text_labels.ok_or_else(|| MergeError::TextLabelsUnnamed(path.clone()))?;
             games.extend(read_text_blocks(path, labels).map_err(MergeError::Text)?);
         }

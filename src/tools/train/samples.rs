@@ -2,7 +2,7 @@
 //! <label>` lines, a `# game <n>` line after each game) or binary ([`super::datafile`], one block
 //! a game), so that samples know which game they come from.
 
-use crate::board::text::{FileError, ParseBoardError};
+use crate::board::text::{FileError, FileProblem, ParseBoardError};
 use crate::board::{Board, Position};
 use std::fmt;
 use std::path::Path;
@@ -76,11 +76,8 @@ pub fn read_sample_file(path: &Path) -> Result<SampleFile, FileError> {
         });
     let game_id = |n: u64| (salt ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     if super::datafile::is_binary_data(path) {
-        let data = super::datafile::read_data_file(path).map_err(|e| FileError {
-            path: path.to_path_buf(),
-            line: 0,
-            message: e.error.to_string(),
-        })?;
+        let data = super::datafile::read_data_file(path)
+            .map_err(|e| FileError::new(path, 0, FileProblem::Found(Box::new(e.error))))?;
         let samples = data
             .blocks
             .iter()

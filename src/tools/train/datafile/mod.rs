@@ -358,6 +358,8 @@ impl fmt::Display for DataFormatError {
     }
 }
 
+impl std::error::Error for DataFormatError {}
+
 /// A binary data file that cannot be used: which file, and why.
 #[derive(Debug)]
 pub struct DataFormatFileError {
