@@ -451,7 +451,7 @@ fn a_version_1_data_file_is_resumed_in_version_1_and_merges_into_version_2() {
     datagen(&openings(), &options, &fresh, &|_, _| {}).unwrap();
     let data = read_data_file(&fresh).unwrap();
     assert_eq!((data.version, data.blocks.len()), (2, 3));
-    // The same first game in version 1 (as files made before version 2 hold it): the run plays
+    // The same first game in a version 1 file: the run plays
     // the other two and writes them in the file's own version.
     let old = temp_path("old.wdb");
     let first = data.blocks.iter().find(|b| b.game == 0).unwrap();

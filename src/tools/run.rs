@@ -113,8 +113,8 @@ pub fn openings_text(openings: &[crate::board::text::Game]) -> String {
 
 /// Records run `id` (described by `about`, a line for people) and the file's `part` of it (`I/N`)
 /// beside `data`, or checks that the ones recorded there are the same: a resumed or sharded run
-/// appends only to its own data, and a shard only to its own part (a run file without a part, as
-/// older runs wrote, is taken for any). A data
+/// appends only to its own data, and a shard only to its own part (a run file without a part is
+/// taken for any). A data
 /// file with no run recorded is refused (it is not a run's); a run recorded for a missing or empty
 /// data file (a run that failed before writing) is replaced, unless a run holds the file's lock
 /// (it is still playing its first game). A file of at most `header` bytes (a binary data file's

@@ -441,7 +441,7 @@ impl PlayFrontEnd {
             (Players::Human(c), x) if x != 0 => {
                 let human_won = (c == Color::Black) == (x > 0);
                 if human_won {
-                    " - you win!"
+                    " - you win"
                 } else {
                     " - the engine wins"
                 }

@@ -103,7 +103,7 @@ impl Solver {
         // generation order, with its fastest-first key packed with that place into one word. The
         // moves are not sorted: each turn takes the smallest word left (a branch-free minimum over
         // the nine words). A cut-off usually comes at the first move, and an insertion sort's
-        // comparisons were the most mispredicted branches of the whole solver.
+        // comparisons would be the most mispredicted branches of the whole solver.
         const SLOTS: usize = (TT_MIN - 1) as usize;
         let (mut squares, mut flipped, mut answers) = ([0u8; SLOTS], [0u64; SLOTS], [0u64; SLOTS]);
         let mut keys = [u32::MAX; SLOTS];

@@ -373,5 +373,5 @@ impl Tree {
 /// Remaining depth from which a node marks itself busy in a parallel search. Interleaved runs of
 /// `wedge bench --depth 20 --threads 2` (AMD EPYC, 8 each; the threads make every run differ):
 /// median 1,380 ms with marks from depth 4 against 1,500 ms without; depth 22, 4 each: 2,980
-/// against 3,255 ms. Single runs from depths 2, 3, 5, 7 and 10 were no better than 4.
+/// against 3,255 ms. Depths 2, 3, 5, 7 and 10 measure no better than 4 (single runs).
 const BUSY_MIN_DEPTH: u32 = 4;

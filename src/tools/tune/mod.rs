@@ -161,7 +161,7 @@ impl std::error::Error for ParamError {}
 /// Why a tune state file cannot resume this run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StateError {
-    /// The text format of an earlier wedge.
+    /// A state file in the text (not JSON) format, which is not read.
     OldFormat,
     /// Not JSON of a state file: the line and what the reader said.
     Json {
@@ -406,8 +406,8 @@ struct StateFile {
     iterations: u64,
     seed: u64,
     pairs: u64,
-    /// The run's engine, time control and openings ([`TuneConfig::run_id`]); absent in the
-    /// files of earlier wedges, which are then resumed without this check.
+    /// The run's engine, time control and openings ([`TuneConfig::run_id`]); absent from
+    /// state files without a run id, which are resumed without this check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     run: Option<String>,
     done: u64,

@@ -95,7 +95,7 @@ fn the_state_reads_back_and_refuses_another_run() {
             Err(StateError::Setup)
         ));
     }
-    // A state written before the run id was kept resumes without that check.
+    // A state without a run id resumes without that check.
     let old = text.replace(&format!("\"run\": \"{}\",", c.run_id()), "");
     assert_ne!(old, text);
     assert_eq!(TuneState::parse(&old, &other).unwrap(), s);
