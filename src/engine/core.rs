@@ -5,7 +5,7 @@
 
 use super::game::{EngineGame, PerftTask, SearchTask};
 use super::learn::{LearnError, LearnJob, Learnt};
-use super::options::{level_limits, Effect, OptionError, Options};
+use super::options::{level_limits, Effect, OptionError, OptionFileError, Options};
 use super::worker::{self, Job};
 use super::Event;
 use crate::board::Position;
@@ -199,7 +199,7 @@ impl Core {
                 // On failure the book in use stays.
                 let book = loaded.map_err(|e| OptionError::File {
                     option: "BookFile",
-                    message: e.to_string(),
+                    error: OptionFileError::Book(e.into()),
                 })?;
                 self.book = (!book.is_empty()).then_some(book);
                 self.book_path = (!path.is_empty()).then(|| path.into());

@@ -5,7 +5,7 @@
 //! end has running and the session ends. No locks: the loop's thread is the only one that touches
 //! the game state.
 
-use super::core::Core;
+use super::core::{Core, CoreError};
 use super::input::read_lines;
 use super::worker::Report;
 use super::Event;
@@ -102,17 +102,44 @@ impl Session<'_> {
     }
 }
 
+/// What went wrong as a session started.
+#[derive(Debug)]
+pub enum StartProblem {
+    /// The core could not start: the session ends.
+    NoCore(CoreError),
+    /// The core started without something (the built-in book): a warning.
+    Warning(CoreError),
+    /// The input could not be started: the session ends.
+    NoInput(std::io::Error),
+}
+
+impl StartProblem {
+    /// Whether the session ends before it starts.
+    pub fn is_fatal(&self) -> bool {
+        !matches!(self, StartProblem::Warning(_))
+    }
+}
+
+impl std::fmt::Display for StartProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartProblem::NoCore(e) | StartProblem::Warning(e) => write!(f, "{e}"),
+            StartProblem::NoInput(e) => write!(f, "cannot start the input: {e}"),
+        }
+    }
+}
+
 /// One protocol's state machine, driven by [`run`]. Each method returns whether the session goes
 /// on.
 pub trait FrontEnd {
-    /// Says a problem at start-up in the protocol's way: a `fatal` one ends the session before it
+    /// Says a problem at start-up in the protocol's way: a fatal one ends the session before it
     /// starts (the engine cannot run), any other is a warning. By default it goes to the log
     /// (stderr), for protocols with no line of their own for it.
-    fn start_problem(&mut self, _out: &mut Writer<'_>, message: &str, fatal: bool) {
-        if fatal {
-            log::error!("{message}");
+    fn start_problem(&mut self, _out: &mut Writer<'_>, problem: &StartProblem) {
+        if problem.is_fatal() {
+            log::error!("{problem}");
         } else {
-            log::warn!("{message}");
+            log::warn!("{problem}");
         }
     }
 
@@ -176,16 +203,15 @@ pub fn run_with(
     let (core, warning) = match Core::start(events_tx.clone()) {
         Ok(c) => c,
         Err(e) => {
-            front.start_problem(&mut out, &e.to_string(), true);
+            front.start_problem(&mut out, &StartProblem::NoCore(e));
             return 1;
         }
     };
     if let Some(w) = warning {
-        front.start_problem(&mut out, &w.to_string(), false);
+        front.start_problem(&mut out, &StartProblem::Warning(w));
     }
     if let Err(e) = start_input(events_tx) {
-        let message = format!("cannot start the input: {e}");
-        front.start_problem(&mut out, &message, true);
+        front.start_problem(&mut out, &StartProblem::NoInput(e));
         return 1;
     }
     let mut s = Session { core, out };

@@ -9,7 +9,7 @@
 use super::core::CoreError;
 use super::options::declarations;
 use super::report::{GameEvent, Report, SearchEvent, ToolReport};
-use super::session::{FrontEnd, Session, Writer};
+use super::session::{FrontEnd, Session, StartProblem, Writer};
 use super::variant;
 use crate::board::{Move, Position};
 use crate::protocol::output::{
@@ -104,8 +104,8 @@ impl Default for WedgeFrontEnd {
 }
 
 impl FrontEnd for WedgeFrontEnd {
-    fn start_problem(&mut self, out: &mut Writer<'_>, message: &str, _fatal: bool) {
-        error(out, message);
+    fn start_problem(&mut self, out: &mut Writer<'_>, problem: &StartProblem) {
+        error(out, problem);
     }
 
     fn line(&mut self, s: &mut Session<'_>, line: Result<String, LineError>) -> bool {

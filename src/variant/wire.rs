@@ -120,16 +120,93 @@ pub struct ServerMessage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     /// What is wrong.
-    pub reason: String,
+    pub fault: WireFault,
     /// The offending bytes (the whole message, or as much of it as was read).
     pub bytes: Vec<u8>,
 }
 
 impl DecodeError {
-    fn new(reason: impl Into<String>, bytes: &[u8]) -> DecodeError {
+    fn new(fault: WireFault, bytes: &[u8]) -> DecodeError {
         DecodeError {
-            reason: reason.into(),
+            fault,
             bytes: bytes.to_vec(),
+        }
+    }
+}
+
+/// What is wrong with a message's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireFault {
+    /// Fewer bytes than a header and a terminator.
+    TooShort,
+    /// The header's byte at this offset is not a space.
+    HeaderSpace(usize),
+    /// The status digit is not 0 to 3.
+    Status,
+    /// The remaining time is not `TTTTT.TT`.
+    Time,
+    /// A number field of the header is not a 3-character number.
+    Number,
+    /// The last move is neither -1 -1 nor a square.
+    LastMove,
+    /// The white disc count is out of range.
+    WhiteCount,
+    /// The red disc count is out of range.
+    RedCount,
+    /// The message does not end with `\0` or a second space.
+    Terminator,
+    /// The cells are not pairs of a digit and a space.
+    CellPairs,
+    /// A cell is not 0 to 3.
+    Cell,
+    /// A cell is not followed by a space.
+    CellSpace,
+    /// More cells than [`MAX_CELLS`].
+    TooManyCells,
+    /// A cell is not 0 to 3, and no terminator stands there either (read from a stream).
+    CellOrEnd,
+    /// More than [`MAX_FILLER`] bytes of filler and no message.
+    NoMessage,
+    /// A move is not 9 bytes.
+    MoveLength,
+    /// A move is not `RRR CCC ` and a terminator.
+    MoveShape,
+    /// A move does not end with `\0` or a space.
+    MoveEnd,
+    /// A move's row is not a number.
+    Row,
+    /// A move's column is not a number.
+    Column,
+}
+
+impl fmt::Display for WireFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WireFault::TooShort => f.write_str("too short for a message"),
+            WireFault::HeaderSpace(at) => write!(f, "byte {at} of the header must be a space"),
+            WireFault::Status => f.write_str("the status must be 0 to 3"),
+            WireFault::Time => f.write_str("the remaining time is not TTTTT.TT"),
+            WireFault::Number => f.write_str("a number field is not a 3-character number"),
+            WireFault::LastMove => f.write_str("the last move is neither -1 -1 nor a square"),
+            WireFault::WhiteCount => f.write_str("the white disc count is out of range"),
+            WireFault::RedCount => f.write_str("the red disc count is out of range"),
+            WireFault::Terminator => f.write_str("the message must end with \\0 or a second space"),
+            WireFault::CellPairs => f.write_str("the cells are not pairs of a digit and a space"),
+            WireFault::Cell => f.write_str("a cell must be 0 to 3"),
+            WireFault::CellSpace => f.write_str("each cell must be followed by a space"),
+            WireFault::TooManyCells => write!(f, "more than {MAX_CELLS} cells"),
+            WireFault::CellOrEnd => {
+                f.write_str("a cell must be 0 to 3 (or the message end with \\0 or a second space)")
+            }
+            WireFault::NoMessage => write!(
+                f,
+                "more than {MAX_FILLER} bytes of \\0, space or line ends and no message"
+            ),
+            WireFault::MoveLength => f.write_str("a move is 9 bytes"),
+            WireFault::MoveShape => f.write_str("a move is `RRR CCC ` and a terminator"),
+            WireFault::MoveEnd => f.write_str("a move must end with \\0 or a space"),
+            WireFault::Row => f.write_str("the row is not a number"),
+            WireFault::Column => f.write_str("the column is not a number"),
         }
     }
 }
@@ -139,7 +216,7 @@ impl fmt::Display for DecodeError {
         write!(
             f,
             "{} (bytes: \"{}\", {} bytes)",
-            self.reason,
+            self.fault,
             escape_bytes(&self.bytes),
             self.bytes.len()
         )
@@ -307,20 +384,18 @@ impl ServerMessage {
 
     /// Decodes a whole message, terminator included (`\0` or a space after the last cell's space).
     pub fn decode(bytes: &[u8]) -> Result<ServerMessage, DecodeError> {
-        let bad = |reason: &str| DecodeError::new(reason, bytes);
+        let bad = |fault: WireFault| DecodeError::new(fault, bytes);
         if bytes.len() < HEADER_LEN + 1 {
-            return Err(bad("too short for a message"));
+            return Err(bad(WireFault::TooShort));
         }
         let (header, rest) = bytes.split_at(HEADER_LEN);
         for at in [1, 10, 14, 18, 22, 26] {
             if header[at] != b' ' {
-                return Err(bad(&format!("byte {at} of the header must be a space")));
+                return Err(bad(WireFault::HeaderSpace(at)));
             }
         }
-        let status =
-            Status::from_digit(header[0]).ok_or_else(|| bad("the status must be 0 to 3"))?;
-        let time_left =
-            parse_time(&header[2..10]).ok_or_else(|| bad("the remaining time is not TTTTT.TT"))?;
+        let status = Status::from_digit(header[0]).ok_or_else(|| bad(WireFault::Status))?;
+        let time_left = parse_time(&header[2..10]).ok_or_else(|| bad(WireFault::Time))?;
         let fields = [
             &header[11..14],
             &header[15..18],
@@ -329,26 +404,25 @@ impl ServerMessage {
         ];
         let mut numbers = [0i32; 4];
         for (n, field) in numbers.iter_mut().zip(fields) {
-            *n = parse_int(field)
-                .ok_or_else(|| bad("a number field is not a 3-character number"))?;
+            *n = parse_int(field).ok_or_else(|| bad(WireFault::Number))?;
         }
-        let last_move = parse_last_move(numbers[0], numbers[1])
-            .ok_or_else(|| bad("the last move is neither -1 -1 nor a square"))?;
+        let last_move =
+            parse_last_move(numbers[0], numbers[1]).ok_or_else(|| bad(WireFault::LastMove))?;
         let count = |n: i32| u32::try_from(n).ok().filter(|&n| n as usize <= MAX_CELLS);
-        let white = count(numbers[2]).ok_or_else(|| bad("the white disc count is out of range"))?;
-        let red = count(numbers[3]).ok_or_else(|| bad("the red disc count is out of range"))?;
+        let white = count(numbers[2]).ok_or_else(|| bad(WireFault::WhiteCount))?;
+        let red = count(numbers[3]).ok_or_else(|| bad(WireFault::RedCount))?;
         let (body, terminator) = rest.split_at(rest.len() - 1);
         if !matches!(terminator, [0] | [b' ']) {
-            return Err(bad("the message must end with \\0 or a second space"));
+            return Err(bad(WireFault::Terminator));
         }
         if body.len() % 2 != 0 || body.len() / 2 > MAX_CELLS {
-            return Err(bad("the cells are not pairs of a digit and a space"));
+            return Err(bad(WireFault::CellPairs));
         }
         let mut cells = Vec::with_capacity(body.len() / 2);
         for pair in body.chunks_exact(2) {
-            let cell = digit_cell(pair[0]).ok_or_else(|| bad("a cell must be 0 to 3"))?;
+            let cell = digit_cell(pair[0]).ok_or_else(|| bad(WireFault::Cell))?;
             if pair[1] != b' ' {
-                return Err(bad("each cell must be followed by a space"));
+                return Err(bad(WireFault::CellSpace));
             }
             cells.push(cell);
         }
@@ -397,7 +471,7 @@ pub fn read_message(reader: &mut impl Read) -> Result<(ServerMessage, Vec<u8>), 
         skipped += 1;
         if skipped > MAX_FILLER {
             return Err(ReadError::Malformed(DecodeError::new(
-                format!("more than {MAX_FILLER} bytes of \\0, space or line ends and no message"),
+                WireFault::NoMessage,
                 &[],
             )));
         }
@@ -409,7 +483,7 @@ pub fn read_message(reader: &mut impl Read) -> Result<(ServerMessage, Vec<u8>), 
     }
     // Early check, so that a stream of garbage is reported after its header, not read on.
     if let Err(e) = ServerMessage::decode(&[&bytes[..], &[0]].concat()) {
-        return Err(ReadError::Malformed(DecodeError::new(e.reason, &bytes)));
+        return Err(ReadError::Malformed(DecodeError::new(e.fault, &bytes)));
     }
     loop {
         let b = next(&bytes)?;
@@ -421,20 +495,20 @@ pub fn read_message(reader: &mut impl Read) -> Result<(ServerMessage, Vec<u8>), 
                 bytes.push(space);
                 if space != b' ' {
                     return Err(ReadError::Malformed(DecodeError::new(
-                        "each cell must be followed by a space",
+                        WireFault::CellSpace,
                         &bytes,
                     )));
                 }
                 if (bytes.len() - HEADER_LEN) / 2 > MAX_CELLS {
                     return Err(ReadError::Malformed(DecodeError::new(
-                        format!("more than {MAX_CELLS} cells"),
+                        WireFault::TooManyCells,
                         &bytes,
                     )));
                 }
             }
             _ => {
                 return Err(ReadError::Malformed(DecodeError::new(
-                    "a cell must be 0 to 3 (or the message end with \\0 or a second space)",
+                    WireFault::CellOrEnd,
                     &bytes,
                 )))
             }
@@ -507,18 +581,18 @@ impl WireMove {
     /// Decodes the 9 bytes of a move: two 3-character numbers (zero- or space-padded), each
     /// followed by a space, then `\0` or a space.
     pub fn decode(bytes: &[u8]) -> Result<WireMove, DecodeError> {
-        let bad = |reason: &str| DecodeError::new(reason, bytes);
+        let bad = |fault: WireFault| DecodeError::new(fault, bytes);
         if bytes.len() != MOVE_LEN {
-            return Err(bad("a move is 9 bytes"));
+            return Err(bad(WireFault::MoveLength));
         }
         if bytes[3] != b' ' || bytes[7] != b' ' {
-            return Err(bad("a move is `RRR CCC ` and a terminator"));
+            return Err(bad(WireFault::MoveShape));
         }
         if !matches!(bytes[8], 0 | b' ') {
-            return Err(bad("a move must end with \\0 or a space"));
+            return Err(bad(WireFault::MoveEnd));
         }
-        let row = parse_int(&bytes[0..3]).ok_or_else(|| bad("the row is not a number"))?;
-        let col = parse_int(&bytes[4..7]).ok_or_else(|| bad("the column is not a number"))?;
+        let row = parse_int(&bytes[0..3]).ok_or_else(|| bad(WireFault::Row))?;
+        let col = parse_int(&bytes[4..7]).ok_or_else(|| bad(WireFault::Column))?;
         Ok(WireMove { row, col })
     }
 }
@@ -653,7 +727,7 @@ mod tests {
         assert_eq!(read_message(&mut &padded[..]).unwrap().0, example());
         let endless = std::io::repeat(b' ');
         match read_message(&mut endless.take(10 * MAX_FILLER as u64)) {
-            Err(ReadError::Malformed(e)) => assert!(e.reason.contains("no message"), "{e}"),
+            Err(ReadError::Malformed(e)) => assert_eq!(e.fault, WireFault::NoMessage, "{e}"),
             other => panic!("{other:?}"),
         }
     }

@@ -83,15 +83,51 @@ pub enum OptionError {
     Weight(crate::eval::weights::WeightError),
     /// The variant evaluation refused a weight.
     VariantWeight(crate::variant::eval::WeightError),
-    /// The file an option names cannot be used (the message names the file, and the line for text
+    /// The file an option names cannot be used (the error names the file, and the line for text
     /// files).
     File {
         /// `EvalFile`, `BookFile` or `MpcFile`.
         option: &'static str,
         /// What was wrong with it.
-        message: String,
+        error: OptionFileError,
     },
 }
+
+/// Why the file an option names cannot be used: the loader's own error (shared, so that an
+/// [`OptionError`] can be cloned as the protocols' reports are).
+#[derive(Clone, Debug)]
+pub enum OptionFileError {
+    /// Trained pattern weights or a network (`EvalFile`).
+    Pattern(std::sync::Arc<crate::eval::pattern::PatternFileError>),
+    /// A text file of named weights (`EvalFile`).
+    Weights(std::sync::Arc<crate::board::text::FileError>),
+    /// A Multi-ProbCut table (`MpcFile`).
+    Mpc(std::sync::Arc<crate::search::midgame::probcut::MpcFileError>),
+    /// An opening book (`BookFile`).
+    Book(std::sync::Arc<crate::book::BookError>),
+}
+
+impl std::fmt::Display for OptionFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionFileError::Pattern(e) => e.fmt(f),
+            OptionFileError::Weights(e) => e.fmt(f),
+            OptionFileError::Mpc(e) => e.fmt(f),
+            OptionFileError::Book(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Two are equal when they are of the same loader and say the same: the errors they hold (I/O
+/// errors among them) have no equality of their own.
+impl PartialEq for OptionFileError {
+    fn eq(&self, other: &OptionFileError) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+            && self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for OptionFileError {}
 
 impl OptionError {
     /// What is wrong, without the `setoption:` or option name that the protocol's message starts
@@ -140,7 +176,7 @@ impl std::fmt::Display for Detail<'_> {
             }
             OptionError::Weight(e) => write!(f, "{e}"),
             OptionError::VariantWeight(e) => write!(f, "{e}"),
-            OptionError::File { message, .. } => f.write_str(message),
+            OptionError::File { error, .. } => error.fmt(f),
         }
     }
 }
@@ -675,7 +711,7 @@ impl Options {
         } else {
             let table = MpcTable::load(Path::new(path)).map_err(|e| OptionError::File {
                 option: "MpcFile",
-                message: e.to_string(),
+                error: OptionFileError::Mpc(e.into()),
             })?;
             self.mpc = std::sync::Arc::new(table);
         }
@@ -687,9 +723,9 @@ impl Options {
     /// evaluation in use: with patterns they adjust it); empty: the built-in network, the default
     /// named weights and `Evaluation` `trained`. On error nothing changes.
     fn load_eval_file(&mut self, path: &str) -> Result<Effect, OptionError> {
-        let file = |message: String| OptionError::File {
+        let file = |error: OptionFileError| OptionError::File {
             option: "EvalFile",
-            message,
+            error,
         };
         if path.is_empty() {
             self.weights = Weights::default();
@@ -698,12 +734,14 @@ impl Options {
             self.eval_file.clear();
             self.pattern_file.clear();
         } else if is_pattern_file(Path::new(path)) {
-            let p = crate::eval::Trained::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
+            let p = crate::eval::Trained::load(Path::new(path))
+                .map_err(|e| file(OptionFileError::Pattern(e.into())))?;
             self.pattern = Some(p);
             self.eval_file = path.to_string();
             self.pattern_file = path.to_string();
         } else {
-            let loaded = Weights::load(Path::new(path)).map_err(|e| file(e.to_string()))?;
+            let loaded = Weights::load(Path::new(path))
+                .map_err(|e| file(OptionFileError::Weights(e.into())))?;
             self.weights = loaded.weights;
             if let Some(kind) = loaded.evaluation {
                 self.evaluation = kind;

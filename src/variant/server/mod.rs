@@ -23,7 +23,8 @@ mod seating;
 mod tests;
 
 pub use record::{
-    board_line, square_text, Ending, GameRecord, PlayedMove, SessionEnd, SessionReport, Totals,
+    board_line, square_text, Ending, Foul, GameRecord, PlayedMove, SessionEnd, SessionReport,
+    Totals,
 };
 
 use super::board::{Board, Side, SideNames, VariantError};
@@ -121,6 +122,47 @@ fn idx(colour: Side) -> usize {
     usize::from(colour.wire())
 }
 
+/// Why a connection was closed without a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Too many connections were already waiting for their hello.
+    TooManyWaiting,
+    /// The socket could not be set up.
+    Socket,
+    /// No hello came in time.
+    NoHello,
+    /// The connection closed before its hello.
+    GoneBeforeHello,
+    /// The hello byte is neither 0 nor 1.
+    BadHello(u8),
+    /// The client closed its connection before the games began: its colour is free again.
+    LeftBeforeGames(Side),
+    /// The colour asked for is taken.
+    Taken(Side),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::TooManyWaiting => f.write_str("too many connections waiting for their hello"),
+            Refusal::Socket => f.write_str("the socket could not be set up"),
+            Refusal::NoHello => f.write_str("no hello in time"),
+            Refusal::GoneBeforeHello => f.write_str("closed before its hello"),
+            Refusal::BadHello(b) => write!(
+                f,
+                "the hello must be 0 or 1, got \"{}\"",
+                super::wire::escape_bytes(&[*b])
+            ),
+            Refusal::LeftBeforeGames(colour) => write!(
+                f,
+                "closed before the games began; {} is free again",
+                colour.name()
+            ),
+            Refusal::Taken(colour) => write!(f, "{} is already taken", colour.name()),
+        }
+    }
+}
+
 /// What the referee tells its caller as the session goes.
 #[derive(Debug)]
 pub enum Event<'a> {
@@ -136,7 +178,7 @@ pub enum Event<'a> {
         /// Its address.
         peer: SocketAddr,
         /// Why.
-        reason: String,
+        reason: Refusal,
     },
     /// A game starts from `board`.
     GameStarted {

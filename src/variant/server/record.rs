@@ -3,6 +3,7 @@
 
 use super::idx;
 use crate::variant::board::{Board, Side, SideNames, Square};
+use crate::variant::wire::WireMove;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -32,7 +33,7 @@ pub enum Ending {
         /// Who lost.
         loser: Side,
         /// What was wrong, with what was sent.
-        what: String,
+        what: Foul,
     },
     /// `loser`'s connection closed or failed.
     Disconnected {
@@ -41,6 +42,30 @@ pub enum Ending {
     },
     /// The server was stopped (Ctrl-C) during the game: no result.
     Interrupted,
+}
+
+/// A move that loses the game at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Foul {
+    /// Bytes that are not a move.
+    Malformed(crate::variant::wire::DecodeError),
+    /// A move sent by a side that had to pass.
+    MoveWhenPassing(WireMove),
+    /// A pass while a legal move was there.
+    NeedlessPass,
+    /// A move that is not legal (or names no square of the board).
+    Illegal(WireMove),
+}
+
+impl std::fmt::Display for Foul {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Foul::Malformed(e) => write!(f, "malformed move: {e}"),
+            Foul::MoveWhenPassing(mv) => write!(f, "sent {mv} when it had to pass"),
+            Foul::NeedlessPass => f.write_str("passed while it had a legal move"),
+            Foul::Illegal(mv) => write!(f, "illegal move {mv}"),
+        }
+    }
 }
 
 /// One game as the server saw it.
@@ -204,7 +229,7 @@ impl GameRecord {
             seconds(self.time_left[1])
         ));
         if let Ending::Illegal { what, .. } = &self.ending {
-            out.push_str(&format!("CM[{}]", what.replace([']', '['], "")));
+            out.push_str(&format!("CM[{}]", what.to_string().replace([']', '['], "")));
         }
         out.push_str(";)");
         out

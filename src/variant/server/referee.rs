@@ -2,7 +2,7 @@
 //! that player's clock, and judges it (a late move loses on time; a malformed move, an illegal
 //! one or a wrong pass is a technical loss; a closed connection loses the game).
 
-use super::record::{Ending, GameRecord, PlayedMove};
+use super::record::{Ending, Foul, GameRecord, PlayedMove};
 use super::seating::{read_exact_by, ReadFailure, Seat};
 use super::{idx, Event, SessionConfig};
 use crate::variant::board::{Board, Side, Square};
@@ -113,29 +113,29 @@ pub(super) fn play_game(
             break Ending::Time { loser: colour };
         }
         clocks[me] -= used;
-        let illegal = |what: String| Ending::Illegal {
+        let illegal = |what: Foul| Ending::Illegal {
             loser: colour,
             what,
         };
         let sent_move = match WireMove::decode(&bytes) {
             Ok(mv) => mv,
-            Err(e) => break illegal(format!("malformed move: {e}")),
+            Err(e) => break illegal(Foul::Malformed(e)),
         };
         let square = if must_pass {
             if !sent_move.is_pass() {
-                break illegal(format!("sent {sent_move} when it had to pass"));
+                break illegal(Foul::MoveWhenPassing(sent_move));
             }
             board = board.pass();
             None
         } else {
             if sent_move.is_pass() {
-                break illegal("passed while it had a legal move".into());
+                break illegal(Foul::NeedlessPass);
             }
             let next = sent_move
                 .square(board.rows(), board.cols())
                 .and_then(|sq| board.play(sq).map(|b| (sq, b)));
             let Some((sq, next)) = next else {
-                break illegal(format!("illegal move {sent_move}"));
+                break illegal(Foul::Illegal(sent_move));
             };
             board = next;
             Some(sq)

@@ -1,8 +1,8 @@
 //! Seating the two clients and reading from them: the hello, and reads bound by a deadline that
 //! look at the stop flag every [`POLL`].
 
-use super::{idx, Event, ServerError, SessionConfig, POLL};
-use crate::variant::board::{Side, SideNames};
+use super::{idx, Event, Refusal, ServerError, SessionConfig, POLL};
+use crate::variant::board::Side;
 use crate::variant::wire::{self, ServerMessage};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -244,14 +244,14 @@ pub(super) fn seat_clients(
             Ok((stream, peer)) => {
                 busy = true;
                 if pending.len() >= MAX_PENDING {
-                    let reason = "too many connections waiting for their hello".into();
+                    let reason = Refusal::TooManyWaiting;
                     on_event(Event::Refused { peer, reason });
                 } else if stream.set_nonblocking(true).is_err()
                     || stream
                         .set_write_timeout(Some(config.write_timeout))
                         .is_err()
                 {
-                    let reason = "the socket could not be set up".into();
+                    let reason = Refusal::Socket;
                     on_event(Event::Refused { peer, reason });
                 } else {
                     let _ = stream.set_nodelay(true);
@@ -280,20 +280,13 @@ pub(super) fn seat_clients(
                     i += 1;
                     continue;
                 }
-                Hello::Waiting => Err("no hello in time".to_string()),
-                Hello::Gone => Err("closed before its hello".to_string()),
+                Hello::Waiting => Err(Refusal::NoHello),
+                Hello::Gone => Err(Refusal::GoneBeforeHello),
                 Hello::Byte(b) => Ok(b),
             };
             let Pending { stream, peer, .. } = pending.swap_remove(i);
             busy = true;
-            let hello = hello.and_then(|b| {
-                wire::parse_hello(b).ok_or_else(|| {
-                    format!(
-                        "the hello must be 0 or 1, got \"{}\"",
-                        wire::escape_bytes(&[b])
-                    )
-                })
-            });
+            let hello = hello.and_then(|b| wire::parse_hello(b).ok_or(Refusal::BadHello(b)));
             let colour = match hello {
                 Ok(colour) => colour,
                 Err(reason) => {
@@ -302,7 +295,7 @@ pub(super) fn seat_clients(
                 }
             };
             if stream.set_nonblocking(false).is_err() {
-                let reason = "the socket could not be set up".into();
+                let reason = Refusal::Socket;
                 on_event(Event::Refused { peer, reason });
                 continue;
             }
@@ -323,10 +316,7 @@ fn free_if_gone(seats: &mut [Option<Seat>; 2], colour: Side, on_event: &mut dyn 
     if let Some(old) = seats[idx(colour)].take_if(|old| old.closed()) {
         on_event(Event::Refused {
             peer: old.peer,
-            reason: format!(
-                "closed before the games began; {} is free again",
-                colour.name()
-            ),
+            reason: Refusal::LeftBeforeGames(colour),
         });
     }
 }
@@ -345,7 +335,7 @@ fn seat(
     if seat.is_some() {
         on_event(Event::Refused {
             peer,
-            reason: format!("{} is already taken", colour.name()),
+            reason: Refusal::Taken(colour),
         });
         return;
     }
