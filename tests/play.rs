@@ -587,5 +587,16 @@ fn a_failed_save_on_exit_ends_with_status_1() {
     e.send("quit");
     let lines = e.until(|l| l.starts_with("error: cannot save the game to"));
     assert_eq!(e.wait_exit(), 1, "{lines:#?}");
+    // A save that fails during the game and succeeds on exit: status 0, the game saved.
     std::fs::remove_dir_all(&path).unwrap();
+    let mut e = play(&["--no-book"], &path);
+    to_prompt(&mut e);
+    std::fs::create_dir_all(path.join("inside")).unwrap();
+    e.send("f5");
+    e.until(|l| l.starts_with("error: cannot save the game to"));
+    std::fs::remove_dir_all(&path).unwrap();
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    assert!(std::fs::read_to_string(&path).unwrap().contains("B[f5"));
+    std::fs::remove_file(&path).unwrap();
 }

@@ -532,7 +532,7 @@ impl FromStr for Game {
     }
 }
 
-/// A parse error in a file, naming the file and the 1-based line (0 when the file could not be read).
+/// An error in a file, naming the file and the 1-based line (0 for the file as a whole).
 #[derive(Debug)]
 pub struct FileError {
     /// The file.
@@ -553,7 +553,8 @@ impl FileError {
         }
     }
 
-    /// The error the file's reader found in a line, if it is one of type `E`.
+    /// The error the file's reader found (in a line, or in the whole file), if it is one of type
+    /// `E`.
     pub fn found<E: std::error::Error + 'static>(&self) -> Option<&E> {
         match &self.problem {
             FileProblem::Found(e) => e.downcast_ref(),
@@ -571,8 +572,8 @@ pub enum FileProblem {
     NotUtf8,
     /// A line longer than this many bytes (damage: the format's lines are short).
     LineTooLong(u64),
-    /// Nothing but blank lines and comments where data was expected.
-    Empty,
+    /// Nothing but blank lines and comments where data was expected: what the file should name.
+    Empty(&'static str),
     /// What the file's reader found wrong: a line's parse error, or the whole file's at line 0.
     Found(Box<dyn std::error::Error + Send + Sync>),
 }
@@ -583,7 +584,9 @@ impl fmt::Display for FileProblem {
             FileProblem::Read(e) => write!(f, "{e}"),
             FileProblem::NotUtf8 => f.write_str("the line is not valid UTF-8"),
             FileProblem::LineTooLong(max) => write!(f, "a line longer than {max} bytes"),
-            FileProblem::Empty => f.write_str("no data in the file (it is empty or all comments)"),
+            FileProblem::Empty(what) => {
+                write!(f, "the file names no {what} (it is empty or all comments)")
+            }
             FileProblem::Found(e) => write!(f, "{e}"),
         }
     }
@@ -606,15 +609,7 @@ impl fmt::Display for FileError {
     }
 }
 
-impl std::error::Error for FileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.problem {
-            FileProblem::Read(e) => Some(e),
-            FileProblem::Found(e) => Some(e.as_ref()),
-            _ => None,
-        }
-    }
-}
+impl std::error::Error for FileError {}
 
 /// Reads a text file line by line, skipping blank lines and comments (`#` or `%` first), and parses
 /// each remaining line with `parse`. The first failure is returned with the file and line.

@@ -180,7 +180,7 @@ pub trait FrontEnd {
 }
 
 /// Runs `front` on `input` and `output` until it ends the session; returns the process exit status
-/// (1 when the engine could not start, else [`FrontEnd::exit_status`]).
+/// (1 when the session could not start, else [`FrontEnd::exit_status`]).
 pub fn run(front: impl FrontEnd, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
     let reader = move |events: Sender<Event>| {
         std::thread::Builder::new()

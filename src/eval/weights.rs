@@ -215,7 +215,7 @@ impl Weights {
         })?;
         // An empty file (or one of comments only) is a mistake, not "all built-in values".
         if named.is_empty() {
-            return Err(FileError::new(path, 0, FileProblem::Empty));
+            return Err(FileError::new(path, 0, FileProblem::Empty("weight")));
         }
         Ok(WeightsFile {
             weights: w,

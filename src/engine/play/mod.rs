@@ -18,7 +18,7 @@ mod tasks;
 pub use saved::{read_game, read_saved, GameTextError, SavedGame};
 
 use super::report::{GameEvent, Report, SearchEvent};
-use super::session::{FrontEnd, Session, StartProblem, Writer};
+use super::session::{FrontEnd, Session};
 use crate::board::ggf::now_unix;
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
@@ -656,14 +656,6 @@ impl PlayFrontEnd {
 }
 
 impl FrontEnd for PlayFrontEnd {
-    fn start_problem(&mut self, _out: &mut Writer<'_>, problem: &StartProblem) {
-        if problem.is_fatal() {
-            eprintln!("wedge: the engine could not start: {problem}");
-        } else {
-            log::warn!("{problem}");
-        }
-    }
-
     fn begin(&mut self, s: &mut Session<'_>) {
         self.start(s);
         self.advance(s);

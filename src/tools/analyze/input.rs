@@ -52,7 +52,7 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
 pub enum GameFileError {
     /// A WTHOR file that cannot be read.
     Wthor(crate::board::wthor::WthorError),
-    /// Text between GGF games that is no game.
+    /// Text that cannot be split into GGF games (between games, or in a game's tags).
     Ggf(crate::board::ggf::GgfError),
     /// A GGF game (its 1-based number in the file) that cannot be read.
     Game {
