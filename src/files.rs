@@ -42,11 +42,98 @@ pub fn open_output(options: &mut std::fs::OpenOptions, path: &Path) -> io::Resul
 
 /// The error for an output that is not a regular file.
 fn not_regular_output() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        "not a regular file (a FIFO, device or socket): only regular files are written",
-    )
+    FileFault::NotRegularOutput.into()
 }
+
+/// What wedge's own checks of a file found wrong, carried inside an [`io::Error`] (so that the
+/// file functions keep returning `io::Result`; `e.get_ref()` and a downcast reach it).
+#[derive(Debug)]
+pub enum FileFault {
+    /// An output that is not a regular file (a folder, FIFO, device or socket).
+    NotRegularOutput,
+    /// An input that is a folder.
+    FolderInput,
+    /// An input that is not a regular file (a FIFO, device or socket).
+    NotRegularInput,
+    /// A file larger than it may be: its size when known before reading, and the limit in bytes.
+    TooLarge {
+        /// The file's size, if known before reading.
+        len: Option<u64>,
+        /// The most bytes it may have.
+        max: u64,
+    },
+    /// No memory to read a file of this many bytes.
+    NoMemory(u64),
+    /// A failure with the helper file beside an output (`X.partial`).
+    Helper(std::path::PathBuf, io::Error),
+    /// Another process writes the file (a datagen run holds its lock).
+    Locked,
+    /// A game of more positions than a data file's block may hold: the game, its positions and
+    /// the limit.
+    BlockTooLong(u64, usize, u32),
+    /// A text data file would grow past its limit (in bytes).
+    TextDataFull(u64),
+}
+
+impl FileFault {
+    fn kind(&self) -> io::ErrorKind {
+        match self {
+            FileFault::NoMemory(_) => io::ErrorKind::OutOfMemory,
+            FileFault::Helper(_, e) => e.kind(),
+            FileFault::Locked => io::ErrorKind::WouldBlock,
+            _ => io::ErrorKind::InvalidInput,
+        }
+    }
+}
+
+impl From<FileFault> for io::Error {
+    fn from(fault: FileFault) -> io::Error {
+        io::Error::new(fault.kind(), fault)
+    }
+}
+
+impl std::fmt::Display for FileFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileFault::NotRegularOutput => f.write_str(
+                "not a regular file (a folder, FIFO, device or socket): only regular files are \
+                 written",
+            ),
+            FileFault::FolderInput => f.write_str("a directory: only regular files are read"),
+            FileFault::NotRegularInput => f.write_str(
+                "not a regular file (a FIFO, device or socket): only regular files are read",
+            ),
+            FileFault::TooLarge {
+                len: Some(len),
+                max,
+            } => write!(
+                f,
+                "{len} bytes, more than the {} MB this file may have",
+                max >> 20
+            ),
+            FileFault::TooLarge { len: None, max } => {
+                write!(f, "more than the {} MB this file may have", max >> 20)
+            }
+            FileFault::NoMemory(len) => write!(f, "not enough memory to read its {len} bytes"),
+            FileFault::Helper(path, e) => write!(f, "{}: {e}", path.display()),
+            FileFault::Locked => f.write_str(
+                "another process is writing this file (a wedge datagen run holds its lock)",
+            ),
+            FileFault::BlockTooLong(game, positions, max) => write!(
+                f,
+                "game {game} has {positions} positions, more than the {max} a block may hold"
+            ),
+            FileFault::TextDataFull(max) => write!(
+                f,
+                "the file would grow past the {} MB a text data file may hold; write a .wdb file \
+                 instead (wedge data merge converts this one)",
+                max >> 20
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileFault {}
 
 /// Writes `bytes` to `<path>.partial`, syncs it and renames it over `path`: a reader never sees
 /// half a file, and a failed write (a full disk) leaves the old file as it was and no partial one.
@@ -60,7 +147,7 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = std::path::PathBuf::from(partial);
-    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", partial.display()));
+    let named = |e: io::Error| io::Error::from(FileFault::Helper(partial.clone(), e));
     match std::fs::symlink_metadata(&partial) {
         Ok(m) if !m.is_file() => return Err(named(not_regular_output())),
         // A run killed while writing left it; it may have the replaced file's mode (read-only).
@@ -108,25 +195,20 @@ pub fn link_target(path: &Path) -> std::path::PathBuf {
 pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
-        let kind = if meta.is_dir() {
-            "a directory"
+        let fault = if meta.is_dir() {
+            FileFault::FolderInput
         } else {
-            "not a regular file (a FIFO, device or socket)"
+            FileFault::NotRegularInput
         };
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{kind}: only regular files are read"),
-        ));
+        return Err(fault.into());
     }
     if meta.len() > max_bytes {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "{} bytes, more than the {} MB this file may have",
-                meta.len(),
-                max_bytes >> 20
-            ),
-        ));
+        let len = Some(meta.len());
+        return Err(FileFault::TooLarge {
+            len,
+            max: max_bytes,
+        }
+        .into());
     }
     Ok(meta.len())
 }
@@ -136,20 +218,19 @@ pub fn check_regular(path: &Path, max_bytes: u64) -> io::Result<u64> {
 pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     let len = check_regular(path, max_bytes)?;
     let mut bytes = Vec::new();
-    bytes.try_reserve_exact(len as usize).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            format!("not enough memory to read its {len} bytes"),
-        )
-    })?;
+    bytes
+        .try_reserve_exact(len as usize)
+        .map_err(|_| io::Error::from(FileFault::NoMemory(len)))?;
     std::fs::File::open(path)?
         .take(max_bytes + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("more than the {} MB this file may have", max_bytes >> 20),
-        ));
+        let len = None;
+        return Err(FileFault::TooLarge {
+            len,
+            max: max_bytes,
+        }
+        .into());
     }
     Ok(bytes)
 }

@@ -542,11 +542,7 @@ pub fn datagen(
                     let (f, synced) = &mut *guard;
                     let written = f.metadata().map(|m| m.len()).and_then(|len| {
                         let result = if !binary && len + bytes.len() as u64 > MAX_TEXT_BYTES {
-                            Err(std::io::Error::other(format!(
-                                "the file would grow past the {} MB a text data file may hold; \
-                                 write a .wdb file instead (wedge data merge converts this one)",
-                                MAX_TEXT_BYTES >> 20
-                            )))
+                            Err(crate::files::FileFault::TextDataFull(MAX_TEXT_BYTES).into())
                         } else {
                             f.write_all(&bytes).and_then(|_| f.flush())
                         };

@@ -312,10 +312,7 @@ fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> 
         };
         if !datafile::lock_for_writing(&file, path) {
             undo(fresh.len());
-            let busy = std::io::Error::new(
-                std::io::ErrorKind::WouldBlock,
-                "another process is writing this file (a wedge datagen run holds its lock)",
-            );
+            let busy = crate::files::FileFault::Locked.into();
             return Err(MergeError::Write(path.clone(), busy));
         }
         held.push(file);

@@ -19,7 +19,7 @@
 //!   20 (the committed training data: [docs/training.md](../../../docs/training.md)).
 
 use crate::board::{Board, Color, Position};
-use crate::files::{checksum as fnv, checksum_parts};
+use crate::files::{checksum as fnv, checksum_parts, FileFault};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -623,23 +623,14 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
         .iter()
         .find(|b| b.records.len() > MAX_BLOCK_RECORDS as usize)
     {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!(
-                "game {} has {} positions, more than the {MAX_BLOCK_RECORDS} a block may hold",
-                b.game,
-                b.records.len()
-            ),
-        ));
+        let fault = FileFault::BlockTooLong(b.game, b.records.len(), MAX_BLOCK_RECORDS);
+        return Err(fault.into());
     }
     // Held until the rename: no datagen run starts appending to the old file meanwhile.
     let existing = std::fs::OpenOptions::new().write(true).open(path).ok();
     if let Some(file) = &existing {
         if !lock_for_writing(file, path) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::WouldBlock,
-                "another process is writing this file (a wedge datagen run holds its lock)",
-            ));
+            return Err(FileFault::Locked.into());
         }
     }
     let mut bytes = file_header(VERSION).to_vec();
