@@ -46,11 +46,15 @@ fn not_regular_output() -> io::Error {
 }
 
 /// What wedge's own checks of a file found wrong, carried inside an [`io::Error`] (so that the
-/// file functions keep returning `io::Result`; `e.get_ref()` and a downcast reach it).
+/// file functions keep returning `io::Result`; `e.get_ref()` and a downcast reach it). A failure
+/// with the `.partial` file of [`write_whole`] is [`FileFault::Helper`] around the error met
+/// there, a system's or another fault.
 #[derive(Debug)]
 pub enum FileFault {
-    /// An output that is not a regular file (a folder, FIFO, device or socket).
+    /// An output that is not a regular file (a FIFO, device or socket).
     NotRegularOutput,
+    /// A file kept beside an output (a run's `X.run`) that is not a regular file.
+    NotRegularBeside,
     /// An input that is a folder.
     FolderInput,
     /// An input that is not a regular file (a FIFO, device or socket).
@@ -81,6 +85,7 @@ impl FileFault {
             FileFault::NoMemory(_) => io::ErrorKind::OutOfMemory,
             FileFault::Helper(_, e) => e.kind(),
             FileFault::Locked => io::ErrorKind::WouldBlock,
+            FileFault::NotRegularBeside | FileFault::TextDataFull(_) => io::ErrorKind::Other,
             _ => io::ErrorKind::InvalidInput,
         }
     }
@@ -96,9 +101,11 @@ impl std::fmt::Display for FileFault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FileFault::NotRegularOutput => f.write_str(
-                "not a regular file (a folder, FIFO, device or socket): only regular files are \
-                 written",
+                "not a regular file (a FIFO, device or socket): only regular files are written",
             ),
+            FileFault::NotRegularBeside => {
+                f.write_str("not a regular file (a FIFO, device or folder)")
+            }
             FileFault::FolderInput => f.write_str("a directory: only regular files are read"),
             FileFault::NotRegularInput => f.write_str(
                 "not a regular file (a FIFO, device or socket): only regular files are read",

@@ -154,7 +154,7 @@ fn write_run_file(data: &Path, id: &str, about: &str, part: &str) -> Result<(), 
     let path = run_file(data);
     // Opening a FIFO there to write would wait for a reader forever.
     if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
-        let e = crate::files::FileFault::NotRegularOutput.into();
+        let e = crate::files::FileFault::NotRegularBeside.into();
         return Err(RunError::Write(path, e));
     }
     std::fs::write(&path, format!("{id}\n{about}\npart {part}\n"))
