@@ -896,3 +896,87 @@ fn mpc_fit_measures_with_the_evaluation_file_it_is_given() {
     assert_eq!(scores("again", None), built_in);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn data_positions_lists_the_positions_of_game_files_for_data_label() {
+    use wedge::board::text::Game;
+    let one = "e6f6g6d6c6g7g8b6c4h8f7e3f2e7f5c3d3h5b2g5h7c5a6a7b4d7h4a1c2a3b5h6a2a4d8h3f8d2b3c8\
+               a5e8c1f4f3g1c7g3g4b1a8b7e2e1b8g2d1f1h1h2";
+    let two = "e6d6c7f7c4d3f6b3c5c6b4d7b7b8d2a7a2c3f8f3f4g3b5d1e7a5c2e8c8b6d8g7a8c1b1a1g8f5g5a4\
+               f2e3g6f1a6h6e2h8h3h4g2e1g4a3h5h2h1h7b2g1";
+    let transcripts = temp_path("positions-games.txt");
+    std::fs::write(&transcripts, format!("# one game\n{one}\n")).unwrap();
+    // The second game as GGF, one tag a move.
+    let ggf = temp_path("positions-games.ggf");
+    let moves: String = (0..two.len() / 2)
+        .map(|i| {
+            let side = if i % 2 == 0 { 'B' } else { 'W' };
+            format!("{side}[{}]", two[2 * i..2 * i + 2].to_uppercase())
+        })
+        .collect();
+    let start = "---------------------------O*------*O---------------------------";
+    let record = format!("(;GM[Othello]PC[test]PB[a]PW[b]TY[8]BO[8 {start} *]{moves};)\n");
+    std::fs::write(&ggf, record).unwrap();
+    let list = temp_path("positions-list.txt");
+    let (t, g, l) = (
+        transcripts.to_str().unwrap(),
+        ggf.to_str().unwrap(),
+        list.to_str().unwrap(),
+    );
+    let listed = |args: &[&str]| {
+        let out = wedge(&[&["data", "positions", t, g, "--out", l], args].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&list).unwrap();
+        text.lines().map(String::from).collect::<Vec<_>>()
+    };
+
+    // Every position at 10-14 empties with a move, in the order of play.
+    let mut expected = Vec::new();
+    for transcript in [one, two] {
+        let game: Game = transcript.parse().unwrap();
+        let mut pos = game.start;
+        for &mv in &game.moves {
+            let e = pos.board.empty_count();
+            if (10..=14).contains(&e) && pos.board.can_move() {
+                expected.push(pos.to_string());
+            }
+            pos = pos.play(mv).unwrap();
+        }
+    }
+    assert!(expected.len() >= 8, "{expected:?}");
+    assert_eq!(listed(&["--empties", "10-14"]), expected);
+
+    // Two of each game, drawn; then labelled exactly.
+    let drawn = listed(&["--empties", "10-14", "--per-game", "2", "--seed", "5"]);
+    assert_eq!(drawn.len(), 4);
+    assert!(drawn.iter().all(|p| expected.contains(p)), "{drawn:?}");
+    let labelled = temp_path("positions-labelled.wdb");
+    let o = labelled.to_str().unwrap();
+    let out = wedge(&["data", "label", l, "--out", o, "--exact-empties", "14"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let data = wedge::tools::train::read_data_file(&labelled).unwrap();
+    let records: Vec<_> = data.blocks.iter().flat_map(|b| &b.records).collect();
+    assert_eq!(records.len(), 4);
+    assert!(records
+        .iter()
+        .all(|r| r.kind == wedge::tools::train::LabelKind::Exact));
+
+    // A bad game names its file and line, and the list written before stays as it was.
+    std::fs::write(&transcripts, format!("{one}\nf5f5\n")).unwrap();
+    let out = wedge(&["data", "positions", t, "--out", l]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("{t}:2")), "{err}");
+    assert_eq!(std::fs::read_to_string(&list).unwrap().lines().count(), 4);
+    for f in [transcripts, ggf, list, labelled] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -1,6 +1,7 @@
 //! `wedge data`: training-data files: `merge` joins shards and files of either format into checked
 //! binary files without duplicates; `convert` rewrites a binary file in the current version as it
-//! is; `info` counts what files hold; `label` labels a list of positions by deep searches.
+//! is; `info` counts what files hold; `positions` lists the positions of recorded games; `label`
+//! labels a list of positions by deep searches.
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -42,6 +43,26 @@ pub enum DataAction {
         /// The output (`.wdb`); may not be the input.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// List the positions of recorded games (WTHOR `.wtb`, GGF, transcripts, read as `wedge
+    /// analyze` reads them) for `label`: `<64 squares> <side>` lines, those with --empties empty
+    /// squares whose side to move has a move, each once under symmetry, in the games' order.
+    Positions {
+        /// The game files.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// The list to write (replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Empty squares of the positions listed, LO-HI.
+        #[arg(long, default_value = "0-60", value_parser = super::training::parse_empties_range)]
+        empties: (u32, u32),
+        /// At most this many positions of each game, drawn at random (default: all of them).
+        #[arg(long, value_parser = positive_count)]
+        per_game: Option<usize>,
+        /// Seed of the --per-game draws: the same games and seed give the same list.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Label a list of positions (`<64 squares> <side>` lines, anything after them ignored, so
     /// OBF lines and text data lines too; `#` or `%` comments) with a deep search of each, or its
@@ -172,6 +193,13 @@ pub fn run(action: DataAction) -> Result<(), String> {
             );
             Ok(())
         }
+        DataAction::Positions {
+            games,
+            out,
+            empties,
+            per_game,
+            seed,
+        } => list_positions(&games, &out, empties, per_game, seed),
         DataAction::Label {
             positions,
             out,
@@ -240,6 +268,53 @@ pub fn run(action: DataAction) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `wedge data positions`: reads every game file, draws the positions and writes the list.
+fn list_positions(
+    files: &[PathBuf],
+    out: &std::path::Path,
+    (min_empties, max_empties): (u32, u32),
+    per_game: Option<usize>,
+    seed: u64,
+) -> Result<(), String> {
+    super::check_not_input("data positions", out, files.iter().map(PathBuf::as_path))?;
+    let mut games = Vec::new();
+    for path in files {
+        let named = wedge::tools::analyze::input::read_games(path)
+            .map_err(|e| format!("data positions: {e}"))?;
+        games.extend(named.into_iter().map(|g| g.game));
+    }
+    let options = train::DrawOptions {
+        min_empties,
+        max_empties,
+        per_game,
+        seed,
+    };
+    let drawn = train::draw_positions(&games, &options);
+    if drawn.positions.is_empty() {
+        return Err(format!(
+            "data positions: no position of the {} games has {min_empties}-{max_empties} empty \
+             squares and a move; nothing written",
+            drawn.games
+        ));
+    }
+    let mut text = String::with_capacity(drawn.positions.len() * 67);
+    for p in &drawn.positions {
+        text.push_str(&p.to_string());
+        text.push('\n');
+    }
+    wedge::files::write_whole(out, text.as_bytes())
+        .map_err(|e| format!("data positions: {}: {e}", out.display()))?;
+    outln!(
+        "listed {} positions with {min_empties}-{max_empties} empties of {} games in {} ({} \
+         repeats left out)",
+        drawn.positions.len(),
+        drawn.games,
+        out.display(),
+        drawn.repeats
+    );
+    Ok(())
 }
 
 /// The warning every reader of data files gives for a binary file whose last game was cut short

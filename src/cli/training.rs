@@ -463,7 +463,7 @@ fn finite_where(text: &str, ok: fn(f32) -> bool, what: &str) -> Result<f32, Stri
 }
 
 /// Parses `LO-HI` (numbers of empty squares, LO <= HI <= 60).
-fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
+pub(super) fn parse_empties_range(text: &str) -> Result<(u32, u32), String> {
     let (lo, hi) = text
         .split_once('-')
         .ok_or_else(|| format!("'{text}' is not a range like 30-40"))?;

@@ -19,6 +19,7 @@ mod datagen;
 mod label;
 mod merge;
 mod net;
+mod positions;
 mod samples;
 mod tempo;
 
@@ -27,6 +28,7 @@ pub use datagen::*;
 pub use label::*;
 pub use merge::*;
 pub use net::*;
+pub use positions::*;
 pub use samples::*;
 pub use tempo::*;
 
