@@ -93,17 +93,31 @@ impl TimeUse {
 /// Own moves at the end of a game that [`time_budget`] leaves out of its share (the solver's).
 const SOLVED_OWN_MOVES: u32 = 8;
 
+/// What a clock keeps back for each own move still to play, this one too: a process answers a
+/// few milliseconds after its search stops on a loaded machine, and a clock nearly out still pays
+/// that on every move left. While each answer is no later than this, the clock never runs out
+/// (`a_loaded_machine_never_runs_out_of_time`).
+pub const MOVE_LATENCY: Duration = Duration::from_millis(5);
+
 /// How long a move may take on `clock` with `empties` empty squares: [`crate::game::clock::budget`]
 /// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
 /// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
-/// 18-24 empties, so a share for them would be left unused; docs/search.md#time).
+/// 18-24 empties, so a share for them would be left unused; docs/search.md#time), keeping back
+/// `overhead` and [`MOVE_LATENCY`] for each own move until the clock's next control.
 pub fn time_budget(
     clock: crate::game::clock::Clock,
     overhead: Duration,
     empties: u32,
 ) -> (Duration, Duration) {
-    let own_moves = empties.div_ceil(2).saturating_sub(SOLVED_OWN_MOVES);
-    crate::game::clock::budget(clock, overhead, own_moves)
+    let moves_left = empties.div_ceil(2);
+    // A control beyond the end of the game is the rest of the game.
+    let clock = crate::game::clock::Clock {
+        moves_to_go: clock.moves_to_go.filter(|&m| m < moves_left),
+        ..clock
+    };
+    let reserve = overhead + MOVE_LATENCY * clock.moves_to_go.unwrap_or(moves_left);
+    let own_moves = moves_left.saturating_sub(SOLVED_OWN_MOVES);
+    crate::game::clock::budget(clock, reserve, own_moves)
 }
 
 #[cfg(test)]
@@ -149,6 +163,37 @@ mod tests {
         fall.finished(10, 19, -300);
         assert!(fall.factor() >= 1.4, "{}", fall.factor());
         assert!(fall.factor() <= MAX_FACTOR);
+    }
+
+    #[test]
+    fn a_loaded_machine_never_runs_out_of_time() {
+        // 1 s for a whole game from 52 empties, no overhead: every move spends its whole hard
+        // limit and answers MOVE_LATENCY after it, the solver's moves too.
+        use crate::game::clock::Clock;
+        let mut left = Duration::from_secs(1);
+        for empties in (1..=52).rev().step_by(2) {
+            let (_, hard) = time_budget(Clock::sudden_death(left), Duration::ZERO, empties);
+            let spent = hard + MOVE_LATENCY;
+            assert!(spent <= left, "{empties} empties: {spent:?} of {left:?}");
+            left -= spent;
+        }
+    }
+
+    #[test]
+    fn a_control_after_the_end_of_the_game_is_sudden_death() {
+        use crate::game::clock::Clock;
+        let ms = Duration::from_millis;
+        let clock = |moves_to_go| Clock {
+            remaining: ms(10_000),
+            increment: ms(0),
+            moves_to_go,
+        };
+        let sudden = time_budget(clock(None), ms(30), 40);
+        assert_eq!(time_budget(clock(Some(u32::MAX)), ms(30), 40), sudden);
+        assert_eq!(time_budget(clock(Some(20)), ms(30), 40), sudden);
+        // A control before it shares the clock over the moves until then.
+        assert!(time_budget(clock(Some(5)), ms(30), 40).0 > sudden.0);
+        assert!(sudden.0 > ms(500), "{sudden:?}");
     }
 
     #[test]
