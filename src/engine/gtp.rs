@@ -67,8 +67,8 @@ impl Pending {
 pub struct GtpFrontEnd {
     game: Game,
     settings: Option<TimeSettings>,
-    /// Seconds left and stones to play in them for black and white (from `time_left`).
-    left: [Option<(f64, u32)>; 2],
+    /// Black's and white's last `time_left`.
+    left: [Option<TimeLeft>; 2],
     /// The time black's and white's played searches took since `time_settings` (or a new game):
     /// what is gone from the main time when no `time_left` says how much is left.
     used: [Duration; 2],
@@ -80,6 +80,18 @@ pub struct GtpFrontEnd {
     queue: VecDeque<Result<String, LineError>>,
     /// The input has ended: the session ends once no search is pending.
     input_ended: bool,
+}
+
+/// What a `time_left` said of one side's clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeLeft {
+    /// Seconds left.
+    seconds: f64,
+    /// Stones to play in them (0: the rest of the game).
+    stones: u32,
+    /// The side's searches' time ([`GtpFrontEnd::used`]) when it came: what they took since is
+    /// gone from it, when the controller does not send another before the next move.
+    used: Duration,
 }
 
 /// How `genmove` answers.
@@ -330,6 +342,9 @@ impl GtpFrontEnd {
             Command::ClearBoard => {
                 self.game = Game::new(Position::START);
                 self.used = [Duration::ZERO; 2];
+                for left in self.left.iter_mut().flatten() {
+                    left.used = Duration::ZERO;
+                }
                 s.core.new_game();
                 done
             }
@@ -352,7 +367,11 @@ impl GtpFrontEnd {
                 seconds,
                 stones,
             } => {
-                self.left[colour as usize] = Some((seconds, stones));
+                self.left[colour as usize] = Some(TimeLeft {
+                    seconds,
+                    stones,
+                    used: self.used[colour as usize],
+                });
                 done
             }
             Command::ShowBoard => Ok(board_text(self.game.position())),
@@ -482,23 +501,37 @@ impl GtpFrontEnd {
     }
 
     /// The time limits for `c`'s move: the clock from `time_left` (with stones, the moves to play
-    /// in it); else from `time_settings`: what is left of the main time after `c`'s searches so
-    /// far as a clock, or once it is gone (or with none) the byo-yomi period shared by its stones;
-    /// else (no time given, or GTP's "no time limit": byo-yomi time with 0 stones)
-    /// [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search.
+    /// in it), less what `c`'s searches took since it came; else from `time_settings`: what is
+    /// left of the main time after `c`'s searches so far as a clock (with a byo-yomi after it, a
+    /// stone's share of the period added to it and counted as an increment, since the period is
+    /// there for the moves once the main time is gone), or once it is gone (or with none) the
+    /// byo-yomi period shared by its stones; else (no time given, or GTP's "no time limit":
+    /// byo-yomi time with 0 stones) [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when
+    /// `set_depth` bounds the search.
     fn go_params(&self, c: Color) -> SearchRequest {
         let ms = |s: f64| (s * 1000.0) as u64;
         let mut p = SearchRequest::default();
+        let used = self.used[c as usize];
         let clock = match (self.left[c as usize], self.settings) {
-            (Some((left, n)), _) => Some((ms(left), (n > 0).then_some(n))),
+            (Some(l), _) => {
+                let since = used.saturating_sub(l.used).as_secs_f64();
+                let n = l.stones;
+                Some((ms((l.seconds - since).max(0.0)), (n > 0).then_some(n)))
+            }
             // Byo-yomi time with no stones is GTP's "no time limit", whatever the main time.
             (None, Some(s))
                 if s.main > 0.0
                     && !(s.byo > 0.0 && s.stones == 0)
-                    && (s.main > self.used[c as usize].as_secs_f64() || s.byo == 0.0) =>
+                    && (s.main > used.as_secs_f64() || s.byo == 0.0) =>
             {
-                let left = s.main - self.used[c as usize].as_secs_f64();
-                Some((ms(left.max(0.0)), None))
+                let left = (s.main - used.as_secs_f64()).max(0.0);
+                let stone = if s.byo > 0.0 {
+                    s.byo / f64::from(s.stones)
+                } else {
+                    0.0
+                };
+                p.inc_ms[c as usize] = Some(ms(stone));
+                Some((ms(left + stone), None))
             }
             (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
                 p.movetime_ms = Some(ms(s.byo / f64::from(s.stones)));
@@ -536,10 +569,12 @@ mod tests {
         let p = gtp.go_params(Color::Black);
         assert_eq!(p.movetime_ms, Some(DEFAULT_MOVE_MS));
         assert_eq!(p.clock_ms, [None, None]);
-        // Main time with a byo-yomi of stones to come: the main time is the clock.
-        gtp.settings = settings(600.0, 5.0, 1);
+        // Main time with a byo-yomi of stones to come: the main time is the clock, a stone's
+        // share of the period added to it and as an increment.
+        gtp.settings = settings(600.0, 10.0, 5);
         let p = gtp.go_params(Color::White);
-        assert_eq!((p.movetime_ms, p.clock_ms), (None, [None, Some(600_000)]));
+        assert_eq!((p.movetime_ms, p.clock_ms), (None, [None, Some(602_000)]));
+        assert_eq!(p.inc_ms, [None, Some(2000)]);
         // Main time alone.
         gtp.settings = settings(60.0, 0.0, 0);
         let p = gtp.go_params(Color::Black);
@@ -570,8 +605,17 @@ mod tests {
         });
         let p = gtp.go_params(Color::Black);
         assert_eq!((p.movetime_ms, p.clock_ms), (Some(2000), [None, None]));
-        // `time_left` says what is left, whatever was used.
-        gtp.left[0] = Some((30.0, 0));
+        // `time_left` says what is left, whatever was used before it; what is used after it is
+        // gone from it until the next one.
+        gtp.left[0] = Some(TimeLeft {
+            seconds: 30.0,
+            stones: 0,
+            used: gtp.used[0],
+        });
         assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(30_000), None]);
+        gtp.used[0] += Duration::from_secs(12);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(18_000), None]);
+        gtp.used[0] += Duration::from_secs(20);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(0), None]);
     }
 }

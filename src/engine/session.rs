@@ -210,13 +210,24 @@ pub fn run_with(
     if let Some(w) = warning {
         front.start_problem(&mut out, &StartProblem::Warning(w));
     }
+    // The worker builds its tables first (about 0.3 s for the default Hash): input is read once
+    // it has, so a protocol without a handshake that waits for it (GTP, NBoard) does not pay for
+    // it out of its first timed search.
+    core.ping();
+    let mut early = Vec::new();
+    for event in &events {
+        match event {
+            Event::Worker(Report::Pong) => break,
+            other => early.push(other),
+        }
+    }
     if let Err(e) = start_input(events_tx) {
         front.start_problem(&mut out, &StartProblem::NoInput(e));
         return 1;
     }
     let mut s = Session { core, out };
     front.begin(&mut s);
-    for event in events {
+    for event in early.into_iter().chain(events) {
         let go_on = match event {
             Event::Line(line) => front.line(&mut s, line),
             Event::Eof => front.end_of_input(&mut s),
