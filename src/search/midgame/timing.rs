@@ -95,28 +95,32 @@ const SOLVED_OWN_MOVES: u32 = 8;
 
 /// What a clock keeps back for each own move still to play, this one too: a process answers a
 /// few milliseconds after its search stops on a loaded machine, and a clock nearly out still pays
-/// that on every move left. While each answer is no later than this, the clock never runs out
-/// (`a_loaded_machine_never_runs_out_of_time`).
+/// that on every move left. A clock that holds at least this reserve never runs out while each
+/// answer comes no later than this after its hard limit: each move leaves at least the next
+/// move's reserve (`a_loaded_machine_never_runs_out_of_time`).
 pub const MOVE_LATENCY: Duration = Duration::from_millis(5);
 
 /// How long a move may take on `clock` with `empties` empty squares: [`crate::game::clock::budget`]
 /// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
 /// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
-/// 18-24 empties, so a share for them would be left unused; docs/search.md#time), keeping back
-/// `overhead` and [`MOVE_LATENCY`] for each own move until the clock's next control.
+/// 18-24 empties, so a share for them would be left unused; docs/search.md#time). Kept back:
+/// `overhead` once and [`MOVE_LATENCY`] for each own move until the clock's next control. A
+/// control after the end of the game (or `movestogo 0`) is sudden death; one before it shares the
+/// clock over its moves, or over the moves the search thinks about when they are fewer (time
+/// comes again at the control, so sudden death's share is always safe).
 pub fn time_budget(
     clock: crate::game::clock::Clock,
     overhead: Duration,
     empties: u32,
 ) -> (Duration, Duration) {
     let moves_left = empties.div_ceil(2);
-    // A control beyond the end of the game is the rest of the game.
+    let own_moves = moves_left.saturating_sub(SOLVED_OWN_MOVES);
+    let control = clock.moves_to_go.filter(|&m| m > 0 && m < moves_left);
+    let reserve = overhead + MOVE_LATENCY * control.unwrap_or(moves_left);
     let clock = crate::game::clock::Clock {
-        moves_to_go: clock.moves_to_go.filter(|&m| m < moves_left),
+        moves_to_go: control.map(|m| m.min(own_moves)),
         ..clock
     };
-    let reserve = overhead + MOVE_LATENCY * clock.moves_to_go.unwrap_or(moves_left);
-    let own_moves = moves_left.saturating_sub(SOLVED_OWN_MOVES);
     crate::game::clock::budget(clock, reserve, own_moves)
 }
 
@@ -191,9 +195,21 @@ mod tests {
         let sudden = time_budget(clock(None), ms(30), 40);
         assert_eq!(time_budget(clock(Some(u32::MAX)), ms(30), 40), sudden);
         assert_eq!(time_budget(clock(Some(20)), ms(30), 40), sudden);
-        // A control before it shares the clock over the moves until then.
+        assert_eq!(time_budget(clock(Some(0)), ms(30), 40), sudden);
+        // A control before it shares the clock over the moves until then, never less than
+        // sudden death's share (more time comes at the control).
         assert!(time_budget(clock(Some(5)), ms(30), 40).0 > sudden.0);
         assert!(sudden.0 > ms(500), "{sudden:?}");
+        for empties in [12, 30, 41, 55, 60] {
+            let sudden = time_budget(clock(None), ms(30), empties);
+            for m in 1..40 {
+                let share = time_budget(clock(Some(m)), ms(30), empties).0;
+                assert!(
+                    share >= sudden.0,
+                    "{empties} empties, movestogo {m}: {share:?}"
+                );
+            }
+        }
     }
 
     #[test]
