@@ -72,6 +72,8 @@ pub struct GtpFrontEnd {
     /// The time black's and white's played searches took since `time_settings` (or a new game):
     /// what is gone from the main time when no `time_left` says how much is left.
     used: [Duration; 2],
+    /// Black's and white's moves played by `genmove` since then.
+    played: [u32; 2],
     /// The most plies a search may go (`set_depth`; `None`: no cap).
     depth: Option<u32>,
     pending: Option<Pending>,
@@ -89,9 +91,12 @@ struct TimeLeft {
     seconds: f64,
     /// Stones to play in them (0: the rest of the game).
     stones: u32,
-    /// The side's searches' time ([`GtpFrontEnd::used`]) when it came: what they took since is
-    /// gone from it, when the controller does not send another before the next move.
+    /// The side's searches' time ([`GtpFrontEnd::used`]) and moves ([`GtpFrontEnd::played`])
+    /// when it came: what they took since is gone from it, when the controller does not send
+    /// another before the next move.
     used: Duration,
+    /// See `used`.
+    played: u32,
 }
 
 /// How `genmove` answers.
@@ -147,6 +152,7 @@ impl FrontEnd for GtpFrontEnd {
                     let mv = result.best_move.unwrap_or(Move::PASS);
                     if play {
                         self.used[colour as usize] += started.elapsed();
+                        self.played[colour as usize] += 1;
                         self.play_move(mv);
                     }
                     reply(s, &id, Ok(mv.to_string()));
@@ -218,11 +224,20 @@ impl GtpFrontEnd {
             settings: None,
             left: [None, None],
             used: [Duration::ZERO; 2],
+            played: [0; 2],
             depth: None,
             pending: None,
             queue: VecDeque::new(),
             input_ended: false,
         }
+    }
+
+    /// A game's clocks start afresh (a new game or time setting): the time and moves used are
+    /// forgotten, and so is `time_left`, which told of the last game's clock.
+    fn new_clocks(&mut self) {
+        self.left = [None, None];
+        self.used = [Duration::ZERO; 2];
+        self.played = [0; 2];
     }
 
     /// Whether the session goes on after an event: nothing said quit, and the input is open or a
@@ -341,10 +356,7 @@ impl GtpFrontEnd {
             Command::BoardSize | Command::Komi | Command::SetGame => done,
             Command::ClearBoard => {
                 self.game = Game::new(Position::START);
-                self.used = [Duration::ZERO; 2];
-                for left in self.left.iter_mut().flatten() {
-                    left.used = Duration::ZERO;
-                }
+                self.new_clocks();
                 s.core.new_game();
                 done
             }
@@ -358,8 +370,7 @@ impl GtpFrontEnd {
             Command::TimeSettings(settings) => {
                 // A new setting forgets `time_left` and the time used.
                 self.settings = Some(settings);
-                self.left = [None, None];
-                self.used = [Duration::ZERO; 2];
+                self.new_clocks();
                 done
             }
             Command::TimeLeft {
@@ -371,6 +382,7 @@ impl GtpFrontEnd {
                     seconds,
                     stones,
                     used: self.used[colour as usize],
+                    played: self.played[colour as usize],
                 });
                 done
             }
@@ -451,7 +463,7 @@ impl GtpFrontEnd {
             game.moves.truncate(n - 1);
         }
         self.game = game;
-        self.used = [Duration::ZERO; 2];
+        self.new_clocks();
         s.core.new_game();
         Ok(())
     }
@@ -501,22 +513,34 @@ impl GtpFrontEnd {
     }
 
     /// The time limits for `c`'s move: the clock from `time_left` (with stones, the moves to play
-    /// in it), less what `c`'s searches took since it came; else from `time_settings`: what is
-    /// left of the main time after `c`'s searches so far as a clock (with a byo-yomi after it, a
-    /// stone's share of the period added to it and counted as an increment, since the period is
-    /// there for the moves once the main time is gone), or once it is gone (or with none) the
-    /// byo-yomi period shared by its stones; else (no time given, or GTP's "no time limit":
-    /// byo-yomi time with 0 stones) [`DEFAULT_MOVE_MS`] a move, or [`DEPTH_SAFETY_MS`] when
-    /// `set_depth` bounds the search.
+    /// in it), less what `c`'s searches took since it came (with stones, until they are played);
+    /// else from `time_settings`: what is left of the main time after `c`'s searches so far as a
+    /// clock, or once it is gone (or with none) the byo-yomi period shared by its stones; else (no
+    /// time given, or GTP's "no time limit": byo-yomi time with 0 stones) [`DEFAULT_MOVE_MS`] a
+    /// move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search. A byo-yomi after a main
+    /// time adds a stone's share of its period to the main time and counts it as an increment:
+    /// the period is there for the moves once the main time is gone.
     fn go_params(&self, c: Color) -> SearchRequest {
         let ms = |s: f64| (s * 1000.0) as u64;
         let mut p = SearchRequest::default();
-        let used = self.used[c as usize];
-        let clock = match (self.left[c as usize], self.settings) {
+        let (used, played) = (self.used[c as usize], self.played[c as usize]);
+        let stone = self
+            .settings
+            .filter(|s| s.byo > 0.0 && s.stones > 0)
+            .map_or(0.0, |s| s.byo / f64::from(s.stones));
+        // A `time_left` of a byo-yomi period lasts until its stones are played.
+        let since = |l: &TimeLeft| played.saturating_sub(l.played);
+        let left = self.left[c as usize].filter(|l| l.stones == 0 || since(l) < l.stones);
+        let clock = match (left, self.settings) {
             (Some(l), _) => {
-                let since = used.saturating_sub(l.used).as_secs_f64();
-                let n = l.stones;
-                Some((ms((l.seconds - since).max(0.0)), (n > 0).then_some(n)))
+                let spent = used.saturating_sub(l.used).as_secs_f64();
+                let seconds = (l.seconds - spent).max(0.0);
+                if l.stones > 0 {
+                    Some((ms(seconds), Some(l.stones - since(&l))))
+                } else {
+                    p.inc_ms[c as usize] = Some(ms(stone));
+                    Some((ms(seconds + stone), None))
+                }
             }
             // Byo-yomi time with no stones is GTP's "no time limit", whatever the main time.
             (None, Some(s))
@@ -525,11 +549,6 @@ impl GtpFrontEnd {
                     && (s.main > used.as_secs_f64() || s.byo == 0.0) =>
             {
                 let left = (s.main - used.as_secs_f64()).max(0.0);
-                let stone = if s.byo > 0.0 {
-                    s.byo / f64::from(s.stones)
-                } else {
-                    0.0
-                };
                 p.inc_ms[c as usize] = Some(ms(stone));
                 Some((ms(left + stone), None))
             }
@@ -607,15 +626,49 @@ mod tests {
         assert_eq!((p.movetime_ms, p.clock_ms), (Some(2000), [None, None]));
         // `time_left` says what is left, whatever was used before it; what is used after it is
         // gone from it until the next one.
+        // (In the byo-yomi of 10 s for 5 stones a `time_left` of the main time gets a stone's
+        // share added.)
         gtp.left[0] = Some(TimeLeft {
             seconds: 30.0,
             stones: 0,
             used: gtp.used[0],
+            played: 0,
         });
-        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(30_000), None]);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(32_000), None]);
         gtp.used[0] += Duration::from_secs(12);
-        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(18_000), None]);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(20_000), None]);
         gtp.used[0] += Duration::from_secs(20);
-        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(0), None]);
+        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(2_000), None]);
+    }
+
+    #[test]
+    fn a_time_left_in_byo_yomi_lasts_for_its_stones_and_a_new_game_forgets_it() {
+        let mut gtp = GtpFrontEnd::new();
+        gtp.settings = Some(TimeSettings {
+            main: 0.0,
+            byo: 10.0,
+            stones: 5,
+        });
+        gtp.left[1] = Some(TimeLeft {
+            seconds: 6.0,
+            stones: 3,
+            used: Duration::ZERO,
+            played: 0,
+        });
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.clock_ms, p.moves_to_go), ([None, Some(6000)], Some(3)));
+        gtp.used[1] = Duration::from_secs(1);
+        gtp.played[1] = 2;
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.clock_ms, p.moves_to_go), ([None, Some(5000)], Some(1)));
+        // Its stones played, a new period of the settings' byo-yomi.
+        gtp.played[1] = 3;
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.clock_ms, p.movetime_ms), ([None, None], Some(2000)));
+        // A new game starts from the settings.
+        gtp.played[1] = 0;
+        gtp.new_clocks();
+        assert_eq!(gtp.left, [None, None]);
+        assert_eq!(gtp.go_params(Color::White).movetime_ms, Some(2000));
     }
 }
