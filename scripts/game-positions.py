@@ -8,7 +8,8 @@ one of its positions with LO to HI empty squares (the side to move not forced to
 a generator seeded by SEED, as a `<64 squares> <side>` line (`X` black, `O` white, `-` empty;
 a1..h1 first) for `wedge data label`. A position written before is not written again. This makes
 test sets from games that wedge's own self-play did not choose: levels, baselines, other engines
-(docs/training.md, "Measuring an evaluation").
+(docs/dev/evaluation.md, "A test set from other play"). `wedge data positions` does the same for
+any game files (GGF, transcripts, WTHOR) and more positions a game (docs/training.md).
 """
 import random
 import re

@@ -976,6 +976,13 @@ fn data_positions_lists_the_positions_of_game_files_for_data_label() {
     assert!(!out.status.success());
     assert!(err.contains(&format!("{t}:2")), "{err}");
     assert_eq!(std::fs::read_to_string(&list).unwrap().lines().count(), 4);
+
+    // A file of comments alone has no game: an error naming it.
+    std::fs::write(&transcripts, "# nothing yet\n").unwrap();
+    let out = wedge(&["data", "positions", t, "--out", l]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("no game") && err.contains(t), "{err}");
     for f in [transcripts, ggf, list, labelled] {
         let _ = std::fs::remove_file(f);
     }

@@ -292,6 +292,13 @@ fn list_positions(
         seed,
     };
     let drawn = train::draw_positions(&games, &options);
+    if drawn.games == 0 {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        return Err(format!(
+            "data positions: no game in {}; nothing written",
+            names.join(", ")
+        ));
+    }
     if drawn.positions.is_empty() {
         return Err(format!(
             "data positions: no position of the {} games has {min_empties}-{max_empties} empty \
