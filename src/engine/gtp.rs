@@ -99,6 +99,22 @@ struct TimeLeft {
     played: u32,
 }
 
+/// What bounds a move's search under GTP's time commands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Limit {
+    /// A clock: seconds left, seconds added after each move, moves to play in it (`None`: the
+    /// rest of the game).
+    Clock {
+        left: f64,
+        inc: f64,
+        moves: Option<u32>,
+    },
+    /// This many seconds for the move.
+    MoveTime(f64),
+    /// No time given: [`DEFAULT_MOVE_MS`], or [`DEPTH_SAFETY_MS`] under `set_depth`.
+    Default,
+}
+
 /// How `genmove` answers.
 enum Answer {
     /// At once.
@@ -512,51 +528,74 @@ impl GtpFrontEnd {
         }
     }
 
-    /// The time limits for `c`'s move: the clock from `time_left` (with stones, the moves to play
-    /// in it), less what `c`'s searches took since it came (with stones, until they are played);
-    /// else from `time_settings`: what is left of the main time after `c`'s searches so far as a
-    /// clock, or once it is gone (or with none) the byo-yomi period shared by its stones; else (no
-    /// time given, or GTP's "no time limit": byo-yomi time with 0 stones) [`DEFAULT_MOVE_MS`] a
-    /// move, or [`DEPTH_SAFETY_MS`] when `set_depth` bounds the search. A byo-yomi after a main
-    /// time adds a stone's share of its period to the main time and counts it as an increment:
-    /// the period is there for the moves once the main time is gone.
-    fn go_params(&self, c: Color) -> SearchRequest {
-        let ms = |s: f64| (s * 1000.0) as u64;
-        let mut p = SearchRequest::default();
+    /// What bounds `c`'s move. A `time_left` rules while it lasts: a byo-yomi period (stones >
+    /// 0) for its stones, its seconds less what `c`'s searches took since; main time (stones 0)
+    /// until those seconds are gone. Then (or with none) `time_settings`: while `c`'s searches
+    /// have left some of the main time and no `time_left` has said it is over, the rest as a
+    /// clock; then the byo-yomi period shared by its stones. A byo-yomi after main time adds a
+    /// stone's share of its period to the main time and counts it as an increment (the period
+    /// is there for the moves once the main time is gone). With no time (none given, or GTP's
+    /// "no time limit": byo-yomi time with 0 stones), the default.
+    fn limit(&self, c: Color) -> Limit {
         let (used, played) = (self.used[c as usize], self.played[c as usize]);
         let stone = self
             .settings
             .filter(|s| s.byo > 0.0 && s.stones > 0)
             .map_or(0.0, |s| s.byo / f64::from(s.stones));
-        // A `time_left` of a byo-yomi period lasts until its stones are played.
-        let since = |l: &TimeLeft| played.saturating_sub(l.played);
-        let left = self.left[c as usize].filter(|l| l.stones == 0 || since(l) < l.stones);
-        let clock = match (left, self.settings) {
-            (Some(l), _) => {
-                let spent = used.saturating_sub(l.used).as_secs_f64();
-                let seconds = (l.seconds - spent).max(0.0);
-                if l.stones > 0 {
-                    Some((ms(seconds), Some(l.stones - since(&l))))
-                } else {
-                    p.inc_ms[c as usize] = Some(ms(stone));
-                    Some((ms(seconds + stone), None))
-                }
+        if let Some(l) = self.left[c as usize] {
+            let done = played.saturating_sub(l.played);
+            let rest = (l.seconds - used.saturating_sub(l.used).as_secs_f64()).max(0.0);
+            if l.stones > done {
+                return Limit::Clock {
+                    left: rest,
+                    inc: 0.0,
+                    moves: Some(l.stones - done),
+                };
             }
+            if l.stones == 0 && (rest > 0.0 || stone == 0.0) {
+                return Limit::Clock {
+                    left: rest + stone,
+                    inc: stone,
+                    moves: None,
+                };
+            }
+            // Its main time gone or its period played: the settings' byo-yomi, if any.
+            if stone > 0.0 {
+                return Limit::MoveTime(stone);
+            }
+        }
+        match self.settings {
             // Byo-yomi time with no stones is GTP's "no time limit", whatever the main time.
-            (None, Some(s))
+            Some(s)
                 if s.main > 0.0
                     && !(s.byo > 0.0 && s.stones == 0)
                     && (s.main > used.as_secs_f64() || s.byo == 0.0) =>
             {
-                let left = (s.main - used.as_secs_f64()).max(0.0);
-                p.inc_ms[c as usize] = Some(ms(stone));
-                Some((ms(left + stone), None))
+                Limit::Clock {
+                    left: (s.main - used.as_secs_f64()).max(0.0) + stone,
+                    inc: stone,
+                    moves: None,
+                }
             }
-            (None, Some(s)) if s.byo > 0.0 && s.stones > 0 => {
-                p.movetime_ms = Some(ms(s.byo / f64::from(s.stones)));
+            _ if stone > 0.0 => Limit::MoveTime(stone),
+            _ => Limit::Default,
+        }
+    }
+
+    /// The time limits for `c`'s move, as a search request ([`GtpFrontEnd::limit`]).
+    fn go_params(&self, c: Color) -> SearchRequest {
+        let ms = |s: f64| (s * 1000.0) as u64;
+        let mut p = SearchRequest::default();
+        let clock = match self.limit(c) {
+            Limit::Clock { left, inc, moves } => {
+                p.inc_ms[c as usize] = Some(ms(inc));
+                Some((ms(left), moves))
+            }
+            Limit::MoveTime(seconds) => {
+                p.movetime_ms = Some(ms(seconds));
                 None
             }
-            _ => {
+            Limit::Default => {
                 p.movetime_ms = Some(match self.depth {
                     Some(_) => DEPTH_SAFETY_MS,
                     None => DEFAULT_MOVE_MS,
@@ -637,8 +676,10 @@ mod tests {
         assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(32_000), None]);
         gtp.used[0] += Duration::from_secs(12);
         assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(20_000), None]);
+        // Its seconds gone, the byo-yomi: the main time is over, whatever the settings say.
         gtp.used[0] += Duration::from_secs(20);
-        assert_eq!(gtp.go_params(Color::Black).clock_ms, [Some(2_000), None]);
+        let p = gtp.go_params(Color::Black);
+        assert_eq!((p.clock_ms, p.movetime_ms), ([None, None], Some(2000)));
     }
 
     #[test]
@@ -665,10 +706,20 @@ mod tests {
         gtp.played[1] = 3;
         let p = gtp.go_params(Color::White);
         assert_eq!((p.clock_ms, p.movetime_ms), ([None, None], Some(2000)));
-        // A new game starts from the settings.
-        gtp.played[1] = 0;
+        // With main time in the settings too: the period was the byo-yomi's, so the main time is
+        // over, however little of it this side's searches used.
+        gtp.settings = Some(TimeSettings {
+            main: 60.0,
+            byo: 10.0,
+            stones: 5,
+        });
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.clock_ms, p.movetime_ms), ([None, None], Some(2000)));
+        // A new game starts from the settings: main time as a clock, a stone's share added.
         gtp.new_clocks();
         assert_eq!(gtp.left, [None, None]);
-        assert_eq!(gtp.go_params(Color::White).movetime_ms, Some(2000));
+        assert_eq!((gtp.used, gtp.played), ([Duration::ZERO; 2], [0; 2]));
+        let p = gtp.go_params(Color::White);
+        assert_eq!((p.clock_ms, p.movetime_ms), ([None, Some(62_000)], None));
     }
 }
