@@ -210,7 +210,7 @@ pub fn run_with(
     if let Some(w) = warning {
         front.start_problem(&mut out, &StartProblem::Warning(w));
     }
-    // The worker builds its tables first (about 0.3 s for the default Hash): input is read once
+    // The worker builds its tables first (0.1-0.3 s for the default Hash): input is read once
     // it has, so a protocol without a handshake that waits for it (GTP, NBoard) does not pay for
     // it out of its first timed search.
     core.ping();
