@@ -779,6 +779,49 @@ fn evaltest_reports_the_error_by_the_size_of_the_score_too() {
 }
 
 #[test]
+fn evaltest_of_several_files_reports_each_as_it_would_alone() {
+    let files = [
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/test/other-play-20-24.wdb"
+        ),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/test/varied-play-20-24.wdb"
+        ),
+    ];
+    // The "all" row of one file alone: its positions and errors.
+    let alone = |file: &str| -> String {
+        let out = wedge(&["evaltest", "--data", file]);
+        assert!(out.status.success(), "{}", text_of(&out));
+        let said = text(&out.stdout);
+        let row = said
+            .lines()
+            .find(|l| l.trim_start().starts_with("all "))
+            .unwrap_or_else(|| panic!("an all row: {said}"));
+        row.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
+    };
+    let out = wedge(&["evaltest", "--data", files[0], "--data", files[1]]);
+    assert!(out.status.success(), "{}", text_of(&out));
+    let said = text(&out.stdout);
+    let (_, by_file) = said.split_once("by file:").expect("a table by file");
+    for file in files {
+        let row = by_file
+            .lines()
+            .find(|l| l.ends_with(file))
+            .unwrap_or_else(|| panic!("a row for {file}: {said}"));
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            columns[..columns.len() - 1].join(" "),
+            alone(file),
+            "{said}"
+        );
+    }
+    // One file: no such table.
+    assert!(!text(&wedge(&["evaltest", "--data", files[0]]).stdout).contains("by file"));
+}
+
+#[test]
 fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
     let dir = temp_dir("runs");
     let out = |name: &str| dir.join(name).to_str().unwrap().to_string();

@@ -507,7 +507,14 @@ fn run_eval_test(
 ) -> Result<(), String> {
     use wedge::eval::Evaluator;
     use wedge::tools::train::EmptiesErrors;
-    let samples = read_all_samples(data)?;
+    // Read file by file, so that each file's positions can be measured apart too.
+    let mut samples = Vec::new();
+    let mut files = Vec::new();
+    for path in data {
+        let start = samples.len();
+        samples.extend(read_all_samples(std::slice::from_ref(path))?);
+        files.push((path.display().to_string(), start..samples.len()));
+    }
     let mut evaluators = vec![
         ("hand", Evaluator::new(Weights::default())),
         ("trained", Evaluator::default()),
@@ -536,13 +543,14 @@ fn run_eval_test(
         predictions.push(search_predictions(&samples, eval, depth, level));
         names.push(format!("depth {depth}"));
     }
-    let pairs = |p: &Vec<Option<f64>>| {
-        samples
+    let pairs_in = |p: &Vec<Option<f64>>, part: std::ops::Range<usize>| {
+        samples[part.clone()]
             .iter()
-            .zip(p.iter())
+            .zip(p[part].iter())
             .filter_map(|(s, v)| v.map(|v| (s, v)))
             .collect::<Vec<_>>()
     };
+    let pairs = |p: &Vec<Option<f64>>| pairs_in(p, 0..samples.len());
     let by_empties: Vec<EmptiesErrors> = predictions
         .iter()
         .map(|p| EmptiesErrors::measure_pairs(pairs(p)))
@@ -576,6 +584,22 @@ fn run_eval_test(
         .map(|&(label, lo, hi)| (label.to_string(), lo, hi))
         .collect();
     print_errors("|score|", &names, &by_score, &rows);
+    if files.len() > 1 {
+        outln!();
+        outln!("the same by file:");
+        let mut header = format!("{:>9}", "positions");
+        for name in &names {
+            header.push_str(&format!(" {name:>8}"));
+        }
+        outln!("{header} {:>8}  file", "bias");
+        for (name, part) in &files {
+            let errors: Vec<EmptiesErrors> = predictions
+                .iter()
+                .map(|p| EmptiesErrors::measure_pairs(pairs_in(p, part.clone())))
+                .collect();
+            outln!("{}  {name}", error_columns(&errors, 0, 64));
+        }
+    }
     Ok(())
 }
 
@@ -593,20 +617,25 @@ fn print_errors(
     header.push_str(&format!(" {:>8}", "bias"));
     outln!("{header}");
     for (label, lo, hi) in rows {
-        let (lo, hi) = (*lo, *hi);
-        let mut line = format!("{label:>7} {:>9}", errors[0].count(lo, hi));
-        for e in errors {
-            match e.mae(lo, hi) {
-                Some(mae) => line.push_str(&format!(" {mae:>8.2}")),
-                None => line.push_str(&format!(" {:>8}", "-")),
-            }
-        }
-        match errors.last().and_then(|e| e.bias(lo, hi)) {
-            Some(bias) => line.push_str(&format!(" {bias:>+8.2}")),
+        outln!("{label:>7} {}", error_columns(errors, *lo, *hi));
+    }
+}
+
+/// A row's columns: the positions in `lo..=hi`, each evaluation's error there and the last one's
+/// bias.
+fn error_columns(errors: &[wedge::tools::train::EmptiesErrors], lo: u32, hi: u32) -> String {
+    let mut line = format!("{:>9}", errors[0].count(lo, hi));
+    for e in errors {
+        match e.mae(lo, hi) {
+            Some(mae) => line.push_str(&format!(" {mae:>8.2}")),
             None => line.push_str(&format!(" {:>8}", "-")),
         }
-        outln!("{line}");
     }
+    match errors.last().and_then(|e| e.bias(lo, hi)) {
+        Some(bias) => line.push_str(&format!(" {bias:>+8.2}")),
+        None => line.push_str(&format!(" {:>8}", "-")),
+    }
+    line
 }
 
 /// The values of depth-`depth` searches at selectivity level `level` (each from an empty table,
