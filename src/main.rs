@@ -57,7 +57,7 @@ enum Command {
     /// Mean absolute error of evaluations against the labels of data files, by empty squares:
     /// the hand evaluation, the built-in trained one and optionally a weights file.
     #[command(name = "evaltest")]
-    EvalTest(cli::training::EvalTestArgs),
+    EvalTest(cli::evaltest::EvalTestArgs),
     /// Fit the pattern evaluation to data files; reports errors per phase and writes the weights.
     Train(cli::training::TrainArgs),
     /// Evaluation weights: `dump` writes the evaluation in use as the files that load it again.
@@ -136,7 +136,7 @@ fn main() -> ExitCode {
         Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Datagen(args)) => cli::training::datagen(args),
         Some(Command::Train(args)) => cli::training::train(args),
-        Some(Command::EvalTest(args)) => cli::training::evaltest(args),
+        Some(Command::EvalTest(args)) => cli::evaltest::evaltest(args),
         Some(Command::Data { action }) => cli::data::run(action),
         Some(Command::Book { action }) => cli::book::run(action),
         Some(Command::Weights { action }) => cli::weights::run(action),

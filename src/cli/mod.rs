@@ -75,6 +75,7 @@ pub mod book;
 pub mod client;
 pub mod data;
 pub mod engine;
+pub mod evaltest;
 pub mod gui;
 pub mod matches;
 pub mod mpc;
