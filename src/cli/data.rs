@@ -34,6 +34,12 @@ pub enum DataAction {
         /// file's `.run`); without it they are refused, as shards of one run never differ.
         #[arg(long)]
         mixed_runs: bool,
+        /// Keep only the positions with LO-HI empty squares.
+        #[arg(long, default_value = "0-60", value_parser = super::training::parse_empties_range)]
+        empties: (u32, u32),
+        /// Keep only the positions with exact labels.
+        #[arg(long)]
+        exact_only: bool,
     },
     /// Rewrite a binary data file in the current (compact) format version, its games and
     /// positions as they are: same order, repeats kept (merge leaves repeats out).
@@ -111,6 +117,8 @@ pub fn run(action: DataAction) -> Result<(), String> {
             text_labels,
             text_exact_empties,
             mixed_runs,
+            empties,
+            exact_only,
         } => {
             super::check_output(&out)?;
             if !mixed_runs {
@@ -147,11 +155,20 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 depth,
                 exact_empties: text_exact_empties.unwrap_or(0),
             });
-            let r = train::merge(&inputs, labels, &out, max_positions)
+            let keep = train::Keep {
+                empties,
+                exact_only,
+            };
+            let r = train::merge_kept(&inputs, labels, &out, max_positions, keep)
                 .map_err(|e| format!("data merge: {e}"))?;
+            let filtered = if r.filtered > 0 {
+                format!("; {} outside --empties or --exact-only", r.filtered)
+            } else {
+                String::new()
+            };
             outln!(
-                "read {} positions; {} repeats left out; wrote {} positions of {} games",
-                r.read,
+                "read {} positions{filtered}; {} repeats left out; wrote {} positions of {} games",
+                r.read + r.filtered,
                 r.duplicates,
                 r.written,
                 r.games

@@ -21,6 +21,28 @@ pub struct TextLabels {
     pub exact_empties: u32,
 }
 
+/// Which positions of the inputs a merge keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// Empty squares, lowest and highest.
+    pub empties: (u32, u32),
+    /// Only exactly labelled positions.
+    pub exact_only: bool,
+}
+
+impl Keep {
+    /// Every position.
+    pub const ALL: Keep = Keep {
+        empties: (0, 60),
+        exact_only: false,
+    };
+
+    fn admits(&self, r: &Record) -> bool {
+        (self.empties.0..=self.empties.1).contains(&r.position.board.empty_count())
+            && (!self.exact_only || r.kind == LabelKind::Exact)
+    }
+}
+
 /// What a merge did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MergeReport {
@@ -28,6 +50,8 @@ pub struct MergeReport {
     pub read: usize,
     /// Positions left out as repeats of another (under symmetry).
     pub duplicates: usize,
+    /// Positions left out by the [`Keep`] filter.
+    pub filtered: usize,
     /// Games written (blocks with at least one position).
     pub games: usize,
     /// Positions written.
@@ -152,6 +176,18 @@ pub fn merge(
     out: &Path,
     max_positions: Option<usize>,
 ) -> Result<MergeReport, MergeError> {
+    merge_kept(inputs, text_labels, out, max_positions, Keep::ALL)
+}
+
+/// [`merge`] of the positions `keep` admits alone (a game left without any is left out); the
+/// others count as [`MergeReport::filtered`], not as read.
+pub fn merge_kept(
+    inputs: &[PathBuf],
+    text_labels: Option<TextLabels>,
+    out: &Path,
+    max_positions: Option<usize>,
+    keep: Keep,
+) -> Result<MergeReport, MergeError> {
     let mut report = MergeReport::default();
     let mut games: Vec<Block> = Vec::new();
     for path in inputs {
@@ -167,6 +203,13 @@ pub fn merge(
                 .map_err(|e| MergeError::Text(FileError::new(path, 0, FileProblem::Read(e))))?;
             let labels = text_labels.ok_or_else(|| MergeError::TextLabelsUnnamed(path.clone()))?;
             games.extend(read_text_blocks(path, labels).map_err(MergeError::Text)?);
+        }
+    }
+    if keep != Keep::ALL {
+        for block in &mut games {
+            let before = block.records.len();
+            block.records.retain(|r| keep.admits(r));
+            report.filtered += before - block.records.len();
         }
     }
     // In game-number order (stable: inputs in the order given among equal numbers), so that the
@@ -459,6 +502,83 @@ mod tests {
             Err(MergeError::Empty)
         ));
         assert_eq!(std::fs::read(&out).unwrap(), kept);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_filtered_merge_keeps_the_empties_and_labels_asked_for() {
+        let start = Position::START;
+        let child = start.play(Move::play("f5".parse().unwrap())).unwrap();
+        let grandchild = child.play(Move::play("d6".parse().unwrap())).unwrap();
+        let other = child.play(Move::play("f6".parse().unwrap())).unwrap();
+        let rec = |position, label, kind, depth| Record {
+            position,
+            label,
+            depth,
+            kind,
+        };
+        let dir = std::env::temp_dir().join(format!("wedge-merge-keep-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.wdb");
+        datafile::write_data_file(
+            &a,
+            &[
+                Block {
+                    game: 0,
+                    records: vec![
+                        rec(start, 0, LabelKind::Outcome, 0),
+                        rec(child, 1, LabelKind::Exact, 0),
+                        rec(grandchild, 2, LabelKind::Exact, 0),
+                    ],
+                },
+                Block {
+                    game: 1,
+                    records: vec![
+                        rec(start, 0, LabelKind::Exact, 0),
+                        rec(other, 3, LabelKind::Search, 12),
+                    ],
+                },
+            ],
+        )
+        .unwrap();
+        let out = dir.join("kept.wdb");
+        let read = |keep: Keep| {
+            let report = merge_kept(std::slice::from_ref(&a), None, &out, None, keep).unwrap();
+            let data = datafile::read_data_file(&out).unwrap();
+            let labels: Vec<Vec<i8>> = data
+                .blocks
+                .iter()
+                .map(|b| b.records.iter().map(|r| r.label).collect())
+                .collect();
+            (report.filtered, report.read, labels)
+        };
+        // 58-59 empties: the child and both grandchildren, whatever their labels.
+        let keep = Keep {
+            empties: (58, 59),
+            exact_only: false,
+        };
+        assert_eq!(read(keep), (2, 3, vec![vec![1, 2], vec![3]]));
+        // Exact labels alone: the second game keeps the start's exact label, not the search's.
+        let keep = Keep {
+            empties: (0, 60),
+            exact_only: true,
+        };
+        assert_eq!(read(keep), (2, 3, vec![vec![1, 2], vec![0]]));
+        // Both: the second game has nothing left and is left out whole.
+        let keep = Keep {
+            empties: (58, 59),
+            exact_only: true,
+        };
+        assert_eq!(read(keep), (3, 2, vec![vec![1, 2]]));
+        // Nothing admitted: an error, nothing replaced.
+        let before = std::fs::read(&out).unwrap();
+        let keep = Keep {
+            empties: (10, 20),
+            exact_only: false,
+        };
+        let none = merge_kept(std::slice::from_ref(&a), None, &out, None, keep);
+        assert!(matches!(none, Err(MergeError::Empty)), "{none:?}");
+        assert_eq!(std::fs::read(&out).unwrap(), before);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
