@@ -54,8 +54,9 @@ enum Command {
         #[command(subcommand)]
         action: cli::data::DataAction,
     },
-    /// Mean absolute error of evaluations against the labels of data files, by empty squares:
-    /// the hand evaluation, the built-in trained one and optionally a weights file.
+    /// Mean absolute error of evaluations against the labels of data files, by empty squares, by
+    /// the size of the score and, for several files, by file: the hand evaluation, the built-in
+    /// trained one and optionally a weights file or a search.
     #[command(name = "evaltest")]
     EvalTest(cli::evaltest::EvalTestArgs),
     /// Fit the pattern evaluation to data files; reports errors per phase and writes the weights.

@@ -822,6 +822,71 @@ fn evaltest_of_several_files_reports_each_as_it_would_alone() {
 }
 
 #[test]
+fn a_filtered_merge_keeps_the_empties_asked_for_and_says_what_it_left_out() {
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/test/other-play-20-24.wdb"
+    );
+    // The positions at 20 empties, as evaltest counts them.
+    let said = text(&wedge(&["evaltest", "--data", data]).stdout);
+    let at_20: usize = said
+        .lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("20")).then(|| w.next().unwrap().parse().unwrap())
+        })
+        .unwrap_or_else(|| panic!("a row for 20 empties: {said}"));
+    let dir = temp_dir("merge-keep");
+    let out = dir.join("at-20.wdb");
+    let merged = wedge(&[
+        "data",
+        "merge",
+        data,
+        "--empties",
+        "20-20",
+        "--exact-only",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(merged.status.success(), "{}", text_of(&merged));
+    let said = text(&merged.stdout);
+    assert!(
+        said.contains(&format!(
+            "read 380 positions; {} outside --empties or --exact-only; 0 repeats left out; \
+             wrote {at_20} positions",
+            380 - at_20
+        )),
+        "{said}"
+    );
+    // The file written holds them: evaltest counts them all at 20 empties.
+    let said = text(&wedge(&["evaltest", "--data", out.to_str().unwrap()]).stdout);
+    assert!(
+        said.lines()
+            .any(|l| l.split_whitespace().take(2).eq(["20", &at_20.to_string()])),
+        "{said}"
+    );
+    assert!(
+        said.lines().all(|l| !l.trim_start().starts_with("21 ")),
+        "{said}"
+    );
+    // Nothing within the filter: an error, no file.
+    let none = dir.join("none.wdb");
+    let refused = wedge(&[
+        "data",
+        "merge",
+        data,
+        "--empties",
+        "40-50",
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("no position of the inputs is within"));
+    assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn datagen_keeps_to_its_own_run_and_merge_to_one_run() {
     let dir = temp_dir("runs");
     let out = |name: &str| dir.join(name).to_str().unwrap().to_string();

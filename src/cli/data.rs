@@ -34,7 +34,7 @@ pub enum DataAction {
         /// file's `.run`); without it they are refused, as shards of one run never differ.
         #[arg(long)]
         mixed_runs: bool,
-        /// Keep only the positions with LO-HI empty squares.
+        /// Keep only the positions with LO-HI empty squares (before repeats are left out).
         #[arg(long, default_value = "0-60", value_parser = super::training::parse_empties_range)]
         empties: (u32, u32),
         /// Keep only the positions with exact labels.

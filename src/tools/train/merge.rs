@@ -46,7 +46,7 @@ impl Keep {
 /// What a merge did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MergeReport {
-    /// Positions read from the inputs.
+    /// Positions read from the inputs that the [`Keep`] filter admits (all of them by default).
     pub read: usize,
     /// Positions left out as repeats of another (under symmetry).
     pub duplicates: usize,
@@ -81,6 +81,8 @@ pub enum MergeError {
     /// The inputs hold no positions: nothing is written, so no output is replaced by an empty
     /// file.
     Empty,
+    /// The inputs hold positions, but none the [`Keep`] filter admits (nothing is written).
+    NoneKept,
 }
 
 impl fmt::Display for MergeError {
@@ -99,6 +101,10 @@ impl fmt::Display for MergeError {
                 path.display()
             ),
             MergeError::Empty => write!(f, "the inputs hold no positions; nothing written"),
+            MergeError::NoneKept => write!(
+                f,
+                "no position of the inputs is within --empties and --exact-only; nothing written"
+            ),
         }
     }
 }
@@ -267,7 +273,11 @@ pub fn merge_kept(
         }
     }
     if kept.is_empty() {
-        return Err(MergeError::Empty);
+        return Err(if report.filtered > 0 {
+            MergeError::NoneKept
+        } else {
+            MergeError::Empty
+        });
     }
     let paths: Vec<PathBuf> = match max_positions {
         None => vec![out.to_path_buf()],
@@ -558,6 +568,18 @@ mod tests {
             exact_only: false,
         };
         assert_eq!(read(keep), (2, 3, vec![vec![1, 2], vec![3]]));
+        // The file twice: what the filter leaves is read twice, and its repeats are left out.
+        let report = merge_kept(&[a.clone(), a.clone()], None, &out, None, keep).unwrap();
+        assert_eq!(
+            (
+                report.filtered,
+                report.read,
+                report.duplicates,
+                report.written,
+                report.games
+            ),
+            (4, 6, 3, 3, 2)
+        );
         // Exact labels alone: the second game keeps the start's exact label, not the search's.
         let keep = Keep {
             empties: (0, 60),
@@ -577,7 +599,7 @@ mod tests {
             exact_only: false,
         };
         let none = merge_kept(std::slice::from_ref(&a), None, &out, None, keep);
-        assert!(matches!(none, Err(MergeError::Empty)), "{none:?}");
+        assert!(matches!(none, Err(MergeError::NoneKept)), "{none:?}");
         assert_eq!(std::fs::read(&out).unwrap(), before);
         let _ = std::fs::remove_dir_all(&dir);
     }
