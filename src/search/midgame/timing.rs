@@ -104,7 +104,7 @@ pub const MOVE_LATENCY: Duration = Duration::from_millis(5);
 /// over the own moves the search still thinks about (half the empties, less the 8 own moves of the
 /// last 16 or so empties, which the exact solver plays in a fraction of the time: it takes over at
 /// 18-24 empties, so a share for them would be left unused; docs/search.md#time). Kept back:
-/// `overhead` once and [`MOVE_LATENCY`] for each own move until the clock's next control. A
+/// `overhead` once and `MOVE_LATENCY` for each own move until the clock's next control. A
 /// control after the end of the game (or `movestogo 0`) is sudden death; one before it shares the
 /// clock over its moves, or over the moves the search thinks about when they are fewer (time
 /// comes again at the control, so sudden death's share is always safe).
