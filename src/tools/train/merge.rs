@@ -401,6 +401,22 @@ mod tests {
     use super::*;
     use crate::board::{Move, Position, Square};
 
+    fn rec(position: Position, label: i8, kind: LabelKind, depth: u8) -> Record {
+        Record {
+            position,
+            label,
+            depth,
+            kind,
+        }
+    }
+
+    /// A fresh folder of this process for the test named `tag`.
+    fn test_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("wedge-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn symmetric_repeats_keep_the_best_label_and_parts_hold_whole_games() {
         let start = Position::START;
@@ -411,14 +427,7 @@ mod tests {
             .filter_map(|s| start.play(Move::play(s)))
             .collect();
         assert_eq!(children.len(), 4);
-        let rec = |position, label, kind, depth| Record {
-            position,
-            label,
-            depth,
-            kind,
-        };
-        let dir = std::env::temp_dir().join(format!("wedge-merge-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("merge");
         let a = dir.join("a.wdb");
         datafile::write_data_file(
             &a,
@@ -521,14 +530,7 @@ mod tests {
         let child = start.play(Move::play("f5".parse().unwrap())).unwrap();
         let grandchild = child.play(Move::play("d6".parse().unwrap())).unwrap();
         let other = child.play(Move::play("f6".parse().unwrap())).unwrap();
-        let rec = |position, label, kind, depth| Record {
-            position,
-            label,
-            depth,
-            kind,
-        };
-        let dir = std::env::temp_dir().join(format!("wedge-merge-keep-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("merge-keep");
         let a = dir.join("a.wdb");
         datafile::write_data_file(
             &a,
@@ -606,8 +608,7 @@ mod tests {
 
     #[test]
     fn text_games_keep_the_numbers_of_their_markers() {
-        let dir = std::env::temp_dir().join(format!("wedge-merge-marks-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("merge-marks");
         // Games written out of order, as datagen's threads finish them.
         let game = |n: u32| {
             let mut pos = Position::START;
@@ -645,8 +646,7 @@ mod tests {
 
     #[test]
     fn a_text_file_without_game_markers_is_cut_into_blocks_a_reader_accepts() {
-        let dir = std::env::temp_dir().join(format!("wedge-merge-text-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("merge-text");
         // Random boards (distinct with all but certainty), one more than a block holds.
         let count = datafile::MAX_BLOCK_RECORDS as usize + 1;
         let mut rng = crate::rng::Rng::new(7);
