@@ -837,17 +837,13 @@ fn a_filtered_merge_keeps_the_empties_asked_for_and_says_what_it_left_out() {
         })
         .unwrap_or_else(|| panic!("a row for 20 empties: {said}"));
     let dir = temp_dir("merge-keep");
+    let merge = |out: &std::path::Path, filters: &[&str]| {
+        let mut args = vec!["data", "merge", data, "--out", out.to_str().unwrap()];
+        args.extend_from_slice(filters);
+        wedge(&args)
+    };
     let out = dir.join("at-20.wdb");
-    let merged = wedge(&[
-        "data",
-        "merge",
-        data,
-        "--empties",
-        "20-20",
-        "--exact-only",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let merged = merge(&out, &["--empties", "20-20", "--exact-only"]);
     assert!(merged.status.success(), "{}", text_of(&merged));
     let said = text(&merged.stdout);
     assert!(
@@ -871,15 +867,7 @@ fn a_filtered_merge_keeps_the_empties_asked_for_and_says_what_it_left_out() {
     );
     // Nothing within the filter: an error, no file.
     let none = dir.join("none.wdb");
-    let refused = wedge(&[
-        "data",
-        "merge",
-        data,
-        "--empties",
-        "40-50",
-        "--out",
-        none.to_str().unwrap(),
-    ]);
+    let refused = merge(&none, &["--empties", "40-50"]);
     assert!(!refused.status.success());
     assert!(text(&refused.stderr).contains("no position of the inputs is within"));
     assert!(!none.exists());

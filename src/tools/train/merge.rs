@@ -211,12 +211,10 @@ pub fn merge_kept(
             games.extend(read_text_blocks(path, labels).map_err(MergeError::Text)?);
         }
     }
-    if keep != Keep::ALL {
-        for block in &mut games {
-            let before = block.records.len();
-            block.records.retain(|r| keep.admits(r));
-            report.filtered += before - block.records.len();
-        }
+    for block in &mut games {
+        let before = block.records.len();
+        block.records.retain(|r| keep.admits(r));
+        report.filtered += before - block.records.len();
     }
     // In game-number order (stable: inputs in the order given among equal numbers), so that the
     // shards of one run merge into what the whole run would give, whatever order they come in.
@@ -401,6 +399,7 @@ mod tests {
     use super::*;
     use crate::board::{Move, Position, Square};
 
+    /// A record as the file holds it.
     fn rec(position: Position, label: i8, kind: LabelKind, depth: u8) -> Record {
         Record {
             position,
@@ -408,6 +407,19 @@ mod tests {
             depth,
             kind,
         }
+    }
+
+    /// Writes `games` as a binary data file, numbered 0, 1, ... in order.
+    fn write_games(path: &Path, games: Vec<Vec<Record>>) {
+        let blocks: Vec<Block> = games
+            .into_iter()
+            .enumerate()
+            .map(|(g, records)| Block {
+                game: g as u64,
+                records,
+            })
+            .collect();
+        datafile::write_data_file(path, &blocks).unwrap();
     }
 
     /// A fresh folder of this process for the test named `tag`.
@@ -429,23 +441,16 @@ mod tests {
         assert_eq!(children.len(), 4);
         let dir = test_dir("merge");
         let a = dir.join("a.wdb");
-        datafile::write_data_file(
+        write_games(
             &a,
-            &[
-                Block {
-                    game: 0,
-                    records: vec![
-                        rec(start, 0, LabelKind::Outcome, 0),
-                        rec(children[0], 2, LabelKind::Search, 8),
-                    ],
-                },
-                Block {
-                    game: 1,
-                    records: vec![rec(children[1], 3, LabelKind::Search, 12)],
-                },
+            vec![
+                vec![
+                    rec(start, 0, LabelKind::Outcome, 0),
+                    rec(children[0], 2, LabelKind::Search, 8),
+                ],
+                vec![rec(children[1], 3, LabelKind::Search, 12)],
             ],
-        )
-        .unwrap();
+        );
         let b = dir.join("b.txt");
         std::fs::write(
             &b,
@@ -532,27 +537,20 @@ mod tests {
         let other = child.play(Move::play("f6".parse().unwrap())).unwrap();
         let dir = test_dir("merge-keep");
         let a = dir.join("a.wdb");
-        datafile::write_data_file(
+        write_games(
             &a,
-            &[
-                Block {
-                    game: 0,
-                    records: vec![
-                        rec(start, 0, LabelKind::Outcome, 0),
-                        rec(child, 1, LabelKind::Exact, 0),
-                        rec(grandchild, 2, LabelKind::Exact, 0),
-                    ],
-                },
-                Block {
-                    game: 1,
-                    records: vec![
-                        rec(start, 0, LabelKind::Exact, 0),
-                        rec(other, 3, LabelKind::Search, 12),
-                    ],
-                },
+            vec![
+                vec![
+                    rec(start, 0, LabelKind::Outcome, 0),
+                    rec(child, 1, LabelKind::Exact, 0),
+                    rec(grandchild, 2, LabelKind::Exact, 0),
+                ],
+                vec![
+                    rec(start, 0, LabelKind::Exact, 0),
+                    rec(other, 3, LabelKind::Search, 12),
+                ],
             ],
-        )
-        .unwrap();
+        );
         let out = dir.join("kept.wdb");
         let read = |keep: Keep| {
             let report = merge_kept(std::slice::from_ref(&a), None, &out, None, keep).unwrap();
