@@ -48,8 +48,8 @@ enum Command {
     /// Self-play data for training the pattern evaluation (see docs/training.md).
     Datagen(cli::training::DatagenArgs),
     /// Training-data files: `merge` joins shards and files into checked binary files, `convert`
-    /// rewrites one in the current format, `label` scores a list of positions into one, `info`
-    /// counts them (see docs/training.md).
+    /// rewrites one in the current format, `positions` lists the positions of recorded games,
+    /// `label` scores a list of positions into one, `info` counts them (see docs/training.md).
     Data {
         #[command(subcommand)]
         action: cli::data::DataAction,

@@ -497,6 +497,7 @@ fn bench_reads_a_multi_probcut_table_and_names_a_bad_line() {
         &["bench", "--depth", "1", "--mpc-file", "{}"],
     );
     assert_refused(&out, "o.txt:2: 'oops' is not a number", "a bad table");
+    assert_refused(&out, "--mpc-file: ", "a bad table, the option named");
 }
 
 #[test]

@@ -48,7 +48,8 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     };
     let mpc = match &args.mpc_file {
         Some(path) => std::sync::Arc::new(
-            wedge::search::midgame::probcut::MpcTable::load(path).map_err(|e| e.to_string())?,
+            wedge::search::midgame::probcut::MpcTable::load(path)
+                .map_err(|e| format!("--mpc-file: {e}"))?,
         ),
         None => wedge::search::midgame::probcut::BUILT_IN.clone(),
     };

@@ -49,8 +49,9 @@ pub struct DatagenArgs {
     /// 73, 87, 95, 98, 99 or 100 (full width).
     #[arg(long, default_value_t = 100, value_parser = super::selectivity_percent)]
     pub selectivity: u8,
-    /// Play only part I of N disjoint parts of the run (`--shard 2/8`: games 1, 9, 17, ...), for
-    /// spreading one run over machines; `wedge data merge` joins the parts.
+    /// Play only part I of N disjoint parts of the run (`--shard 2/8`: the second of every eight
+    /// games, numbered 1, 9, 17, ... from 0 as the data files number them), for spreading one run
+    /// over machines; `wedge data merge` joins the parts.
     #[arg(long, value_parser = super::parse_shard, default_value = "1/1")]
     pub shard: (usize, usize),
     /// A weaker side: in each game one side (black in even-numbered games, white in odd ones)

@@ -79,8 +79,12 @@ pub enum Command<'a> {
 pub enum ParseError {
     /// `set depth` without a depth that is a number (the line).
     BadDepth(String),
+    /// `hint` with a count that is not a number (the line).
+    BadHint(String),
     /// `move` with something that is not a move (the text after `move`).
     NotAMove(String),
+    /// `move` without a move.
+    NoMove,
     /// A command this engine does not know (the line).
     Unknown(String),
 }
@@ -89,7 +93,9 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::BadDepth(line) => write!(f, "bad depth in '{line}'"),
+            ParseError::BadHint(line) => write!(f, "bad move count in '{line}'"),
             ParseError::NotAMove(text) => write!(f, "'{text}' is not a move"),
+            ParseError::NoMove => write!(f, "'move' needs a square (or PA for a pass)"),
             ParseError::Unknown(line) => write!(f, "ignored unknown command '{line}'"),
         }
     }
@@ -123,17 +129,17 @@ fn parse_move(text: &str) -> Result<Command<'_>, ParseError> {
     Ok(Command::Move { mv, seconds, text })
 }
 
-/// A `set depth` number brought into 1..=60 (however large or negative, as long as it is a whole
-/// number); `None` when it is not one.
-fn depth_in_range(text: &str) -> Option<u32> {
+/// A whole number (`set depth`'s, `hint`'s) brought into `lo..=hi`, however large or negative it
+/// is; `None` when it is not a whole number.
+fn in_range(text: &str, lo: u32, hi: u32) -> Option<u32> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     Some(match text.parse::<i64>() {
-        Ok(d) => d.clamp(1, 60) as u32,
-        Err(_) if text.starts_with('-') => 1,
-        Err(_) => 60,
+        Ok(d) => d.clamp(i64::from(lo), i64::from(hi)) as u32,
+        Err(_) if text.starts_with('-') => lo,
+        Err(_) => hi,
     })
 }
 
@@ -149,7 +155,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command<'_>>, ParseError> {
     let key = words.get(1).map(|w| w.to_ascii_lowercase());
     let command = match (verb.as_str(), key.as_deref()) {
         ("nboard", _) => Command::Hello,
-        ("set", Some("depth")) => match words.get(2).and_then(|d| depth_in_range(d)) {
+        ("set", Some("depth")) => match words.get(2).and_then(|d| in_range(d, 1, 60)) {
             Some(d) => Command::SetDepth(d),
             None => return Err(ParseError::BadDepth(line.to_string())),
         },
@@ -157,10 +163,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command<'_>>, ParseError> {
         ("set", Some("contempt")) => Command::SetContempt,
         ("set", Some("option")) => Command::SetOption(rest_after(line, 2)),
         ("move", Some(_)) => parse_move(words[1])?,
-        ("hint", n) => {
-            let n = n.and_then(|n| n.parse::<usize>().ok()).unwrap_or(1);
-            Command::Hint(n.clamp(1, 64))
-        }
+        ("move", None) => return Err(ParseError::NoMove),
+        ("hint", None) => Command::Hint(1),
+        ("hint", Some(_)) => match in_range(words[1], 1, 64) {
+            Some(n) => Command::Hint(n as usize),
+            None => return Err(ParseError::BadHint(line.to_string())),
+        },
         ("go", _) => Command::Go,
         ("ping", n) => Command::Ping(n.unwrap_or("0").to_string()),
         ("learn", _) => Command::Learn,
@@ -310,7 +318,24 @@ mod tests {
             parse_line("move zz"),
             Err(ParseError::NotAMove("zz".into()))
         );
+        assert_eq!(parse_line("move"), Err(ParseError::NoMove));
         assert_eq!(parse_line("hint"), Ok(Some(Command::Hint(1))));
+        for (line, n) in [
+            ("hint 3", 3),
+            ("hint 0", 1),
+            ("hint -3", 1),
+            ("hint 999", 64),
+        ] {
+            assert_eq!(parse_line(line), Ok(Some(Command::Hint(n))), "{line}");
+        }
+        assert_eq!(
+            parse_line("hint 99999999999999999999"),
+            Ok(Some(Command::Hint(64)))
+        );
+        assert_eq!(
+            parse_line("hint abc"),
+            Err(ParseError::BadHint("hint abc".into()))
+        );
         assert_eq!(parse_line("PING 7"), Ok(Some(Command::Ping("7".into()))));
         assert_eq!(parse_line("   "), Ok(None));
         assert_eq!(

@@ -207,8 +207,18 @@ pub fn merge_kept(
             // A file that cannot be read says so before its labels are asked for.
             crate::files::check_regular(path, crate::files::MAX_DATA_BYTES)
                 .map_err(|e| MergeError::Text(FileError::new(path, 0, FileProblem::Read(e))))?;
-            let labels = text_labels.ok_or_else(|| MergeError::TextLabelsUnnamed(path.clone()))?;
-            games.extend(read_text_blocks(path, labels).map_err(MergeError::Text)?);
+            // Read once whatever the labels are, so that a file that is not text (or not data)
+            // says so before its labels are asked for; one without positions needs none.
+            let labels = text_labels.unwrap_or(TextLabels {
+                kind: LabelKind::Outcome,
+                depth: 0,
+                exact_empties: 0,
+            });
+            let blocks = read_text_blocks(path, labels).map_err(MergeError::Text)?;
+            if text_labels.is_none() && blocks.iter().any(|b| !b.records.is_empty()) {
+                return Err(MergeError::TextLabelsUnnamed(path.clone()));
+            }
+            games.extend(blocks);
         }
     }
     for block in &mut games {
@@ -462,6 +472,23 @@ mod tests {
         let unnamed = merge(&[a.clone(), b.clone()], None, &out, None);
         assert!(matches!(&unnamed, Err(MergeError::TextLabelsUnnamed(p)) if *p == b));
         assert!(!out.exists());
+        // A file that is not text says so first; an empty one needs no labels.
+        let junk = dir.join("junk.dat");
+        std::fs::write(&junk, [0xffu8, 0xfe, 0x00, 0x9c]).unwrap();
+        let not_text = merge(&[a.clone(), junk], None, &out, None);
+        assert!(
+            matches!(&not_text, Err(MergeError::Text(e)) if e.line == 1),
+            "{not_text:?}"
+        );
+        assert!(!out.exists());
+        let empty = dir.join("empty.txt");
+        std::fs::write(&empty, "").unwrap();
+        let with_empty = merge(&[a.clone(), empty], None, &out, None).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        let alone = merge(std::slice::from_ref(&a), None, &out, None).unwrap();
+        std::fs::remove_file(&out).unwrap();
+        assert_eq!((with_empty.read, with_empty.written), (3, 2));
+        assert_eq!(with_empty, alone);
         let labels = Some(TextLabels {
             kind: LabelKind::Outcome,
             depth: 0,
