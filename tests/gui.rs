@@ -80,6 +80,13 @@ fn bad_commands_are_refused_and_change_nothing() {
     let token = g.claim(false).unwrap();
     new_game(&g, &token, HUMANS);
     play(&g, &token, "f5");
+    // Swapping two people changes nothing, and says so.
+    let (status, s) = g.command(&token, r#"{"type":"swap"}"#);
+    assert_eq!(status, 200);
+    assert!(
+        s["message"].as_str().unwrap().contains("changes nothing"),
+        "{s}"
+    );
     let before = game_of(&g.state(&token));
     for (body, status) in [
         (r#"{"type":"move","square":"a1"}"#, 422),
@@ -457,9 +464,23 @@ fn games_load_save_and_are_analysed() {
         graph.last().unwrap().as_f64(),
         Some(f64::from(end.black_final_score()))
     );
-    // A transcript and a board load too.
+    // A transcript and a board load too; comments are skipped, as `wedge play` skips them.
     let (status, s) = g.command(&token, r#"{"type":"load","text":"f5d6c3"}"#);
     assert_eq!((status, s["moves"].as_array().unwrap().len()), (200, 3));
+    let commented = r##"{"type":"load","text":"# a game\n% and a note\nf5d6\n"}"##;
+    let (status, s) = g.command(&token, commented);
+    assert_eq!(
+        (status, s["moves"].as_array().unwrap().len()),
+        (200, 2),
+        "{s}"
+    );
+    let load = serde_json::json!({ "type": "load", "text": format!("{written}\n# saved\n") });
+    let (status, s) = g.command(&token, &load.to_string());
+    assert_eq!(status, 200, "{s}");
+    // Two transcripts are two games, not one: refused, naming the second's line.
+    let (status, s) = g.command(&token, r#"{"type":"load","text":"f5d6\nc3"}"#);
+    assert_eq!(status, 400, "{s}");
+    assert!(s.to_string().contains("line 2"), "{s}");
     let text = serde_json::json!({"type": "load", "text": start.to_string()}).to_string();
     let (status, s) = g.command(&token, &text);
     assert_eq!(status, 200, "{s}");

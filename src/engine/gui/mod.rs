@@ -16,7 +16,7 @@ mod view;
 
 use super::session::{FrontEnd, Session};
 use super::worker::Report;
-use crate::board::ggf::{now_unix, parse_ggf_record, GgfGame};
+use crate::board::ggf::{now_unix, GgfGame};
 use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 pub use crate::protocol::gui::Request;
@@ -397,7 +397,11 @@ impl GuiFrontEnd {
                 let Settings { black, white, .. } = self.settings;
                 self.settings.black = white;
                 self.settings.white = black;
-                self.message = None;
+                self.message = (black == white).then(|| {
+                    "Both sides are played the same way: swapping changes nothing (New game \
+                     chooses who plays each side)."
+                        .to_string()
+                });
                 self.changed(s);
             }
             Command::Stop => self.move_now(),
@@ -579,45 +583,56 @@ fn read_position(text: &str) -> Result<Position, ApiError> {
     Ok(pos)
 }
 
-/// A game from pasted or uploaded text: GGF, a transcript from the start, or a position.
+/// A game from pasted or uploaded text: GGF, a transcript from the start (each read as `wedge
+/// play` reads a saved game: one game, comments skipped), or a position.
 fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
+    use crate::engine::play::{read_saved, GameTextError};
+    let error = match read_saved(text) {
+        Ok(saved) => {
+            let [black, white] = saved.names;
+            let tags = saved.tags;
+            let record = Record {
+                black,
+                white,
+                place: tags.place,
+                date: tags.date,
+                time_control: tags.time_control,
+                name: tags.name,
+            };
+            return Ok((saved.game, record));
+        }
+        Err(GameTextError::NoGame) => {
+            return Err(ApiError::Invalid(
+                "nothing to load: paste a GGF game, a transcript or a board".into(),
+            ))
+        }
+        Err(GameTextError::Several(line)) => {
+            return Err(ApiError::Invalid(format!(
+                "line {line}: a second game (load one game at a time)"
+            )))
+        }
+        Err(GameTextError::Ggf(line, e)) => {
+            return Err(ApiError::Invalid(format!("line {line}: {e}")))
+        }
+        Err(GameTextError::Transcript(line, e)) => format!("line {line}: {e}"),
+    };
     let text = text.trim();
-    if text.contains("(;") {
-        let r = parse_ggf_record(text).map_err(|e| ApiError::Invalid(e.to_string()))?;
-        let record = Record {
-            black: r.players[0].clone(),
-            white: r.players[1].clone(),
-            place: r.place.clone(),
-            date: r.date,
-            time_control: r.time_control.clone(),
-            name: r.name.clone(),
-        };
-        return Ok((r.game, record));
-    }
-    if text.is_empty() {
-        return Err(ApiError::Invalid(
-            "nothing to load: paste a GGF game, a transcript or a board".into(),
-        ));
-    }
-    let transcript = text.parse::<Game>();
-    match transcript {
-        Ok(game) => Ok((game, Record::default())),
-        Err(t) => match read_position(text) {
-            Ok(pos) => Ok((Game::new(pos), Record::default())),
-            // Text shaped as a board (a FEN's `/`, or some 64 squares and no digit, which every
-            // move of a transcript has) gets the board's error.
+    match read_position(text) {
+        Ok(pos) => Ok((Game::new(pos), Record::default())),
+        // Text shaped as a board (a FEN's `/`, or some 64 squares and no digit, which every move
+        // of a transcript has) gets the board's error.
+        Err(board)
+            if text.contains('/')
+                || text
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.len() >= 60 && !w.bytes().any(|c| c.is_ascii_digit())) =>
+        {
             Err(board)
-                if text.contains('/')
-                    || text.split_whitespace().next().is_some_and(|w| {
-                        w.len() >= 60 && !w.bytes().any(|c| c.is_ascii_digit())
-                    }) =>
-            {
-                Err(board)
-            }
-            Err(_) => Err(ApiError::Invalid(format!(
-                "not a GGF game, a transcript or a board: {t}"
-            ))),
-        },
+        }
+        Err(_) => Err(ApiError::Invalid(format!(
+            "not a GGF game, a transcript or a board: {error}"
+        ))),
     }
 }
 

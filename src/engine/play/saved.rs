@@ -13,13 +13,29 @@ pub fn read_game(text: &str) -> Result<Game, GameTextError> {
     read_saved(text).map(|saved| saved.game)
 }
 
-/// A saved game and the names its record gives the players (`PB`, `PW`; none for a transcript).
+/// A saved game and what its record says of it (none of it for a transcript).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SavedGame {
     /// The game.
     pub game: Game,
-    /// Black's and White's names, when the record has them.
+    /// Black's and White's names (`PB`, `PW`), when the record has them.
     pub names: [Option<String>; 2],
+    /// The game's name (`GN`), place (`PC`), date (`DT`, Unix time) and time control (`TI`), as
+    /// written.
+    pub tags: SavedTags,
+}
+
+/// A GGF record's name, place, date and time control, kept to be written again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavedTags {
+    /// `GN`.
+    pub name: Option<String>,
+    /// `PC`.
+    pub place: Option<String>,
+    /// `DT`, when in the form wedge writes.
+    pub date: Option<u64>,
+    /// `TI`.
+    pub time_control: Option<String>,
 }
 
 impl SavedGame {
@@ -69,6 +85,12 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
         return Ok(SavedGame {
             game: record.game,
             names: record.players,
+            tags: SavedTags {
+                name: record.name,
+                place: record.place,
+                date: record.date,
+                time_control: record.time_control,
+            },
         });
     }
     // The first line is read before any second one is looked at: a file that is no game at all
@@ -83,6 +105,7 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
     Ok(SavedGame {
         game,
         names: [None, None],
+        tags: SavedTags::default(),
     })
 }
 
