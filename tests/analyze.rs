@@ -262,6 +262,13 @@ fn match_records_transcripts_and_wthor_files_analyse_with_json_and_svg() {
         "two match games, a transcript, a WTHOR game"
     );
     assert_eq!(games[3]["black"], "player 10");
+    // A file of one game is named alone, whatever its format; of several, with the number.
+    assert_eq!(
+        games[1]["source"],
+        ggf.to_str().map(|f| format!("{f}:game 2")).unwrap()
+    );
+    assert_eq!(games[2]["source"], transcript.to_str().unwrap());
+    assert_eq!(games[3]["source"], wtb.to_str().unwrap());
     assert!(games[2]["result"].is_null(), "the transcript stops early");
     // The JSON and the table agree: a row per move with the same loss, the same totals.
     for (n, g) in games.iter().enumerate() {

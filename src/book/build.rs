@@ -205,6 +205,7 @@ pub(super) fn read_journal(
                 return Err(BuildError::OtherArguments {
                     path: path.to_path_buf(),
                     then: line
+                        .trim()
                         .trim_start_matches("# wedge book journal: ")
                         .to_string(),
                     now: want
@@ -702,6 +703,10 @@ mod tests {
             read_journal(&path, &options),
             Err(super::BuildError::OtherArguments { .. })
         ));
+        // Another build's header is quoted without its line break.
+        std::fs::write(&path, "# wedge book journal: depth 6\r\n").unwrap();
+        let other = read_journal(&path, &options).unwrap_err().to_string();
+        assert!(other.contains("('depth 6', now"), "{other}");
         // No journal is an empty one; a folder where the journal goes is an error.
         assert!(read_journal(&dir.join("none"), &options)
             .unwrap()

@@ -12,13 +12,24 @@ pub struct GuiArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The address to listen on. Anything but the loopback address lets other machines play on
-    /// this engine: only on a network you trust.
-    #[arg(long, default_value = "127.0.0.1")]
+    /// The address to listen on (an IP address, or `localhost` for 127.0.0.1). Anything but the
+    /// loopback address lets other machines play on this engine: only on a network you trust.
+    #[arg(long, default_value = "127.0.0.1", value_parser = parse_host)]
     pub host: IpAddr,
     /// Open the page in the system's browser.
     #[arg(long)]
     pub open: bool,
+}
+
+/// `--host`: an IP address, or `localhost` (the loopback address; other names are not looked up,
+/// so that the page is never served on an address a name happens to stand for).
+fn parse_host(text: &str) -> Result<IpAddr, String> {
+    if text.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::from([127, 0, 0, 1]));
+    }
+    text.parse().map_err(|_| {
+        format!("'{text}' is not an IP address (e.g. 127.0.0.1, ::1, 0.0.0.0) or localhost")
+    })
 }
 
 /// Serves the board until Ctrl-C.
@@ -57,4 +68,16 @@ pub fn run(args: GuiArgs) -> Result<(), String> {
         return Err("the engine could not start".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_host;
+
+    #[test]
+    fn hosts_are_addresses_or_localhost() {
+        assert_eq!(parse_host("LocalHost").unwrap().to_string(), "127.0.0.1");
+        assert_eq!(parse_host("::1").unwrap().to_string(), "::1");
+        assert!(parse_host("example.com").unwrap_err().contains("localhost"));
+    }
 }

@@ -21,11 +21,16 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
     {
         let games = crate::board::wthor::parse_wthor(&bytes)
             .map_err(|e| found(0, GameFileError::Wthor(e)))?;
+        let many = games.len() > 1;
         return Ok(games
             .into_iter()
             .enumerate()
             .map(|(i, g)| NamedGame {
-                source: format!("{name}:game {}", i + 1),
+                source: if many {
+                    format!("{name}:game {}", i + 1)
+                } else {
+                    name.clone()
+                },
                 black: format!("player {}", g.black),
                 white: format!("player {}", g.white),
                 game: g.game,

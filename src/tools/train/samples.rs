@@ -12,6 +12,8 @@ use std::path::Path;
 pub enum SampleError {
     /// The line is not `<64 squares> <side> <label>`.
     Form,
+    /// The board and its side, without a label.
+    NoLabel,
     /// The position is not a board.
     Board(ParseBoardError),
     /// The label is not a number (as written).
@@ -24,6 +26,9 @@ impl fmt::Display for SampleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SampleError::Form => f.write_str("expected '<64 squares> <side> <label>'"),
+            SampleError::NoLabel => {
+                f.write_str("the label (a score in discs, -64..64) is missing after the side")
+            }
             SampleError::Board(e) => write!(f, "{e}"),
             SampleError::NotANumber(label) => write!(f, "'{label}' is not a number"),
             SampleError::OutOfRange(label) => write!(f, "label {label} is outside -64..64"),
@@ -117,10 +122,24 @@ pub fn read_sample_file(path: &Path) -> Result<SampleFile, FileError> {
     })
 }
 
+/// The error of a line whose board and side read but that is not `<board> <side> <label>`: the
+/// label missing, or words after it.
+fn form_error(line: &str) -> Option<SampleError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let read = (1..=words.len()).find(|&k| words[..k].join(" ").parse::<Position>().is_ok())?;
+    Some(if read == words.len() {
+        SampleError::NoLabel
+    } else {
+        SampleError::Form
+    })
+}
+
 /// One position line of the text format: `<64 squares> <side> <label>`, the label within -64..64.
 pub fn parse_line(line: &str) -> Result<(Position, f32), SampleError> {
     let (board, label) = line.rsplit_once(' ').ok_or(SampleError::Form)?;
-    let pos: Position = board.parse().map_err(SampleError::Board)?;
+    let pos: Position = board
+        .parse()
+        .map_err(|e| form_error(line).unwrap_or(SampleError::Board(e)))?;
     let label: f32 = label
         .parse()
         .map_err(|_| SampleError::NotANumber(label.to_string()))?;
@@ -128,4 +147,26 @@ pub fn parse_line(line: &str) -> Result<(Position, f32), SampleError> {
         return Err(SampleError::OutOfRange(label));
     }
     Ok((pos, label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_says_which_part_is_missing_or_extra() {
+        let side = Position::START.to_string();
+        let board = side.trim_end_matches(" X");
+        assert!(matches!(parse_line(&format!("{side} -3")), Ok((_, l)) if l == -3.0));
+        assert_eq!(parse_line(&side), Err(SampleError::NoLabel));
+        assert_eq!(parse_line(&format!("{side} 2 3")), Err(SampleError::Form));
+        assert_eq!(
+            parse_line(&format!("{side} x")),
+            Err(SampleError::NotANumber("x".into()))
+        );
+        assert!(matches!(
+            parse_line(&format!("{board}- X 2")),
+            Err(SampleError::Board(_))
+        ));
+    }
 }
