@@ -92,7 +92,9 @@ fn undo_redo_hint_and_errors_keep_the_game() {
     e.send("f5");
     let after = to_prompt(&mut e);
     assert!(
-        after.iter().any(|l| l.contains("from its book")),
+        after
+            .iter()
+            .any(|l| l.contains("from its book (evaluation") && l.contains("% to win")),
         "{after:?}"
     );
     e.send("quit");
@@ -420,6 +422,30 @@ fn a_forced_pass_alone_is_not_taken_back() {
         "error: there is no move to take back",
         "{lines:?}"
     );
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+/// A move that ends the game is reported with its proven result, and the count of moves agrees
+/// with it in number.
+#[test]
+fn a_move_that_ends_the_game_is_proven() {
+    let mut e = Engine::start_with(&["play", "--no-autosave", "--time", "0.05"]);
+    to_prompt(&mut e);
+    for line in ["edit empty d4 e4 d5 e5", "edit white a1"] {
+        e.send(line);
+        to_prompt(&mut e);
+    }
+    // Black has no move and passes; White's c1 takes Black's last disc.
+    e.send("edit black b1");
+    let lines = e.until(|l| l.starts_with("Game over") && l.contains("(0-3)"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("plays c1") && l.contains("wins by 64 (proven)")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().contains(". 1 move. "), "{lines:?}");
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use wedge::protocol::play::counted;
 use wedge::tools::analyze::{self, input, svg, Analysts, GameReport, Settings, Thresholds};
 
 /// The arguments of `wedge analyze`.
@@ -226,8 +227,13 @@ fn table(r: &GameReport) -> String {
     }
     for (side, sum) in [("black", &r.black_summary), ("white", &r.white_summary)] {
         s.push_str(&format!(
-            "{side}: {} moves, loss {:.1} ({:.2} a move), {} blunders, {} mistakes, {} inaccuracies",
-            sum.moves, sum.total_loss, sum.mean_loss, sum.blunders, sum.mistakes, sum.inaccuracies
+            "{side}: {}, loss {:.1} ({:.2} a move), {}, {}, {}",
+            counted(sum.moves, "move", "moves"),
+            sum.total_loss,
+            sum.mean_loss,
+            counted(sum.blunders, "blunder", "blunders"),
+            counted(sum.mistakes, "mistake", "mistakes"),
+            counted(sum.inaccuracies, "inaccuracy", "inaccuracies")
         ));
         if let Some((n, mv, loss)) = &sum.biggest {
             s.push_str(&format!("; biggest {n}. {mv} ({loss:.1})"));

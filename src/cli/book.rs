@@ -342,8 +342,8 @@ pub fn run(action: BookAction) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
             save(&learnt, &out, &journal)?;
             outln!(
-                "learnt {} games: {} -> {} positions, wrote {}",
-                lines.len(),
+                "learnt {}: {} -> {} positions, wrote {}",
+                wedge::protocol::play::counted(lines.len(), "game", "games"),
                 b.len(),
                 learnt.len(),
                 out.display()

@@ -609,6 +609,11 @@ pub fn confidence(score: Score, empties: u32) -> String {
     }
 }
 
+/// `n` and the noun that goes with it: `1 move`, `2 moves`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A score for a list of moves: discs with a sign, or the proven result.
 pub fn score_text(score: Score) -> String {
     match score {

@@ -385,8 +385,8 @@ impl GuiFrontEnd {
             Command::Goto { ply } => {
                 if ply > self.moves.len() {
                     return Err(ApiError::Invalid(format!(
-                        "the game has {} moves, not {ply}",
-                        self.moves.len()
+                        "the game has {}, not {ply}",
+                        crate::protocol::play::counted(self.moves.len(), "move", "moves")
                     )));
                 }
                 self.cursor = ply;
@@ -423,7 +423,8 @@ impl GuiFrontEnd {
             }
             Command::Load { text } => {
                 let (game, record) = read_game(&text)?;
-                let message = format!("Loaded a game of {} moves.", game.moves.len());
+                let moves = crate::protocol::play::counted(game.moves.len(), "move", "moves");
+                let message = format!("Loaded a game of {moves}.");
                 let settings = Settings {
                     black: Side::Human,
                     white: Side::Human,

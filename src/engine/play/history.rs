@@ -129,7 +129,8 @@ impl PlayFrontEnd {
         match read_game(&text) {
             Ok(game) => {
                 let played = game.moves.iter().filter(|m| !m.is_pass()).count();
-                let message = format!("Loaded {file}: {played} moves.");
+                let played = crate::protocol::play::counted(played, "move", "moves");
+                let message = format!("Loaded {file}: {played}.");
                 self.start_from(s, game, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}:{e}")),

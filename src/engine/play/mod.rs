@@ -449,8 +449,12 @@ impl PlayFrontEnd {
             _ => "",
         };
         s.out.line(&format!(
-            "Game over: {result} ({b}-{w}){who}. {} moves. Type new for another game, undo to go back, analyze to review it.",
-            self.game.moves.iter().filter(|m| !m.is_pass()).count()
+            "Game over: {result} ({b}-{w}){who}. {}. Type new for another game, undo to go back, analyze to review it.",
+            crate::protocol::play::counted(
+                self.game.moves.iter().filter(|m| !m.is_pass()).count(),
+                "move",
+                "moves"
+            )
         ));
     }
 
@@ -470,11 +474,18 @@ impl PlayFrontEnd {
         let pos = self.position();
         let params = self.go_params(pos.side);
         if let Some(book) = s.core.book_move(pos, &params) {
+            // A book score is a search's or, at the book's end, a solve's.
+            let score = if book.depth == crate::book::DEPTH_EXACT {
+                Score::Exact(book.score)
+            } else {
+                Score::Eval(book.score * 100)
+            };
+            let empties = pos.board.empty_count();
             s.out.line(&format!(
-                "wedge ({}) plays {} from its book (evaluation {:+} discs).",
+                "wedge ({}) plays {} from its book ({}).",
                 colour_symbol(pos.side),
                 book.mv,
-                book.score
+                crate::protocol::play::confidence(score, empties)
             ));
             self.push_move(book.mv);
             self.advance(s);

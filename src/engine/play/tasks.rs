@@ -218,12 +218,19 @@ impl PlayFrontEnd {
                     },
                 };
                 let empties = pos.board.empty_count();
+                // A move that ends the game has its result proven, whatever the search said.
+                let score = match pos.play(mv) {
+                    Some(next) if next.board.is_game_over() => {
+                        crate::search::Score::Exact(-next.board.final_score())
+                    }
+                    _ => result.score,
+                };
                 s.out.line(&format!(
                     "wedge ({}) plays {mv} after {:.1} s, depth {}: {}.",
                     colour_symbol(pos.side),
                     started.elapsed().as_secs_f64(),
                     result.depth,
-                    confidence(result.score, empties)
+                    confidence(score, empties)
                 ));
                 self.push_move(mv);
                 self.advance(s);
