@@ -477,10 +477,19 @@ fn games_load_save_and_are_analysed() {
     let load = serde_json::json!({ "type": "load", "text": format!("{written}\n# saved\n") });
     let (status, s) = g.command(&token, &load.to_string());
     assert_eq!(status, 200, "{s}");
-    // Two transcripts are two games, not one: refused, naming the second's line.
+    // A transcript wrapped over lines is one game; two GGF games are refused at the second.
     let (status, s) = g.command(&token, r#"{"type":"load","text":"f5d6\nc3"}"#);
+    assert_eq!((status, s["moves"].as_array().unwrap().len()), (200, 3));
+    let two = serde_json::json!({ "type": "load", "text": format!("{written}\n{written}\n") });
+    let (status, s) = g.command(&token, &two.to_string());
     assert_eq!(status, 400, "{s}");
     assert!(s.to_string().contains("line 2"), "{s}");
+    let before = serde_json::json!({ "type": "load", "text": format!("Game 1: {written}") });
+    let (status, s) = g.command(&token, &before.to_string());
+    assert!(
+        status == 400 && s.to_string().contains("'(;'"),
+        "{status} {s}"
+    );
     let text = serde_json::json!({"type": "load", "text": start.to_string()}).to_string();
     let (status, s) = g.command(&token, &text);
     assert_eq!(status, 200, "{s}");

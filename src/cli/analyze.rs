@@ -180,8 +180,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8, String> {
         }
     }
     eprintln!(
-        "analyze: {} games, {total} positions in {:.1} s",
-        reports.len(),
+        "analyze: {}, {} in {:.1} s",
+        counted(reports.len(), "game", "games"),
+        counted(total, "position", "positions"),
         started.elapsed().as_secs_f64()
     );
     Ok(0)

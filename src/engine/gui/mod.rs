@@ -584,10 +584,21 @@ fn read_position(text: &str) -> Result<Position, ApiError> {
     Ok(pos)
 }
 
-/// A game from pasted or uploaded text: GGF, a transcript from the start (each read as `wedge
-/// play` reads a saved game: one game, comments skipped), or a position.
+/// A game from pasted or uploaded text: GGF or a transcript from the start, each read as `wedge
+/// play` reads a saved game (one game, comments skipped), except that a transcript may wrap over
+/// several lines (pasted from a page); or a position.
 fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
     use crate::engine::play::{read_saved, GameTextError};
+    let content = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .filter(|l| {
+            let l = l.trim();
+            !l.is_empty() && !l.starts_with('#') && !l.starts_with('%')
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ggf = content.contains("(;");
     let error = match read_saved(text) {
         Ok(saved) => {
             let [black, white] = saved.names;
@@ -607,6 +618,10 @@ fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
                 "nothing to load: paste a GGF game, a transcript or a board".into(),
             ))
         }
+        Err(GameTextError::Several(_)) if !ggf => match content.parse::<Game>() {
+            Ok(game) => return Ok((game, Record::default())),
+            Err(e) => e.to_string(),
+        },
         Err(GameTextError::Several(line)) => {
             return Err(ApiError::Invalid(format!(
                 "line {line}: a second game (load one game at a time)"
@@ -617,7 +632,12 @@ fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
         }
         Err(GameTextError::Transcript(line, e)) => format!("line {line}: {e}"),
     };
-    let text = text.trim();
+    if ggf {
+        return Err(ApiError::Invalid(
+            "a GGF game must start its line with '(;' (only comment lines before it)".into(),
+        ));
+    }
+    let text = content.trim();
     match read_position(text) {
         Ok(pos) => Ok((Game::new(pos), Record::default())),
         // Text shaped as a board (a FEN's `/`, or some 64 squares and no digit, which every move

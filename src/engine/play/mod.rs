@@ -474,12 +474,7 @@ impl PlayFrontEnd {
         let pos = self.position();
         let params = self.go_params(pos.side);
         if let Some(book) = s.core.book_move(pos, &params) {
-            // A book score is a search's or, at the book's end, a solve's.
-            let score = if book.depth == crate::book::DEPTH_EXACT {
-                Score::Exact(book.score)
-            } else {
-                Score::Eval(book.score * 100)
-            };
+            let score = s.core.book_info(pos.board, &book).score;
             let empties = pos.board.empty_count();
             s.out.line(&format!(
                 "wedge ({}) plays {} from its book ({}).",

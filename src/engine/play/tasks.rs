@@ -93,8 +93,8 @@ impl PlayFrontEnd {
             return;
         }
         s.out.line(&format!(
-            "Analyzing {} positions ({:.1} s each; stop ends it)...",
-            positions.len(),
+            "Analyzing {} ({:.1} s each; stop ends it)...",
+            crate::protocol::play::counted(positions.len(), "position", "positions"),
             ANALYZE_MS as f64 / 1000.0
         ));
         self.task = Some(Task::Analyze {

@@ -8,6 +8,16 @@ use crate::board::text::{FileError, FileProblem, Game};
 use crate::board::Position;
 use std::path::Path;
 
+/// A game's name in reports: the file's alone, or with the game's number (from 1) when the file
+/// holds several.
+fn source(name: &str, many: bool, index: usize) -> String {
+    if many {
+        format!("{name}:game {}", index + 1)
+    } else {
+        name.to_string()
+    }
+}
+
 /// The games of `path`, each named by the file (and its number in the file when there are several).
 pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
     let err = |line: usize, problem: FileProblem| FileError::new(path, line, problem);
@@ -26,11 +36,7 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
             .into_iter()
             .enumerate()
             .map(|(i, g)| NamedGame {
-                source: if many {
-                    format!("{name}:game {}", i + 1)
-                } else {
-                    name.clone()
-                },
+                source: source(&name, many, i),
                 black: format!("player {}", g.black),
                 white: format!("player {}", g.white),
                 game: g.game,
@@ -113,11 +119,7 @@ fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Game
                 .unwrap_or_else(|| default.to_string())
         };
         games.push(NamedGame {
-            source: if many {
-                format!("{name}:game {}", n + 1)
-            } else {
-                name.to_string()
-            },
+            source: source(name, many, n),
             black: player(0, "black"),
             white: player(1, "white"),
             game: record.game,
@@ -144,11 +146,7 @@ fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Ga
                 (line, GameFileError::Transcript { error, text })
             })?;
             Ok(NamedGame {
-                source: if many {
-                    format!("{name}:game {}", n + 1)
-                } else {
-                    name.to_string()
-                },
+                source: source(name, many, n),
                 black: "black".into(),
                 white: "white".into(),
                 game,

@@ -4,7 +4,7 @@
 //! deepest search, then the outcome; the first met among equals).
 
 use super::datafile::{self, Block, LabelKind, Record};
-use crate::board::text::{read_lines_with_comments, FileError, FileProblem};
+use crate::board::text::{read_lines_with_comments, FileError};
 use crate::board::Board;
 use std::collections::HashMap;
 use std::fmt;
@@ -204,9 +204,6 @@ pub fn merge_kept(
             }
             games.extend(data.blocks);
         } else {
-            // A file that cannot be read says so before its labels are asked for.
-            crate::files::check_regular(path, crate::files::MAX_DATA_BYTES)
-                .map_err(|e| MergeError::Text(FileError::new(path, 0, FileProblem::Read(e))))?;
             // Read once whatever the labels are, so that a file that is not text (or not data)
             // says so before its labels are asked for; one without positions needs none.
             let labels = text_labels.unwrap_or(TextLabels {

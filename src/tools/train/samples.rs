@@ -125,9 +125,11 @@ pub fn read_sample_file(path: &Path) -> Result<SampleFile, FileError> {
 /// The error of a line whose board and side read but that is not `<board> <side> <label>`: the
 /// label missing, or words after it.
 fn form_error(line: &str) -> Option<SampleError> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let read = (1..=words.len()).find(|&k| words[..k].join(" ").parse::<Position>().is_ok())?;
-    Some(if read == words.len() {
+    // A board and its side are at most 65 words (a square or the side each).
+    let mut words = line.split_whitespace();
+    let head: Vec<&str> = words.by_ref().take(65).collect();
+    let read = (1..=head.len()).find(|&k| head[..k].concat().parse::<Position>().is_ok())?;
+    Some(if read == head.len() && words.next().is_none() {
         SampleError::NoLabel
     } else {
         SampleError::Form
@@ -168,5 +170,10 @@ mod tests {
             parse_line(&format!("{board}- X 2")),
             Err(SampleError::Board(_))
         ));
+        // A line of many words is judged by its first ones.
+        let long = format!("{side} 1{}", " 2".repeat(200_000));
+        assert_eq!(parse_line(&long), Err(SampleError::Form));
+        let junk = "a ".repeat(200_000);
+        assert!(matches!(parse_line(&junk), Err(SampleError::Board(_))));
     }
 }
