@@ -34,12 +34,9 @@ pub const TAB_TIMEOUT: Duration = Duration::from_secs(8);
 /// is saved.
 #[derive(Clone, Debug, Default)]
 struct Record {
-    black: Option<String>,
-    white: Option<String>,
-    place: Option<String>,
-    date: Option<u64>,
-    time_control: Option<String>,
-    name: Option<String>,
+    /// Black's and White's names.
+    names: [Option<String>; 2],
+    tags: crate::engine::play::SavedTags,
 }
 
 /// The tab that holds the engine.
@@ -529,25 +526,24 @@ impl GuiFrontEnd {
         };
         let end = self.position_at(self.moves.len());
         let players = [
-            self.record
-                .black
+            self.record.names[0]
                 .clone()
                 .unwrap_or_else(|| name(Color::Black)),
-            self.record
-                .white
+            self.record.names[1]
                 .clone()
                 .unwrap_or_else(|| name(Color::White)),
         ];
         GgfGame {
             place: self
                 .record
+                .tags
                 .place
                 .clone()
                 .unwrap_or_else(|| "wedge gui".into()),
-            unix_time: self.record.date.unwrap_or_else(now_unix),
+            unix_time: self.record.tags.date.unwrap_or_else(now_unix),
             black: players[0].clone(),
             white: players[1].clone(),
-            time_control: self.record.time_control.clone().unwrap_or(time),
+            time_control: self.record.tags.time_control.clone().unwrap_or(time),
             start: self.start,
             moves: self.moves.clone(),
             // A game lost on time: every square to the other side, as a forfeit is written.
@@ -563,7 +559,7 @@ impl GuiFrontEnd {
                     crate::protocol::play::colour_name(c).to_lowercase()
                 )
             }),
-            name: self.record.name.clone(),
+            name: self.record.tags.name.clone(),
         }
     }
 }
@@ -588,28 +584,17 @@ fn read_position(text: &str) -> Result<Position, ApiError> {
 /// play` reads a saved game (one game, comments skipped), except that a transcript may wrap over
 /// several lines (pasted from a page); or a position.
 fn read_game(text: &str) -> Result<(Game, Record), ApiError> {
-    use crate::engine::play::{read_saved, GameTextError};
-    let content = text
-        .trim_start_matches('\u{feff}')
-        .lines()
-        .filter(|l| {
-            let l = l.trim();
-            !l.is_empty() && !l.starts_with('#') && !l.starts_with('%')
-        })
+    use crate::engine::play::{content_lines, read_saved, GameTextError};
+    let content = content_lines(text)
+        .map(|(_, l)| l)
         .collect::<Vec<_>>()
         .join("\n");
     let ggf = content.contains("(;");
     let error = match read_saved(text) {
         Ok(saved) => {
-            let [black, white] = saved.names;
-            let tags = saved.tags;
             let record = Record {
-                black,
-                white,
-                place: tags.place,
-                date: tags.date,
-                time_control: tags.time_control,
-                name: tags.name,
+                names: saved.names,
+                tags: saved.tags,
             };
             return Ok((saved.game, record));
         }

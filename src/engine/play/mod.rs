@@ -15,7 +15,7 @@ mod history;
 mod saved;
 mod tasks;
 
-pub use saved::{read_game, read_saved, GameTextError, SavedGame, SavedTags};
+pub use saved::{content_lines, read_game, read_saved, GameTextError, SavedGame, SavedTags};
 
 use super::report::{GameEvent, Report, SearchEvent};
 use super::session::{FrontEnd, Session};

@@ -60,14 +60,20 @@ impl SavedGame {
     }
 }
 
+/// The lines of a saved game's text that hold something (numbered from 0): blank lines, `#` and
+/// `%` comments and a byte-order mark left out.
+pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().enumerate().filter(|(_, l)| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#') && !l.starts_with('%')
+    })
+}
+
 /// [`read_game`], with the players' names.
 pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let content = |l: &&str| {
-        let l = l.trim();
-        !l.is_empty() && !l.starts_with('#') && !l.starts_with('%')
-    };
-    let mut lines = text.lines().enumerate().filter(|(_, l)| content(l));
+    let mut lines = content_lines(text);
     let Some((first, line)) = lines.next() else {
         return Err(GameTextError::NoGame);
     };
