@@ -289,6 +289,7 @@ fn endgame_ggf() -> String {
         time_control: "5:00".into(),
         start,
         moves,
+        times: Vec::new(),
         black_score: pos.black_final_score(),
         forfeit: None,
         name: None,

@@ -330,6 +330,7 @@ proptest::proptest! {
             time_control: "60//0.5".into(),
             start: Position::START,
             moves: moves.clone(),
+            times: Vec::new(),
             black_score: pos.black_final_score(),
             forfeit: None,
             name: None,

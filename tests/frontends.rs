@@ -410,6 +410,7 @@ fn ggf(start: Position, moves: &[Move]) -> String {
         time_control: "0".into(),
         start,
         moves: moves.to_vec(),
+        times: Vec::new(),
         black_score: 0,
         forfeit: None,
         name: None,

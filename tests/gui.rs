@@ -425,6 +425,7 @@ fn games_load_save_and_are_analysed() {
         time_control: "15:00".into(),
         start,
         moves: moves.clone(),
+        times: Vec::new(),
         black_score: end.black_final_score(),
         forfeit: None,
         name: Some("pair 3".into()),

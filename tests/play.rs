@@ -376,7 +376,6 @@ fn resume_restores_the_sides_and_the_level() {
     assert_eq!(both.wait_exit(), 0);
 }
 
-/// A seed beyond the engine's range is refused, not taken modulo or ignored.
 /// A saved game writes its clock as GGF readers read one (`TI`), and no clock for a time a move.
 #[test]
 fn a_saved_game_writes_its_clock_as_ggf_does() {
@@ -625,4 +624,66 @@ fn a_failed_save_on_exit_ends_with_status_1() {
     assert_eq!(e.wait_exit(), 0);
     assert!(std::fs::read_to_string(&path).unwrap().contains("B[f5"));
     std::fs::remove_file(&path).unwrap();
+}
+
+/// The status line's clocks: `clock: Black 4:04 White 5:02` or `time used: ...`.
+fn clocks(lines: &[String]) -> String {
+    let status = lines.iter().rev().find(|l| l.contains("moves: ")).unwrap();
+    status.rsplit("   ").next().unwrap().to_string()
+}
+
+/// A loaded or resumed game goes on with its clock, each side charged the times its moves took
+/// (written again when it is saved), unless `--time` or `--clock` say otherwise.
+#[test]
+fn a_loaded_game_keeps_its_clock_and_its_moves_times() {
+    let file = temp("timed.ggf");
+    std::fs::write(
+        &file,
+        "(;GM[Othello]PB[human]PW[wedge level 3]TI[5:00/2]RE[?]\
+         B[f5//40.00]W[d6//1.00]B[c3//20.00]W[d3//0.50];)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let mut e = Engine::start_with(&["play", "--no-autosave", "--load", path]);
+    let lines = to_prompt(&mut e);
+    // Black: 300 s + 2 increments - 60 s; White: 300 + 4 - 1.5.
+    assert_eq!(clocks(&lines), "clock: Black 4:04 White 5:02", "{lines:?}");
+    let copy = temp("timed-copy.ggf");
+    e.send(&format!("save {}", copy.display()));
+    e.until(|l| l.starts_with("Saved to"));
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let text = std::fs::read_to_string(&copy).unwrap();
+    assert!(
+        text.contains("B[f5//40.00]W[d6//1.00]B[c3//20.00]W[d3//0.50]"),
+        "{text}"
+    );
+    let mut e = Engine::start_with(&["play", "--no-autosave", "--load", path, "--time", "1"]);
+    let lines = to_prompt(&mut e);
+    assert_eq!(clocks(&lines), "time used: Black 1:00 White 0:01");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+
+    // wedge play's own autosave, resumed: the clock it was played with.
+    let save = temp("clock-resume.ggf");
+    let save = save.to_str().unwrap();
+    let mut e = Engine::start_with(&[
+        "play",
+        "--clock",
+        "10+2",
+        "--level",
+        "1",
+        "--autosave",
+        save,
+    ]);
+    let lines = to_prompt(&mut e);
+    e.send(&legal(lines.last().unwrap())[0]);
+    to_prompt(&mut e);
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let mut again = Engine::start_with(&["play", "--resume", "--autosave", save]);
+    let lines = to_prompt(&mut again);
+    assert!(clocks(&lines).starts_with("clock: Black 10:"), "{lines:?}");
+    again.send("quit");
+    assert_eq!(again.wait_exit(), 0);
 }

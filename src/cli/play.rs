@@ -18,7 +18,8 @@ pub struct PlayArgs {
     /// the level of the game resumed or loaded when wedge play saved it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10))]
     pub level: Option<u32>,
-    /// Seconds the engine thinks at most a move.
+    /// Seconds the engine thinks at most a move. Default: 5, or the clock of the game resumed or
+    /// loaded when it has one.
     #[arg(long, conflicts_with = "clock")]
     pub time: Option<f64>,
     /// A game clock for each side instead: MINUTES[+SECONDS a move], e.g. 10+2.
@@ -65,6 +66,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         (None, Some(t)) => return Err(format!("--time: {t} is not 0.01..86400 seconds")),
         (None, None) => TimeSetting::PerMove(DEFAULT_MOVE_MS),
     };
+    let time_given = args.clock.is_some() || args.time.is_some();
     let autosave = if args.no_autosave {
         None
     } else {
@@ -128,6 +130,11 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         None => saved_players.unwrap_or(Players::Human(wedge::board::Color::Black)),
     };
     let level = args.level.or(saved_level).unwrap_or(10);
+    // A saved game with a clock goes on with it (its moves' times are charged), unless told.
+    let time = match saved.as_ref().and_then(|s| s.clock()) {
+        Some((ms, inc)) if !time_given => TimeSetting::Game(ms, inc),
+        _ => time,
+    };
     // A person at a terminal: thinking is shown in place (escape codes), so both ends must be one.
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     // A script's board is plain wherever its output goes.
@@ -140,7 +147,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         style: Style { colour },
         interactive,
         autosave,
-        resume: saved.map(|s| s.game),
+        resume: saved.map(|s| (s.game, s.times)),
         book: !args.no_book,
         random: args.seed,
     };

@@ -31,6 +31,9 @@ pub struct GgfGame {
     pub start: Position,
     /// The moves, passes included.
     pub moves: Vec<Move>,
+    /// Milliseconds each move took, written in seconds as `B[f5//1.25]` when there is one for
+    /// every move (empty: none written).
+    pub times: Vec<u64>,
     /// Black's final disc difference (empties to the winner); for a forfeit, ±64.
     pub black_score: i32,
     /// Why the game ended early, if it did (a comment `C[...]`).
@@ -145,16 +148,22 @@ impl fmt::Display for GgfGame {
         };
         write!(f, " {side}]")?;
         let mut colour = self.start.side;
-        for m in &self.moves {
+        let timed = self.times.len() == self.moves.len();
+        for (i, m) in self.moves.iter().enumerate() {
             let tag = match colour {
                 Color::Black => 'B',
                 Color::White => 'W',
             };
             if m.is_pass() {
-                write!(f, "{tag}[PA]")?;
+                write!(f, "{tag}[PA")?;
             } else {
-                write!(f, "{tag}[{m}]")?;
+                write!(f, "{tag}[{m}")?;
             }
+            if timed {
+                let centis = self.times[i].saturating_add(5) / 10;
+                write!(f, "//{}.{:02}", centis / 100, centis % 100)?;
+            }
+            f.write_str("]")?;
             colour = colour.opposite();
         }
         if let Some(reason) = &self.forfeit {
@@ -183,6 +192,7 @@ fn first_move_game() -> GgfGame {
         time_control: String::new(),
         start: Position::START,
         moves,
+        times: Vec::new(),
         black_score: pos.black_final_score(),
         forfeit: None,
         name: None,
@@ -225,6 +235,7 @@ mod tests {
             time_control: "60/0.5/0".into(),
             start: Position::START,
             moves: vec!["f5".parse().unwrap(), Move::PASS],
+            times: Vec::new(),
             black_score: 12,
             forfeit: None,
             name: None,
@@ -237,6 +248,25 @@ mod tests {
             s.contains("BO[8 ---------------------------O*------*O--------------------------- *]")
         );
         assert!(s.ends_with("B[f5]W[PA];)"));
+        // Each move's time, when every move has one, after an empty evaluation; read back.
+        let timed = GgfGame {
+            times: vec![1234, 0],
+            ..g.clone()
+        };
+        let s = timed.to_string();
+        assert!(s.ends_with("B[f5//1.23]W[PA//0.00];)"), "{s}");
+        let legal = GgfGame {
+            moves: vec!["f5".parse().unwrap(), "d6".parse().unwrap()],
+            times: vec![1234, 5],
+            ..g.clone()
+        };
+        let times = parse_ggf_record(&legal.to_string()).unwrap().times;
+        assert_eq!(times, [1.23, 0.01]);
+        let partly = GgfGame {
+            times: vec![1000],
+            ..g.clone()
+        };
+        assert!(partly.to_string().ends_with("B[f5]W[PA];)"));
         // A name, a forfeit: written, and read back with the players and the result.
         let named = GgfGame {
             name: Some("pair 3 game 2".into()),

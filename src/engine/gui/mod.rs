@@ -546,6 +546,7 @@ impl GuiFrontEnd {
             time_control: self.record.tags.time_control.clone().unwrap_or(time),
             start: self.start,
             moves: self.moves.clone(),
+            times: Vec::new(),
             // A game lost on time: every square to the other side, as a forfeit is written.
             black_score: match self.flag {
                 Some(Color::Black) => -64,

@@ -1,7 +1,7 @@
 //! The game's history for `wedge play`: taking moves back and replaying them, setting up a
 //! position, loading and saving games (the autosave included).
 
-use super::{read_game, PlayFrontEnd};
+use super::{read_saved, PlayFrontEnd};
 use crate::board::ggf::{now_unix, GgfGame};
 use crate::board::text::Game;
 use crate::board::{Color, Position};
@@ -34,6 +34,7 @@ impl PlayFrontEnd {
                 break;
             }
         }
+        self.times.truncate(self.game.moves.len());
         self.over_announced = false;
         self.dirty = true;
         self.turn_started = Instant::now();
@@ -66,6 +67,7 @@ impl PlayFrontEnd {
             }
             front.redo.pop();
             front.game.moves.push(mv);
+            front.times.push(0);
             front.dirty = true;
             true
         };
@@ -111,6 +113,7 @@ impl PlayFrontEnd {
         self.start_from(
             s,
             Game::new(edited),
+            Vec::new(),
             "The game now starts from this position.",
         );
     }
@@ -126,12 +129,12 @@ impl PlayFrontEnd {
                 return;
             }
         };
-        match read_game(&text) {
-            Ok(game) => {
-                let played = game.moves.iter().filter(|m| !m.is_pass()).count();
+        match read_saved(&text) {
+            Ok(saved) => {
+                let played = saved.game.moves.iter().filter(|m| !m.is_pass()).count();
                 let played = crate::protocol::play::counted(played, "move", "moves");
                 let message = format!("Loaded {file}: {played}.");
-                self.start_from(s, game, &message);
+                self.start_from(s, saved.game, saved.times, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}:{e}")),
         }
@@ -155,6 +158,7 @@ impl PlayFrontEnd {
             time_control: self.clock_tag(),
             start: self.game.start,
             moves: self.game.moves.clone(),
+            times: self.times.clone(),
             black_score: if pos.board.is_game_over() {
                 pos.black_final_score()
             } else {

@@ -57,8 +57,8 @@ pub struct PlayConfig {
     pub interactive: bool,
     /// Where the game is saved after every move and on exit (`None`: not saved).
     pub autosave: Option<PathBuf>,
-    /// A game to continue (from `--resume` or a file).
-    pub resume: Option<Game>,
+    /// A game to continue (from `--resume` or a file), with the time each move took.
+    pub resume: Option<(Game, Vec<u64>)>,
     /// The opening book.
     pub book: bool,
     /// Root noise with this seed (`None`: deterministic).
@@ -117,7 +117,9 @@ pub struct PlayFrontEnd {
     /// Whether a human plays black, white.
     human: [bool; 2],
     task: Option<Task>,
-    /// Milliseconds used by black and white.
+    /// Milliseconds each move of `game` took (a replayed move: 0), written in the saved record.
+    times: Vec<u64>,
+    /// Milliseconds used by black and white (a move taken back keeps its time).
     used: [u64; 2],
     /// When the side to move's turn began.
     turn_started: Instant,
@@ -141,16 +143,17 @@ pub struct PlayFrontEnd {
 impl PlayFrontEnd {
     /// A session with this configuration; the game starts when the session does.
     pub fn new(config: PlayConfig) -> PlayFrontEnd {
-        let game = config
+        let (game, times) = config
             .resume
             .clone()
-            .unwrap_or_else(|| Game::new(Position::START));
+            .unwrap_or_else(|| (Game::new(Position::START), Vec::new()));
         let mut front = PlayFrontEnd {
             human: [false; 2],
             config,
             game,
             redo: Vec::new(),
             task: None,
+            times: Vec::new(),
             used: [0; 2],
             turn_started: Instant::now(),
             over_announced: false,
@@ -162,7 +165,20 @@ impl PlayFrontEnd {
             unsaved: false,
         };
         front.set_players(front.config.players);
+        front.set_times(times);
         front
+    }
+
+    /// The game's move times (zeros where `times` does not fit the moves), and the clocks they
+    /// give each side.
+    fn set_times(&mut self, times: Vec<u64>) {
+        let n = self.game.moves.len();
+        self.times = if times.len() == n { times } else { vec![0; n] };
+        self.used = [0; 2];
+        let first = self.game.start.side as usize;
+        for (i, t) in self.times.iter().enumerate() {
+            self.used[(first + i) % 2] += t;
+        }
     }
 
     fn set_players(&mut self, players: Players) {
@@ -324,8 +340,10 @@ impl PlayFrontEnd {
     /// Plays `mv` for the side to move (checked by the caller), charging its time.
     fn push_move(&mut self, mv: Move) {
         let side = self.position().side as usize;
-        self.used[side] += self.turn_started.elapsed().as_millis() as u64;
+        let took = self.turn_started.elapsed().as_millis() as u64;
+        self.used[side] += took;
         self.game.moves.push(mv);
+        self.times.push(took);
         // The moves taken back stay replayable only while the game follows them.
         if self.redo.last() == Some(&mv) {
             self.redo.pop();
@@ -401,14 +419,21 @@ impl PlayFrontEnd {
         ));
     }
 
-    /// Replaces the game (a new one, an edited position, a loaded file): nothing to redo, fresh
-    /// clocks and tables, then `message` and the game goes on.
-    pub(super) fn start_from(&mut self, s: &mut Session<'_>, game: Game, message: &str) {
+    /// Replaces the game (a new one, an edited position, a loaded file, whose moves took `times`):
+    /// nothing to redo, the clocks as the moves' times leave them, fresh tables, then `message`
+    /// and the game goes on.
+    pub(super) fn start_from(
+        &mut self,
+        s: &mut Session<'_>,
+        game: Game,
+        times: Vec<u64>,
+        message: &str,
+    ) {
         self.game = game;
+        self.set_times(times);
         self.redo.clear();
         self.over_announced = false;
         self.dirty = true;
-        self.used = [0; 2];
         self.turn_started = Instant::now();
         s.core.new_game();
         s.out.line(message);
@@ -520,7 +545,9 @@ impl PlayFrontEnd {
             PlayCommand::Undo(n) => self.undo(s, n),
             PlayCommand::Redo(n) => self.redo_moves(s, n),
             PlayCommand::Hint(n) => self.hint(s, n),
-            PlayCommand::New => self.start_from(s, Game::new(Position::START), "New game."),
+            PlayCommand::New => {
+                self.start_from(s, Game::new(Position::START), Vec::new(), "New game.")
+            }
             PlayCommand::Level(l) => match s.core.set_option("Level", Some(&l.to_string())) {
                 Ok(()) => {
                     self.config.level = l;

@@ -1,7 +1,7 @@
 //! A saved game's text, as `wedge play` loads it (`--load`, `--resume`, `load`): one GGF game or
 //! one transcript, with comments and a byte-order mark skipped.
 
-use crate::board::ggf::{parse_ggf_record, split_games};
+use crate::board::ggf::{parse_ggf_record, split_games, GgfClock};
 use crate::board::text::Game;
 use crate::board::Color;
 use crate::protocol::play::Players;
@@ -23,6 +23,8 @@ pub struct SavedGame {
     /// The game's name (`GN`), place (`PC`), date (`DT`, Unix time) and time control (`TI`), as
     /// written.
     pub tags: SavedTags,
+    /// Milliseconds each move took (`B[f5//1.25]`; 0 where not written, all 0 for a transcript).
+    pub times: Vec<u64>,
 }
 
 /// A GGF record's name, place, date and time control, kept to be written again.
@@ -58,6 +60,15 @@ impl SavedGame {
         };
         Some((players, engine_level))
     }
+
+    /// The game clock its `TI` gives both sides (milliseconds, and an increment a move), when it
+    /// has one that `wedge play` can keep: up to 600 minutes, as `time game` takes.
+    pub fn clock(&self) -> Option<(u64, u64)> {
+        let clock = GgfClock::parse(self.tags.time_control.as_deref()?)?;
+        let ms = |secs: f64| (secs * 1000.0).round() as u64;
+        let fits = clock.time > 0.0 && clock.time <= 36_000.0 && clock.increment <= 86_400.0;
+        fits.then(|| (ms(clock.time), ms(clock.increment)))
+    }
 }
 
 /// The lines of a saved game's text that hold something (numbered from 0): blank lines, `#` and
@@ -88,9 +99,15 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
         let game = games.first().ok_or(GameTextError::NoGame)?;
         let record =
             parse_ggf_record(game.text).map_err(|e| GameTextError::Ggf(first + game.line, e))?;
+        let times = record
+            .times
+            .iter()
+            .map(|&secs| (secs * 1000.0).round() as u64)
+            .collect();
         return Ok(SavedGame {
             game: record.game,
             names: record.players,
+            times,
             tags: SavedTags {
                 name: record.name,
                 place: record.place,
@@ -109,6 +126,7 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
         return Err(GameTextError::Several(second + 1));
     }
     Ok(SavedGame {
+        times: vec![0; game.moves.len()],
         game,
         names: [None, None],
         tags: SavedTags::default(),

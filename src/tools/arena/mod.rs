@@ -358,6 +358,7 @@ impl MatchGame for Position {
             time_control: game.tc.ggf_clock(),
             start: game.start,
             moves: game.moves,
+            times: Vec::new(),
             black_score: game.first_score,
             forfeit: game.forfeit,
             name: Some(game.name),

@@ -322,6 +322,7 @@ mod tests {
             time_control: "movetime 100ms".into(),
             start: Position::START,
             moves: finished_moves(),
+            times: Vec::new(),
             black_score: score,
             forfeit: forfeit.then(|| format!("{white}: illegal move")),
             name: pair.map(|(p, g)| format!("{PAIR_PREFIX}{p}{GAME_INFIX}{g}")),

@@ -118,6 +118,7 @@ impl Player<Position> for NboardPlayer {
             time_control: crate::board::ggf::NO_CLOCK.into(),
             start: *start,
             moves: moves.to_vec(),
+            times: Vec::new(),
             black_score: 0,
             forfeit: None,
             name: None,
