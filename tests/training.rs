@@ -575,8 +575,8 @@ fn evaltest_measures_searches_of_a_depth() {
     let _ = std::fs::remove_file(path);
 }
 
-/// `wedge data label` labels a text list (or OBF lines) into a data file (game-over positions left
-/// out, the small endgame solved exactly); a bad line is refused naming file and line, and a list
+/// `wedge data label` labels a text list (or OBF lines; spaces inside the squares allowed) into a
+/// data file (game-over positions left out, the small endgame solved exactly); a bad line is refused naming file and line, and a list
 /// with no position, or only finished games, is refused, writing nothing.
 #[test]
 fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
@@ -584,8 +584,8 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     let list = temp_path("label-list.txt");
     std::fs::write(
         &list,
-        "# the start, a finished game, an endgame of 14 empties\n\
-         ---------------------------OX------XO--------------------------- X\n\
+        "# the start (spaced as 8 rows, words after the side), a finished game, an endgame of 14 empties\n\
+         -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X 1/2 of a game\n\
          XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n\
          -XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X; H8:+0;\n",
     )

@@ -233,11 +233,7 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 ));
             }
             let list = wedge::board::text::read_lines(&positions, |line| {
-                let mut words = line.split_whitespace();
-                let board = words.next().unwrap_or("");
-                // An OBF line's side carries the `;` before its move scores.
-                let side = words.next().unwrap_or("").trim_end_matches(';');
-                format!("{board} {side}").parse::<wedge::board::Position>()
+                board_words(line).parse::<wedge::board::Position>()
             })
             .map_err(|e| e.to_string())?;
             if list.is_empty() {
@@ -422,4 +418,24 @@ fn parse_label_kind(text: &str) -> Result<(LabelKind, u8), String> {
             .map(|d| (LabelKind::Search, d))
             .ok_or_else(|| format!("'{text}': expected outcome, exact or search:D")),
     }
+}
+
+/// A position list line's board and side: the squares, spaces inside them allowed, then the side
+/// word (an OBF line's side carries the `;` before its move scores); anything after is not read.
+fn board_words(line: &str) -> String {
+    let mut words = line.split_whitespace();
+    let mut text = String::new();
+    let mut squares = 0;
+    for word in words.by_ref() {
+        text.push_str(word);
+        squares += word.chars().count();
+        if squares >= 64 {
+            break;
+        }
+    }
+    if squares == 64 {
+        text.push(' ');
+        text.push_str(words.next().unwrap_or(""));
+    }
+    text.trim_end_matches(';').to_string()
 }
