@@ -540,7 +540,7 @@ fn ggf_files_with_marks_comments_and_escapes_are_read_and_broken_ones_refused() 
         "\u{feff}# exported games\n\
          (;GM[Othello]PB[Ann]PW[Bo]TY[8]C[from (;GM[Othello\\] \\] ;)]B[f5]W[d6];)\n\
          \n\
-         (;GM[Othello]PB[Cy]PW[Di]B[f5]W[f6];)\n",
+         (;GM[Othello]PB[Cy]PW[Di]RE[-64.000:r]B[f5]W[f6];)\n",
     )
     .unwrap();
     let json_path = d.join("a.json");
@@ -551,9 +551,24 @@ fn ggf_files_with_marks_comments_and_escapes_are_read_and_broken_ones_refused() 
         a.push(json_path.to_str().unwrap());
         wedge(&a)
     };
-    ok(&run(&g));
+    let table = ok(&run(&g));
+    // A forfeited game (RE[...:r]) has the record's result; a game without one is unfinished.
+    assert!(
+        table.contains("Ann (black) vs Bo (white), unfinished"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Cy (black) vs Di (white), result -64 (as recorded"),
+        "{table}"
+    );
     let doc = json(&json_path);
     let games = doc["games"].as_array().unwrap();
+    let results: Vec<_> = games
+        .iter()
+        .map(|g| (&g["result"], &g["ended_early"]))
+        .collect();
+    assert_eq!(results[0], (&serde_json::Value::Null, &false.into()));
+    assert_eq!(results[1], (&(-64).into(), &true.into()));
     let names: Vec<(&str, &str, usize)> = games
         .iter()
         .map(|g| {

@@ -204,6 +204,9 @@ fn numbered(path: &Path, n: usize) -> PathBuf {
 fn table(r: &GameReport) -> String {
     let mut s = format!("{}: {} (black) vs {} (white)", r.source, r.black, r.white);
     match r.result {
+        Some(d) if r.ended_early => s.push_str(&format!(
+            ", result {d:+} (as recorded: it ended before its moves did)\n"
+        )),
         Some(d) => s.push_str(&format!(", result {d:+}\n")),
         None => s.push_str(", unfinished\n"),
     }

@@ -107,14 +107,13 @@ pub struct TimeArgs {
     #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"], value_parser = tc_text)]
     pub tc: Option<String>,
     /// Milliseconds per move (at least 1).
-    #[arg(long, conflicts_with_all = ["depth", "nodes"],
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = super::at_least_one::<u64>)]
     pub movetime: Option<u64>,
     /// Fixed depth per move (1 to 60).
     #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// Fixed nodes per move (at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = super::at_least_one::<u64>)]
     pub nodes: Option<u64>,
 }
 
@@ -541,13 +540,8 @@ fn game_done(
 ) -> Result<((usize, bool), i32), String> {
     let (pair, a_black) = game_of_run(record, run, at)?;
     let black = record
-        .result
-        .as_deref()
-        .and_then(|r| r.split(':').next())
-        .and_then(|r| r.trim().parse::<f64>().ok())
-        .filter(|r| r.is_finite() && r.abs() <= 64.0)
-        .ok_or_else(|| format!("{at}: a game without a disc result (RE)"))?
-        .round() as i32;
+        .black_result()
+        .ok_or_else(|| format!("{at}: a game without a disc result (RE)"))?;
     Ok(((pair, a_black), if a_black { black } else { -black }))
 }
 

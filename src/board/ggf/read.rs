@@ -210,6 +210,14 @@ pub struct GgfRecord {
 }
 
 impl GgfRecord {
+    /// Black's disc difference as the result (`RE`) gives it (`+4.000`, `-64.000:r`), when it is
+    /// a number of discs.
+    pub fn black_result(&self) -> Option<i32> {
+        let result = self.result.as_deref()?.split(':').next()?.trim();
+        let discs = result.parse::<f64>().ok()?;
+        (discs.is_finite() && discs.abs() <= 64.0).then(|| discs.round() as i32)
+    }
+
     /// The time left on the clock of the side to move after the game's moves, in seconds; `None`
     /// when that side has no clock.
     pub fn time_left(&self) -> Option<f64> {

@@ -406,6 +406,7 @@ impl GuiFrontEnd {
             black: String::new(),
             white: String::new(),
             game,
+            recorded: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicUsize::new(0));

@@ -40,6 +40,7 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
                 black: format!("player {}", g.black),
                 white: format!("player {}", g.white),
                 game: g.game,
+                recorded: None,
             })
             .collect());
     }
@@ -122,6 +123,7 @@ fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Game
             source: source(name, many, n),
             black: player(0, "black"),
             white: player(1, "white"),
+            recorded: record.black_result(),
             game: record.game,
         });
     }
@@ -150,6 +152,7 @@ fn read_transcripts(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Ga
                 black: "black".into(),
                 white: "white".into(),
                 game,
+                recorded: None,
             })
         })
         .collect()

@@ -189,8 +189,11 @@ pub struct GameReport {
     pub white: String,
     /// The start position (`<64 squares> <side>`).
     pub start: String,
-    /// Black's final disc difference when the game is over, else `None`.
+    /// Black's final disc difference when the game is over, or the record's for a game that
+    /// ended before its moves did; else `None`.
     pub result: Option<i32>,
+    /// The result is the record's: the moves do not end the game.
+    pub ended_early: bool,
     /// Every move that was a choice (passes left out).
     pub moves: Vec<MoveReport>,
     /// Black's totals.
@@ -210,6 +213,9 @@ pub struct NamedGame {
     pub white: String,
     /// The game.
     pub game: Game,
+    /// Black's disc difference as the record gives it (GGF's `RE`), which counts for a game that
+    /// ended before its moves did (a forfeit, a resignation, a flag).
+    pub recorded: Option<i32>,
 }
 
 /// Why an analysis did not finish.
@@ -498,7 +504,12 @@ fn report_of(
         black: named.black.clone(),
         white: named.white.clone(),
         start: named.game.start.to_string(),
-        result: last.board.is_game_over().then(|| last.black_final_score()),
+        result: if last.board.is_game_over() {
+            Some(last.black_final_score())
+        } else {
+            named.recorded
+        },
+        ended_early: !last.board.is_game_over() && named.recorded.is_some(),
         black_summary: summary(&moves, "black"),
         white_summary: summary(&moves, "white"),
         moves,

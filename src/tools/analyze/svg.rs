@@ -50,6 +50,7 @@ pub fn graph(game: &GameReport) -> String {
         escape(&game.black),
         escape(&game.white),
         match game.result {
+            Some(r) if game.ended_early => format!(", result {r:+} (as recorded)"),
             Some(r) => format!(", result {r:+}"),
             None => String::new(),
         }
