@@ -137,7 +137,10 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
         (&["--concurrency", "0"][..], "--concurrency"),
         (&["--concurrency", "100000"][..], "--concurrency"),
         (&["--depth", "0"][..], "--depth"),
-        (&["--movetime", "0"][..], "--movetime"),
+        (
+            &["--movetime", "0"][..],
+            "'0' is not a whole number of at least 1",
+        ),
         (&["--nodes", "0"][..], "--nodes"),
         (&["--sprt", "elo0=nan elo1=5"][..], "nan"),
         (&["--sprt", "elo0=0 elo1=inf"][..], "inf"),
@@ -163,6 +166,15 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
             &["book", "build", "--out", never, "--hash", "999999"][..],
             "--hash",
         ),
+        (
+            &["book", "build", "--out", never, "--positions", "0"][..],
+            "--positions",
+        ),
+        (&["perft", "0"][..], "1..=20"),
+        (&["perft", "21"][..], "1..=20"),
+        (&["variant", "perft", "--depth", "0"][..], "--depth"),
+        (&["variant", "minimax", "--depth", "21"][..], "--depth"),
+        (&["client", "--movetime", "0"][..], "--movetime"),
         (
             &[
                 "solve",

@@ -59,7 +59,7 @@ pub enum BookAction {
         out: PathBuf,
         /// Grow the book to this many positions (default: 2000 from the start, the lines alone
         /// with --openings; not with --shard).
-        #[arg(long)]
+        #[arg(long, value_parser = super::at_least_one::<usize>)]
         positions: Option<usize>,
         #[command(flatten)]
         grow: GrowArgs,

@@ -26,7 +26,7 @@ pub struct ClientArgs {
     #[arg(long, conflicts_with = "movetime")]
     pub level: Option<u32>,
     /// Think at most MS milliseconds a move (still within the clock the server reports).
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one::<u64>)]
     pub movetime: Option<u64>,
     /// Who plays: wedge's search, or the random or greedy baseline.
     #[arg(long, default_value = "wedge", value_parser = ["wedge", "random", "greedy"])]
@@ -128,7 +128,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
         colour,
         size,
         depth: args.level,
-        movetime: args.movetime.map(|ms| Duration::from_millis(ms.max(1))),
+        movetime: args.movetime.map(Duration::from_millis),
     };
     let stream = connect(&args.host, args.port)?;
     let _ = stream.set_nodelay(true);

@@ -140,6 +140,14 @@ pub fn selectivity_percent(text: &str) -> Result<u8, String> {
     }
 }
 
+/// A whole number of at least 1 (a count, a time in milliseconds).
+pub fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    match text.trim().parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        _ => Err(format!("'{text}' is not a whole number of at least 1")),
+    }
+}
+
 /// A shard of a long job: parses `I/N` (1 <= I <= N) into (I - 1, N).
 pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("'{text}': expected I/N with 1 <= I <= N, e.g. 3/8");

@@ -7,7 +7,8 @@ use wedge::tools::perft;
 /// The arguments of `wedge perft`.
 #[derive(clap::Args)]
 pub struct PerftArgs {
-    /// Number of plies.
+    /// Number of plies, 1 to 20.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
     /// Start from this board: 64 squares a1..h8 (X, O, -) then the side to move (X or O).
     /// It may start with `-` (an empty a1): `--board "---...--- X"` works as written.

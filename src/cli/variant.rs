@@ -45,8 +45,8 @@ pub struct PerftArgs {
     /// The board: its size and blocked squares.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// The deepest count (every depth from 1 is printed).
-    #[arg(long)]
+    /// The deepest count, 1 to 20 (every depth from 1 is printed).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
     /// Also print the count below each legal move at the deepest depth.
     #[arg(long)]
@@ -59,8 +59,8 @@ pub struct MinimaxArgs {
     /// The board: its size and blocked squares.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// The deepest search (every depth from 1 is searched).
-    #[arg(long)]
+    /// The deepest search, 1 to 20 (every depth from 1 is searched).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
 }
 
