@@ -70,6 +70,18 @@ fn readyok_comes_after_the_hash_resize_and_a_failed_one_keeps_the_table() {
                 && !l.contains("Some(")),
         "{lines:#?}"
     );
+    // A move time with a longer clock share is spent in full (no soft limit); a shorter share
+    // of a short clock stays the soft limit.
+    let plan = |e: &mut Engine, go: &str| {
+        e.send(go);
+        let (lines, _) = e.bestmove();
+        let plan = lines.iter().find(|l| l.starts_with("info string plan: "));
+        plan.cloned().unwrap_or_default()
+    };
+    let long = plan(&mut e, "go movetime 200 wtime 100000 btime 100000");
+    assert!(long.contains("no soft limit, stop at "), "{long}");
+    let short = plan(&mut e, "go movetime 200 wtime 900 btime 900");
+    assert!(short.contains(", soft limit "), "{short}");
     e.send("position startpos");
     e.send("go depth 4");
     let (_, mv) = e.bestmove();

@@ -392,8 +392,9 @@ impl Core {
             hard = Some(hard.map_or(h, |x| x.min(h)));
             // A fixed time a move is spent in full: time saved now is not given back later, and
             // an iteration cut short still improves the move (its first moves are searched
-            // deeper). With a clock as well, the clock's share stays the limit.
-            soft = soft.map(|x| x.min(h));
+            // deeper). With a clock as well, the clock's share stays the limit where it is the
+            // shorter; a longer share would only make the move time a soft limit.
+            soft = soft.filter(|&x| x < h);
         }
         if params.infinite {
             soft = None;

@@ -22,6 +22,15 @@ use std::time::{Duration, Instant};
 
 /// How often a running search reports its progress.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+/// The least time a timed search gets from its start, however late it starts: a few plies.
+const LATE_START_GRACE: Duration = Duration::from_millis(10);
+
+/// The deadline of a search that starts `now`: a search that starts at or after its deadline (it
+/// waited behind a table's clearing or resizing, which the `go`'s time pays for) still gets
+/// [`LATE_START_GRACE`], so that its move is a searched one, not the first legal.
+fn late_start(deadline: Instant, now: Instant) -> Instant {
+    deadline.max(now + LATE_START_GRACE)
+}
 
 /// What a search or a `perft` count of a game reports, in the game's own types.
 pub enum SearchEvent<G: EngineGame> {
@@ -176,7 +185,7 @@ impl<G: EngineGame> Task for SearchTask<G> {
     /// search's reports follow as they come, then [`SearchEvent::Done`].
     fn run(self: Box<Self>, searchers: &mut Searchers, events: &Sender<Event>) {
         let task = *self;
-        let deadline = task.deadline;
+        let deadline = task.deadline.map(|d| late_start(d, Instant::now()));
         // The timer ends when `done` is dropped at the end of the search.
         let (done, done_rx) = bounded::<()>(0);
         let progress = G::progress(searchers);
@@ -274,5 +283,19 @@ impl<G: EngineGame> Task for PerftTask<G> {
                 stopped,
             }),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_that_starts_late_still_gets_a_moment() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(1);
+        assert_eq!(late_start(later, now), later);
+        let past = now.checked_sub(Duration::from_millis(500)).unwrap_or(now);
+        assert_eq!(late_start(past, now), now + LATE_START_GRACE);
     }
 }
