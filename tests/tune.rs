@@ -114,6 +114,15 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
         String::from_utf8_lossy(&out.stderr).contains("NoSuchOption"),
         "{out:?}"
     );
+    // A range beyond the option's is refused before any game, naming the bound and the value.
+    let out = tune("MobilityMid,9990,-10000,20000,50");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("at its MAX") && err.contains("MobilityMid=20000"),
+        "{err}"
+    );
+    assert!(!err.contains("iteration"), "{err}");
 }
 
 /// A log of another run (other columns) is refused untouched, and a run refused for its

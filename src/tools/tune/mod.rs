@@ -474,9 +474,16 @@ pub enum TuneError {
     EngineFailed {
         /// The iteration, from 1.
         iteration: usize,
-        /// The engine (`plus` or `minus`).
+        /// The engine (its name, then `plus` or `minus`).
         engine: String,
         /// What it did.
+        failure: super::arena::player::Failure,
+    },
+    /// The engine does not start with every parameter at its MIN (or MAX): what it said.
+    Range {
+        /// `MIN` or `MAX`.
+        bound: &'static str,
+        /// The engine's refusal, or why it did not start.
         failure: super::arena::player::Failure,
     },
     /// The caller's handler failed writing `path` (the state file, the log).
@@ -507,6 +514,11 @@ impl fmt::Display for TuneError {
                 f,
                 "iteration {iteration}: engine {engine} failed ({failure}); the iteration is not \
                  counted"
+            ),
+            TuneError::Range { bound, failure } => write!(
+                f,
+                "the engine does not take every parameter at its {bound} ({failure}); give a \
+                 range the engine takes (its `uci` answer lists each option's min and max)"
             ),
             TuneError::Save { path, error } => write!(f, "{}: {error}", path.display()),
         }
@@ -570,16 +582,40 @@ pub fn check(config: &TuneConfig) -> Result<(), TuneError> {
     Ok(())
 }
 
-/// The engine with the tuned options set to `values` (after its own options), named `name`.
-fn with_values(config: &TuneConfig, name: &str, values: &[i64]) -> EngineSpec {
+/// The engine with the tuned options set to `values` (after its own options), named after it
+/// with `role` (`w plus`).
+fn with_values(config: &TuneConfig, role: &str, values: &[i64]) -> EngineSpec {
     let mut spec = config.engine.clone();
-    spec.name = name.to_string();
+    spec.name = format!("{} {role}", config.engine.name);
     if let EngineKind::Process { options, .. } = &mut spec.kind {
         for (p, v) in config.params.iter().zip(values) {
             options.push((p.name.clone(), v.to_string()));
         }
     }
     spec
+}
+
+/// Starts the engine with every parameter at its MIN, then at its MAX, so that a range the engine
+/// refuses stops the run before its first game, not at the iteration that first reaches it.
+fn check_range(config: &TuneConfig) -> Result<(), TuneError> {
+    let launch = arena::player::Launch {
+        tc: config.tc,
+        seed: config.seed,
+        stderr_log: None,
+        stop: crossbeam_channel::never(),
+    };
+    for (bound, at) in [("MIN", 0), ("MAX", 1)] {
+        let values: Vec<i64> = config
+            .params
+            .iter()
+            .map(|p| p.whole(if at == 0 { p.min } else { p.max }))
+            .collect();
+        let spec = with_values(config, &bound.to_ascii_lowercase(), &values);
+        if let Err(failure) = arena::player::start(&spec, &launch) {
+            return Err(TuneError::Range { bound, failure });
+        }
+    }
+    Ok(())
 }
 
 /// Runs the iterations after `state.done` up to the configuration's count, calling `after` with the
@@ -591,6 +627,9 @@ pub fn run(
     mut after: impl FnMut(&TuneState, &Iteration) -> Result<(), TuneError>,
 ) -> Result<(), TuneError> {
     check(config)?;
+    if state.done < config.iterations {
+        check_range(config)?;
+    }
     while state.done < config.iterations {
         let k = state.done;
         let delta = signs(config, k);
