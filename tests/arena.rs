@@ -1265,7 +1265,8 @@ fn a_match_file_ending_without_its_newline_is_resumed_or_refused_as_its_last_lin
 }
 
 /// A resumed match counts the failures of the games it played before, as the report and the exit
-/// status of a match played whole would; a shard's file holds only that shard's games.
+/// status of a match played whole would (and a recount's exit status); a shard's file holds only
+/// that shard's games.
 #[test]
 fn a_resumed_match_keeps_its_failures_and_shards_keep_their_own_files() {
     let dir = test_dir("resume-failures");
@@ -1293,6 +1294,9 @@ fn a_resumed_match_keeps_its_failures_and_shards_keep_their_own_files() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["failures"].as_array().unwrap().len(), 4, "{report}");
+    // A recount of games with forfeits exits as the match did.
+    let out = wedge_match(&["--recount", g], 30);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     // Shard 2 of 4 does not take shard 1's file.
     let shard = dir.join("shard.ggf");
     let s = shard.to_str().unwrap();

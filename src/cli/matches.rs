@@ -136,8 +136,9 @@ impl TimeArgs {
     }
 }
 
-/// Counts the games of `paths` again and prints their report.
-fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<(), String> {
+/// Counts the games of `paths` again and prints their report; the exit status is the match's:
+/// [`FAILURES_STATUS`] when a game was lost by a forfeit, else 0.
+fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<u8, String> {
     use wedge::tools::arena;
     let sprt = sprt
         .map(arena::stats::Sprt::parse)
@@ -145,7 +146,11 @@ fn recount(paths: &[PathBuf], sprt: Option<&str>) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let counted = arena::recount(paths).map_err(|e| format!("match --recount: {e}"))?;
     print_or_drop!("{}", arena::recount_report(&counted, sprt.as_ref()));
-    Ok(())
+    Ok(if counted.forfeits > 0 {
+        FAILURES_STATUS
+    } else {
+        0
+    })
 }
 
 /// The exit status of a match in which at least one game ended in an engine failure (a crash, a
@@ -159,7 +164,7 @@ pub fn run(args: MatchArgs) -> Result<u8, String> {
     use std::io::Write;
     use wedge::tools::arena::{self, player, stats::Sprt};
     if !args.recount.is_empty() {
-        return recount(&args.recount, args.sprt.as_deref()).map(|()| 0);
+        return recount(&args.recount, args.sprt.as_deref());
     }
     if args.engines.len() != 2 {
         return Err(format!(

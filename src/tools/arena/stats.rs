@@ -346,11 +346,16 @@ pub fn score_from_elo(elo: f64) -> f64 {
 /// Elo difference for an expected score (clamped away from 0 and 1).
 pub fn elo_from_score(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // As a sum of logarithms, an even score is +0.0, never the -0.0 a report would print.
+    400.0 * (s.log10() - (1.0 - s).log10())
 }
 
 /// The error function (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7).
 pub fn erf(x: f64) -> f64 {
+    // The approximation is 1e-9 off at 0: an even match is exactly even.
+    if x == 0.0 {
+        return 0.0;
+    }
     let sign = if x < 0.0 { -1.0 } else { 1.0 };
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
@@ -481,7 +486,14 @@ mod tests {
 
     #[test]
     fn elo_conversions() {
-        assert!((elo_from_score(0.5)).abs() < 1e-9);
+        // An even score is exactly +0 (a report prints no "-0.0"), its LOS exactly one half.
+        assert_eq!(elo_from_score(0.5).to_bits(), 0f64.to_bits());
+        let even = Tally {
+            wins: 1,
+            losses: 1,
+            ..Tally::default()
+        };
+        assert_eq!(even.los(), 0.5);
         // 3/4 score: -400 log10(1/3) = 190.85.
         assert!((elo_from_score(0.75) - 190.848).abs() < 0.01);
         assert!((score_from_elo(190.848) - 0.75).abs() < 1e-5);
