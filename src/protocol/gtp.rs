@@ -202,7 +202,7 @@ impl fmt::Display for Error {
             Error::Game => f.write_str("unsupported game (only Othello)"),
             Error::NotAMove(m) => write!(f, "illegal move '{m}'"),
             Error::NotTurn(side) => write!(f, "it is {side}'s turn"),
-            Error::Illegal(mv) => write!(f, "illegal move {mv}"),
+            Error::Illegal(mv) => write!(f, "illegal move '{mv}'"),
             Error::CannotUndo => f.write_str("cannot undo"),
             Error::NotOver => f.write_str("cannot score: the game is not over"),
             Error::Over => f.write_str("the game is over"),
@@ -313,9 +313,10 @@ fn parse_command(cmd: &str, args: &[&str]) -> Result<Command, Error> {
         "protocol_version" => Command::ProtocolVersion,
         "name" => Command::Name,
         "version" => Command::Version,
-        "known_command" => {
-            Command::KnownCommand(args.first().is_some_and(|c| COMMANDS.contains(c)))
-        }
+        "known_command" => match args.first() {
+            Some(c) => Command::KnownCommand(COMMANDS.contains(c)),
+            None => return Err(syntax("known_command <command>")),
+        },
         "list_commands" => Command::ListCommands,
         "boardsize" => match args.first().map(|s| s.parse::<u32>()) {
             Some(Ok(8)) => Command::BoardSize,
@@ -323,7 +324,10 @@ fn parse_command(cmd: &str, args: &[&str]) -> Result<Command, Error> {
             _ => return Err(syntax("boardsize <size>")),
         },
         "clear_board" => Command::ClearBoard,
-        "komi" => Command::Komi,
+        "komi" => match args.first().map(|k| k.parse::<f64>()) {
+            Some(Ok(k)) if k.is_finite() => Command::Komi,
+            _ => return Err(syntax("komi <number>")),
+        },
         "set_game" => match args.first() {
             Some(g) if g.eq_ignore_ascii_case("othello") => Command::SetGame,
             _ => return Err(Error::Game),
@@ -333,7 +337,7 @@ fn parse_command(cmd: &str, args: &[&str]) -> Result<Command, Error> {
             let (Some(c), Some(m)) = (args.first().and_then(|c| colour(c)), args.get(1)) else {
                 return Err(syntax("play b|w <move>"));
             };
-            let mv: Move = m.parse().map_err(|_| Error::NotAMove(m.to_string()))?;
+            let mv: Move = m.parse().map_err(|_| Error::NotAMove(truncate(m)))?;
             Command::Play(c, mv)
         }
         "genmove" | "reg_genmove" => match args.first().and_then(|c| colour(c)) {
@@ -406,7 +410,7 @@ pub fn answer(id: &str, result: &Result<String, Error>) -> String {
     match result {
         Ok(r) if r.is_empty() => format!("={id}\n"),
         Ok(r) => format!("={id} {r}\n"),
-        Err(e) => format!("?{id} {e}\n"),
+        Err(e) => format!("?{id} {}\n", super::common::short_words(&e.to_string())),
     }
 }
 
@@ -487,6 +491,18 @@ mod tests {
             "syntax error: showboard takes 0 arguments, not 1"
         );
         assert!(command("komi 6.5").is_ok());
+        assert_eq!(text("komi abc"), "syntax error: komi <number>");
+        assert_eq!(text("komi"), "syntax error: komi <number>");
+        assert_eq!(
+            text("known_command"),
+            "syntax error: known_command <command>"
+        );
+        // A long word is quoted short; an illegal square is quoted as a bad one is.
+        assert!(text(&format!("play b {}", "z".repeat(5000))).len() < 200);
+        assert_eq!(
+            Error::Illegal("c5".parse().unwrap()).to_string(),
+            "illegal move 'c5'"
+        );
         assert_eq!(answer("4", &Err(Error::CannotUndo)), "?4 cannot undo\n");
         assert_eq!(answer("", &Ok(String::new())), "=\n");
         assert_eq!(final_score_text(-3), "W+3");

@@ -254,6 +254,7 @@ pub fn pong_line(n: &str) -> String {
 
 /// A refused `set option`: `error <message>`.
 pub fn error_line(message: impl fmt::Display) -> String {
+    let message = super::common::short_words(&message.to_string());
     format!("error {message}")
 }
 

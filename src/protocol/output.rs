@@ -12,6 +12,7 @@ pub use super::common::Mode;
 
 /// An error line: `info string error: <message>` (protocol.md: every refusal is one such line).
 pub fn error_line(message: impl std::fmt::Display) -> String {
+    let message = super::common::short_words(&message.to_string());
     format!("info string error: {message}")
 }
 
