@@ -184,13 +184,23 @@ impl fmt::Display for Fault {
             ),
             Fault::Twice(name) => {
                 let alias = match *name {
-                    "btime" | "p1time" => " (btime and p1time name one value: give it once)",
-                    "wtime" | "p2time" => " (wtime and p2time name one value: give it once)",
-                    "binc" | "p1inc" => " (binc and p1inc name one value: give it once)",
-                    "winc" | "p2inc" => " (winc and p2inc name one value: give it once)",
-                    _ => "",
+                    "btime" | "p1time" => Some("btime and p1time"),
+                    "wtime" | "p2time" => Some("wtime and p2time"),
+                    "binc" | "p1inc" => Some("binc and p1inc"),
+                    "winc" | "p2inc" => Some("winc and p2inc"),
+                    _ => None,
                 };
-                write!(f, "go: '{name}' given twice{alias}")
+                write!(f, "go: '{name}' given twice")?;
+                if let Some(pair) = alias {
+                    // The parser maps both namings onto 8 x 8's clocks; on a variant board white
+                    // is player 1, so the two namings must not be mixed at all (protocol.md, 3.1).
+                    write!(
+                        f,
+                        " ({pair} name one value on 8 x 8: give it once; a variant board's clocks \
+                         are named by colour or by player, not both)"
+                    )?;
+                }
+                Ok(())
             }
             Fault::GoParameter(t) => write!(
                 f,

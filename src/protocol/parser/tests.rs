@@ -259,6 +259,8 @@ fn go_errors_are_clear() {
     assert_eq!(go("go mate 3").mate, Some(3));
     assert!(err("go depth 3 depth 4").contains("twice"));
     assert!(err("go btime 10 p1time 10").contains("name one value"));
+    // On a variant board wtime and p2time are two clocks: the message says not to mix them.
+    assert!(err("go wtime 10 p2time 10").contains("by colour or by player, not both"));
     assert!(err("go infinite infinite").contains("twice"));
     assert!(err("go exact wld").contains("exclude"));
     assert!(err("go 5").contains("unknown parameter '5'"));
