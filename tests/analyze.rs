@@ -538,7 +538,7 @@ fn ggf_files_with_marks_comments_and_escapes_are_read_and_broken_ones_refused() 
     std::fs::write(
         &g,
         "\u{feff}# exported games\n\
-         (;GM[Othello]PB[Ann]PW[Bo]TY[8]C[from (;GM[Othello\\] \\] ;)]B[f5]W[d6];)\n\
+         (;GM[Othello]PB[Ann]PW[Bo]RE[+4.000]TY[8]C[from (;GM[Othello\\] \\] ;)]B[f5]W[d6];)\n\
          \n\
          (;GM[Othello]PB[Cy]PW[Di]RE[-64.000:r]B[f5]W[f6];)\n",
     )
@@ -552,7 +552,8 @@ fn ggf_files_with_marks_comments_and_escapes_are_read_and_broken_ones_refused() 
         wedge(&a)
     };
     let table = ok(&run(&g));
-    // A forfeited game (RE[...:r]) has the record's result; a game without one is unfinished.
+    // A forfeited game (RE[...:r]) has the record's result; one whose result has no flag is
+    // unfinished while its moves do not end it.
     assert!(
         table.contains("Ann (black) vs Bo (white), unfinished"),
         "{table}"

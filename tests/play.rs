@@ -648,6 +648,13 @@ fn a_loaded_game_keeps_its_clock_and_its_moves_times() {
     let lines = to_prompt(&mut e);
     // Black: 300 s + 2 increments - 60 s; White: 300 + 4 - 1.5.
     assert_eq!(clocks(&lines), "clock: Black 4:04 White 5:02", "{lines:?}");
+    // A move taken back takes its time with it; replayed, it brings it back.
+    e.send("undo");
+    let lines = to_prompt(&mut e);
+    assert_eq!(clocks(&lines), "clock: Black 4:22 White 5:01", "{lines:?}");
+    e.send("redo");
+    let lines = to_prompt(&mut e);
+    assert_eq!(clocks(&lines), "clock: Black 4:04 White 5:02", "{lines:?}");
     let copy = temp("timed-copy.ggf");
     e.send(&format!("save {}", copy.display()));
     e.until(|l| l.starts_with("Saved to"));
@@ -661,6 +668,23 @@ fn a_loaded_game_keeps_its_clock_and_its_moves_times() {
     let mut e = Engine::start_with(&["play", "--no-autosave", "--load", path, "--time", "1"]);
     let lines = to_prompt(&mut e);
     assert_eq!(clocks(&lines), "time used: Black 1:00 White 0:01");
+    // `load` in a session goes on with the record's clock too; a move time past a day counts
+    // as a day.
+    let huge = temp("huge.ggf");
+    std::fs::write(
+        &huge,
+        "(;GM[Othello]TI[5:00/2]B[f5//1e300]W[d6//1.00]B[c3//20.00]W[d3//0.50];)\n",
+    )
+    .unwrap();
+    e.send(&format!("load {}", huge.display()));
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("its clock: 5:00 a game + 2.0 s a move")),
+        "{lines:?}"
+    );
+    assert_eq!(clocks(&lines), "clock: Black 0:00 White 5:02", "{lines:?}");
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
 

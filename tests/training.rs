@@ -618,6 +618,19 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     assert!(err.contains(&format!("{l}:2")), "{err}");
     assert!(!out_file.exists(), "nothing is written from a bad list");
 
+    // A stray square past the 64 is no side to move: refused, not read as one.
+    std::fs::write(
+        &list,
+        "---------------------------OX------XO---------------------------O X\n",
+    )
+    .unwrap();
+    let out = wedge(&["data", "label", l, "--out", o]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains(&format!("{l}:1")),
+        "{err}"
+    );
+
     std::fs::write(&list, "# nothing but a comment\n").unwrap();
     let out = wedge(&["data", "label", l, "--out", o]);
     let err = String::from_utf8_lossy(&out.stderr);

@@ -422,6 +422,7 @@ fn parse_label_kind(text: &str) -> Result<(LabelKind, u8), String> {
 
 /// A position list line's board and side: the squares, spaces inside them allowed, then the side
 /// word (an OBF line's side carries the `;` before its move scores); anything after is not read.
+/// Words that run past 64 squares are the line as written, for the board's reader to judge.
 fn board_words(line: &str) -> String {
     let mut words = line.split_whitespace();
     let mut text = String::new();
@@ -433,9 +434,13 @@ fn board_words(line: &str) -> String {
             break;
         }
     }
-    if squares == 64 {
-        text.push(' ');
-        text.push_str(words.next().unwrap_or(""));
+    match squares {
+        64 => {
+            text.push(' ');
+            text.push_str(words.next().unwrap_or(""));
+        }
+        65.. => return line.trim().trim_end_matches(';').to_string(),
+        _ => {}
     }
     text.trim_end_matches(';').to_string()
 }

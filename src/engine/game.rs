@@ -29,7 +29,11 @@ const LATE_START_GRACE: Duration = Duration::from_millis(10);
 /// waited behind a table's clearing or resizing, which the `go`'s time pays for) still gets
 /// [`LATE_START_GRACE`], so that its move is a searched one, not the first legal.
 fn late_start(deadline: Instant, now: Instant) -> Instant {
-    deadline.max(now + LATE_START_GRACE)
+    if now >= deadline {
+        now + LATE_START_GRACE
+    } else {
+        deadline
+    }
 }
 
 /// What a search or a `perft` count of a game reports, in the game's own types.
@@ -295,6 +299,9 @@ mod tests {
         let now = Instant::now();
         let later = now + Duration::from_secs(1);
         assert_eq!(late_start(later, now), later);
+        // A deadline still ahead is kept, however close.
+        let soon = now + Duration::from_millis(1);
+        assert_eq!(late_start(soon, now), soon);
         let past = now.checked_sub(Duration::from_millis(500)).unwrap_or(now);
         assert_eq!(late_start(past, now), now + LATE_START_GRACE);
     }

@@ -210,6 +210,15 @@ pub struct GgfRecord {
 }
 
 impl GgfRecord {
+    /// Black's disc difference as the result (`RE`) gives it, when the result carries a flag
+    /// (`-64.000:r`, `:t`): a game that ended before its moves did.
+    pub fn early_result(&self) -> Option<i32> {
+        let (_, flag) = self.result.as_deref()?.split_once(':')?;
+        (!flag.trim().is_empty())
+            .then(|| self.black_result())
+            .flatten()
+    }
+
     /// Black's disc difference as the result (`RE`) gives it (`+4.000`, `-64.000:r`), when it is
     /// a number of discs.
     pub fn black_result(&self) -> Option<i32> {

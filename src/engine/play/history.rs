@@ -6,7 +6,7 @@ use crate::board::ggf::{now_unix, GgfGame};
 use crate::board::text::Game;
 use crate::board::{Color, Position};
 use crate::engine::session::Session;
-use crate::protocol::play::Edit;
+use crate::protocol::play::{Edit, TimeSetting};
 use std::time::Instant;
 
 impl PlayFrontEnd {
@@ -18,7 +18,8 @@ impl PlayFrontEnd {
         }
         let mut taken = 0;
         while let Some(mv) = self.game.moves.pop() {
-            self.redo.push(mv);
+            let took = self.times.pop().unwrap_or(0);
+            self.redo.push((mv, took));
             if !mv.is_pass() {
                 taken += 1;
             }
@@ -34,7 +35,6 @@ impl PlayFrontEnd {
                 break;
             }
         }
-        self.times.truncate(self.game.moves.len());
         self.over_announced = false;
         self.dirty = true;
         self.turn_started = Instant::now();
@@ -58,7 +58,7 @@ impl PlayFrontEnd {
         };
         // Each replayed move is checked: a stack that no longer fits the game is dropped.
         let replay = |front: &mut PlayFrontEnd| -> bool {
-            let Some(&mv) = front.redo.last() else {
+            let Some(&(mv, took)) = front.redo.last() else {
                 return false;
             };
             if front.position().play(mv).is_none() {
@@ -67,7 +67,7 @@ impl PlayFrontEnd {
             }
             front.redo.pop();
             front.game.moves.push(mv);
-            front.times.push(0);
+            front.times.push(took);
             front.dirty = true;
             true
         };
@@ -77,7 +77,7 @@ impl PlayFrontEnd {
             }
         }
         // Passes that follow are replayed too.
-        while self.redo.last().is_some_and(|m| m.is_pass()) && replay(self) {}
+        while self.redo.last().is_some_and(|(m, _)| m.is_pass()) && replay(self) {}
         self.turn_started = Instant::now();
         s.out.line(&format!("Replayed {played} move(s)."));
         self.advance(s);
@@ -133,7 +133,15 @@ impl PlayFrontEnd {
             Ok(saved) => {
                 let played = saved.game.moves.iter().filter(|m| !m.is_pass()).count();
                 let played = crate::protocol::play::counted(played, "move", "moves");
-                let message = format!("Loaded {file}: {played}.");
+                // A record with a clock goes on with it, as `--load` does.
+                let clock = match saved.clock() {
+                    Some((ms, inc)) => {
+                        self.config.time = TimeSetting::Game(ms, inc);
+                        format!("; its clock: {}", self.time_text())
+                    }
+                    None => String::new(),
+                };
+                let message = format!("Loaded {file}: {played}{clock}.");
                 self.start_from(s, saved.game, saved.times, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}:{e}")),

@@ -112,15 +112,14 @@ impl Task {
 pub struct PlayFrontEnd {
     config: PlayConfig,
     game: Game,
-    /// Moves taken back, the next to replay last.
-    redo: Vec<Move>,
+    /// Moves taken back, the next to replay last, with the milliseconds each took.
+    redo: Vec<(Move, u64)>,
     /// Whether a human plays black, white.
     human: [bool; 2],
     task: Option<Task>,
-    /// Milliseconds each move of `game` took (a replayed move: 0), written in the saved record.
+    /// Milliseconds each move of `game` took, written in the saved record: the clocks are what
+    /// they add up to (a move taken back takes its time with it, a replayed one brings it back).
     times: Vec<u64>,
-    /// Milliseconds used by black and white (a move taken back keeps its time).
-    used: [u64; 2],
     /// When the side to move's turn began.
     turn_started: Instant,
     /// The game has been announced as over.
@@ -154,7 +153,6 @@ impl PlayFrontEnd {
             redo: Vec::new(),
             task: None,
             times: Vec::new(),
-            used: [0; 2],
             turn_started: Instant::now(),
             over_announced: false,
             input_ended: false,
@@ -169,16 +167,17 @@ impl PlayFrontEnd {
         front
     }
 
-    /// The game's move times (zeros where `times` does not fit the moves), and the clocks they
-    /// give each side.
+    /// The game's move times (zeros where `times` does not fit the moves).
     fn set_times(&mut self, times: Vec<u64>) {
         let n = self.game.moves.len();
         self.times = if times.len() == n { times } else { vec![0; n] };
-        self.used = [0; 2];
+    }
+
+    /// Milliseconds colour `c` (index) has used: the times of its moves.
+    fn used(&self, c: usize) -> u64 {
         let first = self.game.start.side as usize;
-        for (i, t) in self.times.iter().enumerate() {
-            self.used[(first + i) % 2] += t;
-        }
+        let own = self.times.iter().skip(usize::from(first != c)).step_by(2);
+        own.fold(0u64, |sum, &t| sum.saturating_add(t))
     }
 
     fn set_players(&mut self, players: Players) {
@@ -310,7 +309,7 @@ impl PlayFrontEnd {
             TimeSetting::Game(base, inc) => {
                 let left = |c: usize| {
                     let moves = self.moves_of(c) as u64;
-                    (base + inc * moves).saturating_sub(self.used[c])
+                    (base + inc * moves).saturating_sub(self.used(c))
                 };
                 format!(
                     "clock: Black {} White {}",
@@ -320,8 +319,8 @@ impl PlayFrontEnd {
             }
             TimeSetting::PerMove(_) => format!(
                 "time used: Black {} White {}",
-                clock_text(self.used[0]),
-                clock_text(self.used[1])
+                clock_text(self.used(0)),
+                clock_text(self.used(1))
             ),
         }
     }
@@ -339,13 +338,11 @@ impl PlayFrontEnd {
 
     /// Plays `mv` for the side to move (checked by the caller), charging its time.
     fn push_move(&mut self, mv: Move) {
-        let side = self.position().side as usize;
         let took = self.turn_started.elapsed().as_millis() as u64;
-        self.used[side] += took;
         self.game.moves.push(mv);
         self.times.push(took);
         // The moves taken back stay replayable only while the game follows them.
-        if self.redo.last() == Some(&mv) {
+        if self.redo.last().is_some_and(|&(m, _)| m == mv) {
             self.redo.pop();
         } else {
             self.redo.clear();
@@ -489,7 +486,7 @@ impl PlayFrontEnd {
             TimeSetting::PerMove(ms) => SearchRequest::move_time(ms),
             TimeSetting::Game(base, inc) => {
                 let c = side as usize;
-                let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used[c]);
+                let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used(c));
                 SearchRequest::on_clock(side.into(), left.max(50), inc)
             }
         }

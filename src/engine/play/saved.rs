@@ -23,7 +23,8 @@ pub struct SavedGame {
     /// The game's name (`GN`), place (`PC`), date (`DT`, Unix time) and time control (`TI`), as
     /// written.
     pub tags: SavedTags,
-    /// Milliseconds each move took (`B[f5//1.25]`; 0 where not written, all 0 for a transcript).
+    /// Milliseconds each move took (`B[f5//1.25]`; 0 where not written, all 0 for a transcript;
+    /// at most a day).
     pub times: Vec<u64>,
 }
 
@@ -62,14 +63,18 @@ impl SavedGame {
     }
 
     /// The game clock its `TI` gives both sides (milliseconds, and an increment a move), when it
-    /// has one that `wedge play` can keep: up to 600 minutes, as `time game` takes.
+    /// has one that `wedge play` can keep: 1 s to 600 minutes, as `time game` takes (a grace
+    /// period is not kept: a flag falls at once).
     pub fn clock(&self) -> Option<(u64, u64)> {
         let clock = GgfClock::parse(self.tags.time_control.as_deref()?)?;
         let ms = |secs: f64| (secs * 1000.0).round() as u64;
-        let fits = clock.time > 0.0 && clock.time <= 36_000.0 && clock.increment <= 86_400.0;
+        let fits = (1.0..=36_000.0).contains(&clock.time) && clock.increment <= 86_400.0;
         fits.then(|| (ms(clock.time), ms(clock.increment)))
     }
 }
+
+/// The longest time a move is read as taking: a day.
+const MOST_MOVE_MS: f64 = 86_400_000.0;
 
 /// The lines of a saved game's text that hold something (numbered from 0): blank lines, `#` and
 /// `%` comments and a byte-order mark left out.
@@ -102,7 +107,7 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
         let times = record
             .times
             .iter()
-            .map(|&secs| (secs * 1000.0).round() as u64)
+            .map(|&secs| (secs * 1000.0).round().min(MOST_MOVE_MS) as u64)
             .collect();
         return Ok(SavedGame {
             game: record.game,

@@ -123,7 +123,7 @@ fn read_ggf_games(text: &str, name: &str) -> Result<Vec<NamedGame>, (usize, Game
             source: source(name, many, n),
             black: player(0, "black"),
             white: player(1, "white"),
-            recorded: record.black_result(),
+            recorded: record.early_result(),
             game: record.game,
         });
     }

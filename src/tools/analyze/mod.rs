@@ -213,8 +213,8 @@ pub struct NamedGame {
     pub white: String,
     /// The game.
     pub game: Game,
-    /// Black's disc difference as the record gives it (GGF's `RE`), which counts for a game that
-    /// ended before its moves did (a forfeit, a resignation, a flag).
+    /// Black's disc difference as the record gives it for a game that ended before its moves did
+    /// (GGF's `RE` with a flag: a forfeit, a resignation, a loss on time).
     pub recorded: Option<i32>,
 }
 

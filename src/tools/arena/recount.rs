@@ -198,7 +198,7 @@ fn read(
     players: &mut Option<(String, String)>,
 ) -> Result<Read, GameLineError> {
     let record = parse_ggf_record(text).map_err(GameLineError::Ggf)?;
-    let [Some(black), Some(white)] = record.players else {
+    let [Some(black), Some(white)] = record.players.clone() else {
         return Err(GameLineError::NoPlayer);
     };
     let (p, q) = players.get_or_insert_with(|| (black.clone(), white.clone()));
@@ -208,16 +208,11 @@ fn read(
             (p.clone(), q.clone()),
         ));
     }
-    let result = record.result.ok_or(GameLineError::NoResult)?;
-    let (score, flag) = result.split_once(':').unwrap_or((result.as_str(), ""));
-    let black_score = score
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && s.abs() <= 64.0)
-        .ok_or_else(|| GameLineError::BadResult(result.clone()))?
-        .round() as i32;
-    let flagged = !flag.trim().is_empty();
+    let result = record.result.clone().ok_or(GameLineError::NoResult)?;
+    let black_score = record
+        .black_result()
+        .ok_or_else(|| GameLineError::BadResult(result.clone()))?;
+    let flagged = record.early_result().is_some();
     if !flagged && !record.game.position().board.is_game_over() {
         return Err(GameLineError::Unfinished);
     }

@@ -596,13 +596,17 @@ fn with_values(config: &TuneConfig, role: &str, values: &[i64]) -> EngineSpec {
 }
 
 /// Starts the engine with every parameter at its MIN, then at its MAX, so that a range the engine
-/// refuses stops the run before its first game, not at the iteration that first reaches it.
-fn check_range(config: &TuneConfig) -> Result<(), TuneError> {
+/// refuses stops the run before its first game, not at the iteration that first reaches it. An
+/// interrupt meanwhile is the interrupt of `iteration`, the next to play.
+fn check_range(config: &TuneConfig, iteration: usize) -> Result<(), TuneError> {
     let launch = arena::player::Launch {
         tc: config.tc,
         seed: config.seed,
         stderr_log: None,
-        stop: crossbeam_channel::never(),
+        stop: config
+            .interrupt
+            .clone()
+            .unwrap_or_else(crossbeam_channel::never),
     };
     for (bound, at) in [("MIN", 0), ("MAX", 1)] {
         let values: Vec<i64> = config
@@ -611,8 +615,15 @@ fn check_range(config: &TuneConfig) -> Result<(), TuneError> {
             .map(|p| p.whole(if at == 0 { p.min } else { p.max }))
             .collect();
         let spec = with_values(config, &bound.to_ascii_lowercase(), &values);
-        if let Err(failure) = arena::player::start(&spec, &launch) {
-            return Err(TuneError::Range { bound, failure });
+        match arena::player::start(&spec, &launch) {
+            Ok(_) => {}
+            Err(arena::player::Failure::Stopped) => {
+                return Err(TuneError::Match {
+                    iteration,
+                    error: arena::MatchError::Interrupted(Box::default()),
+                })
+            }
+            Err(failure) => return Err(TuneError::Range { bound, failure }),
         }
     }
     Ok(())
@@ -628,7 +639,7 @@ pub fn run(
 ) -> Result<(), TuneError> {
     check(config)?;
     if state.done < config.iterations {
-        check_range(config)?;
+        check_range(config, state.done + 1)?;
     }
     while state.done < config.iterations {
         let k = state.done;
