@@ -8,9 +8,10 @@
 //! so `wedge play --resume` continues it.
 //!
 //! This file: the state, the turn order (passes, the engine's move, the prompt) and the commands'
-//! dispatch. `history`: undo, redo, edit, load, save. `tasks`: hints, analysis, and what the
-//! engine's searches report.
+//! dispatch. `clock`: the moves' times and the clocks they make. `history`: undo, redo, edit,
+//! load, save. `tasks`: hints, analysis, and what the engine's searches report.
 
+mod clock;
 mod history;
 mod saved;
 mod tasks;
@@ -24,8 +25,8 @@ use crate::board::text::Game;
 use crate::board::{Color, Move, Position};
 use crate::engine::request::SearchRequest;
 use crate::protocol::play::{
-    board_lines, clock_text, colour_name, colour_symbol, level_text, parse, seconds_text, Marks,
-    PlayCommand, Players, Style, TimeSetting, HELP, LEVELS,
+    board_lines, colour_name, colour_symbol, level_text, parse, Marks, PlayCommand, Players, Style,
+    TimeSetting, HELP, LEVELS,
 };
 use crate::protocol::LineError;
 use crate::search::Score;
@@ -167,19 +168,6 @@ impl PlayFrontEnd {
         front
     }
 
-    /// The game's move times (zeros where `times` does not fit the moves).
-    fn set_times(&mut self, times: Vec<u64>) {
-        let n = self.game.moves.len();
-        self.times = if times.len() == n { times } else { vec![0; n] };
-    }
-
-    /// Milliseconds colour `c` (index) has used: the times of its moves.
-    fn used(&self, c: usize) -> u64 {
-        let first = self.game.start.side as usize;
-        let own = self.times.iter().skip(usize::from(first != c)).step_by(2);
-        own.fold(0u64, |sum, &t| sum.saturating_add(t))
-    }
-
     fn set_players(&mut self, players: Players) {
         self.config.players = players;
         self.human = match players {
@@ -233,36 +221,6 @@ impl PlayFrontEnd {
         }
     }
 
-    /// The time control as GGF's `TI` writes a clock (`seconds/increment/grace`, no grace since
-    /// a flag falls at once); `0`, no clock, for a time per move.
-    fn clock_tag(&self) -> String {
-        let secs = |ms: u64| ms as f64 / 1000.0;
-        match self.config.time {
-            TimeSetting::PerMove(_) => crate::board::ggf::NO_CLOCK.into(),
-            TimeSetting::Game(ms, inc) => crate::board::ggf::GgfClock {
-                time: secs(ms),
-                increment: secs(inc),
-                grace: 0.0,
-            }
-            .to_string(),
-        }
-    }
-
-    fn time_text(&self) -> String {
-        match self.config.time {
-            TimeSetting::PerMove(ms) => format!("at most {} s a move", seconds_text(ms)),
-            TimeSetting::Game(ms, inc) => format!(
-                "{} a game{}",
-                clock_text(ms),
-                if inc > 0 {
-                    format!(" + {} s a move", seconds_text(inc))
-                } else {
-                    String::new()
-                }
-            ),
-        }
-    }
-
     /// The board with the last move and its flips marked, and what comes next.
     fn show(&self, s: &mut Session<'_>) {
         let pos = self.position();
@@ -302,38 +260,6 @@ impl PlayFrontEnd {
             .map(|m| m.to_string())
             .collect::<Vec<_>>()
             .join(" ")
-    }
-
-    fn clock_line(&self) -> String {
-        match self.config.time {
-            TimeSetting::Game(base, inc) => {
-                let left = |c: usize| {
-                    let moves = self.moves_of(c) as u64;
-                    (base + inc * moves).saturating_sub(self.used(c))
-                };
-                format!(
-                    "clock: Black {} White {}",
-                    clock_text(left(0)),
-                    clock_text(left(1))
-                )
-            }
-            TimeSetting::PerMove(_) => format!(
-                "time used: Black {} White {}",
-                clock_text(self.used(0)),
-                clock_text(self.used(1))
-            ),
-        }
-    }
-
-    /// Moves played by colour `c` (index) so far.
-    fn moves_of(&self, c: usize) -> usize {
-        let first = self.game.start.side as usize;
-        let n = self.game.moves.len();
-        if c == first {
-            n.div_ceil(2)
-        } else {
-            n / 2
-        }
     }
 
     /// Plays `mv` for the side to move (checked by the caller), charging its time.
@@ -485,8 +411,7 @@ impl PlayFrontEnd {
         match self.config.time {
             TimeSetting::PerMove(ms) => SearchRequest::move_time(ms),
             TimeSetting::Game(base, inc) => {
-                let c = side as usize;
-                let left = (base + inc * self.moves_of(c) as u64).saturating_sub(self.used(c));
+                let left = self.left(side as usize, base, inc);
                 SearchRequest::on_clock(side.into(), left.max(50), inc)
             }
         }
