@@ -607,50 +607,26 @@ fn data_label_writes_a_list_of_positions_and_names_a_bad_line() {
     assert_eq!((records[1].kind, records[1].label), (LabelKind::Exact, 0));
     let _ = std::fs::remove_file(&out_file);
 
-    std::fs::write(
-        &list,
+    // Each bad list is refused naming the file, and nothing is written.
+    let refused = |text: &str| {
+        std::fs::write(&list, text).unwrap();
+        let out = wedge(&["data", "label", l, "--out", o]);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "{err}");
+        assert!(!out_file.exists(), "a refused list wrote {o}");
+        err
+    };
+    let err = refused(
         "---------------------------OX------XO--------------------------- X\nnot a board X\n",
-    )
-    .unwrap();
-    let out = wedge(&["data", "label", l, "--out", o]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    );
     assert!(err.contains(&format!("{l}:2")), "{err}");
-    assert!(!out_file.exists(), "nothing is written from a bad list");
-
     // A stray square past the 64 is no side to move: refused, not read as one.
-    std::fs::write(
-        &list,
-        "---------------------------OX------XO---------------------------O X\n",
-    )
-    .unwrap();
-    let out = wedge(&["data", "label", l, "--out", o]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains(&format!("{l}:1")),
-        "{err}"
-    );
-
-    std::fs::write(&list, "# nothing but a comment\n").unwrap();
-    let out = wedge(&["data", "label", l, "--out", o]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = refused("---------------------------OX------XO---------------------------O X\n");
+    assert!(err.contains(&format!("{l}:1")), "{err}");
+    let err = refused("# nothing but a comment\n");
     assert!(err.contains(l) && err.contains("no position"), "{err}");
-    assert!(!out_file.exists(), "nothing is written from an empty list");
-
-    std::fs::write(
-        &list,
-        "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n",
-    )
-    .unwrap();
-    let out = wedge(&["data", "label", l, "--out", o]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = refused("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\n");
     assert!(err.contains(l) && err.contains("finished game"), "{err}");
-    assert!(
-        !out_file.exists(),
-        "nothing is written from finished games alone"
-    );
     let _ = std::fs::remove_file(list);
 }
 
