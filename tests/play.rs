@@ -425,6 +425,56 @@ fn a_forced_pass_alone_is_not_taken_back() {
     assert_eq!(e.wait_exit(), 0);
 }
 
+/// A bare `undo` before the person's first move has no turn of theirs to go back to: refused,
+/// the engine's opening move kept; `undo 1` still takes it back.
+#[test]
+fn a_bare_undo_before_your_first_move_is_refused() {
+    let mut e = Engine::start_with(&["play", "--play", "white", "--no-autosave", "--time", "0.05"]);
+    let first = moves(&to_prompt(&mut e));
+    e.send("undo");
+    let lines = e.until(|l| l.starts_with("error") || l.starts_with("Took back"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "error: you have made no move to take back (undo N takes back N moves)"
+    );
+    e.send("board");
+    assert_eq!(moves(&to_prompt(&mut e)), first);
+    e.send("undo 1");
+    let lines = e.until(|l| l.starts_with("error") || l.starts_with("Took back"));
+    assert_eq!(lines.last().unwrap(), "Took back 1 move(s).");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+/// A new session (no `--resume`) saves over the last game: an unfinished one is copied aside
+/// first, and the player is told where.
+#[test]
+fn an_unfinished_game_is_kept_aside_when_a_new_one_starts() {
+    let save = temp("aside.ggf");
+    let aside = save.with_extension("previous.ggf");
+    let _ = std::fs::remove_file(&aside);
+    let mut e = play(&["--level", "1"], &save);
+    to_prompt(&mut e);
+    e.send("f5");
+    to_prompt(&mut e);
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let first = std::fs::read_to_string(&save).unwrap();
+    let mut e = play(&["--level", "1"], &save);
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines[0].starts_with("Your unfinished game (2 moves) is kept in")
+            && lines[0].contains("previous.ggf"),
+        "{lines:?}"
+    );
+    e.send("e6");
+    to_prompt(&mut e);
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), first);
+    assert_ne!(std::fs::read_to_string(&save).unwrap(), first);
+}
+
 /// A move that ends the game is reported with its proven result, and the count of moves agrees
 /// with it in number.
 #[test]
@@ -710,4 +760,60 @@ fn a_loaded_game_keeps_its_clock_and_its_moves_times() {
     assert!(clocks(&lines).starts_with("clock: Black 10:"), "{lines:?}");
     again.send("quit");
     assert_eq!(again.wait_exit(), 0);
+}
+
+/// A side whose clock runs out loses on time: its late move is refused, the saved record says
+/// so (and `--resume` keeps it), and undo or a new clock plays on.
+#[test]
+fn a_clock_that_runs_out_loses_the_game_on_time() {
+    let save = temp("flag.ggf");
+    let path = save.to_str().unwrap();
+    // 0.6 s for the whole game.
+    let args = [
+        "play",
+        "--clock",
+        "0.01",
+        "--level",
+        "1",
+        "--autosave",
+        path,
+    ];
+    let mut e = Engine::start_with(&args);
+    let lines = to_prompt(&mut e);
+    let first = legal(lines.last().unwrap())[0].clone();
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    e.send(&first);
+    let lines = e.until(|l| l.starts_with("error:"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Black's time is up: White wins on time")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().contains("Black lost on time"),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("RE[-64.000:r]"), "{text}");
+    assert!(text.contains("black lost on time"), "{text}");
+    assert!(!text.contains("]B["), "{text}");
+
+    // Resumed, the game is still lost; a new clock plays on, and the move is taken.
+    let mut e = Engine::start_with(&["play", "--resume", "--autosave", path]);
+    e.until(|l| l.contains("Black lost on time ("));
+    e.send(&first);
+    e.until(|l| l.starts_with("error: Black lost on time"));
+    e.send("time game 10");
+    let lines = to_prompt(&mut e);
+    assert!(legal(lines.last().unwrap()).contains(&first), "{lines:?}");
+    e.send(&first);
+    let lines = to_prompt(&mut e);
+    assert!(moves(&lines).starts_with(&first), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(!text.contains("lost on time"), "{text}");
 }

@@ -117,6 +117,12 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         }
         None => None,
     };
+    // A game not resumed is saved over the last one: an unfinished one is kept aside first.
+    if !args.resume {
+        if let Some(note) = autosave.as_deref().and_then(keep_unfinished) {
+            println!("{note}");
+        }
+    }
     // The sides and level a saved game of wedge play's own was played with, unless given.
     let (saved_players, saved_level) = saved
         .as_ref()
@@ -147,7 +153,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         style: Style { colour },
         interactive,
         autosave,
-        resume: saved.map(|s| (s.game, s.times)),
+        resume: saved,
         book: !args.no_book,
         random: args.seed,
     };
@@ -156,4 +162,31 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
     // error line says so).
     let code = wedge::engine::session::run(PlayFrontEnd::new(config), stdin, std::io::stdout());
     Ok(code.clamp(0, 255) as u8)
+}
+
+/// Copies an unfinished game saved in `path` to `<name>.previous.ggf` beside it, since this
+/// session's game replaces it at its first move (starting without `--resume` is an easy slip);
+/// what to tell the player, if there was such a game.
+fn keep_unfinished(path: &std::path::Path) -> Option<String> {
+    let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES).ok()?;
+    let saved = read_saved(&String::from_utf8_lossy(&bytes)).ok()?;
+    let moves = saved.game.moves.iter().filter(|m| !m.is_pass()).count();
+    let over = saved.game.position().board.is_game_over() || saved.lost_on_time.is_some();
+    if over || moves == 0 {
+        return None;
+    }
+    let aside = path.with_extension("previous.ggf");
+    let moves = wedge::protocol::play::counted(moves, "move", "moves");
+    Some(match wedge::files::write_whole(&aside, &bytes) {
+        Ok(()) => format!(
+            "Your unfinished game ({moves}) is kept in {}: wedge play --load that file \
+             continues it.",
+            aside.display()
+        ),
+        Err(e) => format!(
+            "Your unfinished game ({moves}) in {} is replaced at this game's first move (it \
+             could not be copied: {e}); quit now and wedge play --resume continues it.",
+            path.display()
+        ),
+    })
 }

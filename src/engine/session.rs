@@ -30,6 +30,26 @@ pub struct Writer<'a> {
     status_shown: bool,
 }
 
+/// The width of the terminal on standard output, when it is a terminal that says.
+fn terminal_columns() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut size = libc::winsize {
+            ws_row: 0,
+            ws_col: 0,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: TIOCGWINSZ writes one `winsize` through its pointer argument, which points at
+        // a live, writable, properly aligned `winsize` for the whole call; on an error (not a
+        // terminal) it writes nothing and returns -1.
+        let got = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+        (got == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 impl<'a> Writer<'a> {
     /// A writer on `out`.
     pub fn new(out: &'a mut dyn Write) -> Writer<'a> {
@@ -67,7 +87,13 @@ impl<'a> Writer<'a> {
             return;
         }
         self.status_shown = true;
-        if write!(self.out, "\r\x1b[K{text}")
+        // A line longer than the terminal would wrap, and the next status would clear only its
+        // last row: it is cut to fit.
+        let fit: String = match terminal_columns() {
+            Some(columns) => text.chars().take(columns.saturating_sub(1)).collect(),
+            None => text.to_string(),
+        };
+        if write!(self.out, "\r\x1b[K{fit}")
             .and_then(|()| self.out.flush())
             .is_err()
         {

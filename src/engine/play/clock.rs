@@ -1,8 +1,10 @@
 //! The clocks of a `wedge play` game: each move's time (what the saved record writes), what each
 //! side has used and has left, and how the time control is written (`TI`, the status line).
 
-use super::PlayFrontEnd;
-use crate::protocol::play::{clock_text, seconds_text, TimeSetting};
+use super::{PlayFrontEnd, AFTER_FLAG};
+use crate::board::Color;
+use crate::engine::session::Session;
+use crate::protocol::play::{clock_text, colour_name, seconds_text, TimeSetting};
 
 impl PlayFrontEnd {
     /// The game's move times (zeros where `times` does not fit the moves).
@@ -83,5 +85,37 @@ impl PlayFrontEnd {
         let moves = self.moves_of(c) as u64;
         base.saturating_add(inc.saturating_mul(moves))
             .saturating_sub(self.used(c))
+    }
+
+    /// The side to move, when it has a clock and its turn has taken longer than the clock had
+    /// left when the turn began (a flag falls at once: no grace period).
+    fn time_up(&self) -> Option<Color> {
+        let TimeSetting::Game(base, inc) = self.config.time else {
+            return None;
+        };
+        let pos = self.position();
+        let took = self.turn_started.elapsed().as_millis() as u64;
+        let over = !pos.board.is_game_over() && took > self.left(pos.side as usize, base, inc);
+        over.then_some(pos.side)
+    }
+
+    /// Lets the flag of the side to move fall when its time is up, and says so; whether it fell
+    /// now. The game is then lost on time, and saved so.
+    pub(super) fn check_flag(&mut self, s: &mut Session<'_>) -> bool {
+        if self.flag.is_some() {
+            return false;
+        }
+        let Some(c) = self.time_up() else {
+            return false;
+        };
+        self.flag = Some(c);
+        self.dirty = true;
+        s.out.line(&format!(
+            "{}'s time is up: {} wins on time ({AFTER_FLAG}).",
+            colour_name(c),
+            colour_name(c.opposite())
+        ));
+        self.autosave(s);
+        true
     }
 }

@@ -16,6 +16,13 @@ impl PlayFrontEnd {
             s.out.line("error: there is no move to take back");
             return;
         }
+        // A bare undo goes back to the person's previous turn: before their first move there is
+        // none, and taking back the engine's opening move would only have it play again.
+        if n.is_none() && self.human.contains(&true) && !self.human_has_moved() {
+            s.out
+                .line("error: you have made no move to take back (undo N takes back N moves)");
+            return;
+        }
         let mut taken = 0;
         while let Some(mv) = self.game.moves.pop() {
             let took = self.times.pop().unwrap_or(0);
@@ -38,11 +45,36 @@ impl PlayFrontEnd {
         self.over_announced = false;
         self.dirty = true;
         self.turn_started = Instant::now();
+        // The moves' time comes back with them: a game lost on time plays on.
+        self.flag = None;
         s.out.line(&format!("Took back {taken} move(s)."));
         self.advance(s);
     }
 
+    /// Whether a person has made a move (not a pass) in the game.
+    fn human_has_moved(&self) -> bool {
+        let mut pos = self.game.start;
+        for &m in &self.game.moves {
+            if self.human[pos.side as usize] && !m.is_pass() {
+                return true;
+            }
+            match pos.play(m) {
+                Some(next) => pos = next,
+                None => return false,
+            }
+        }
+        false
+    }
+
     pub(super) fn redo_moves(&mut self, s: &mut Session<'_>, n: Option<usize>) {
+        if let Some(c) = self.flag {
+            s.out.line(&format!(
+                "error: {} lost on time ({})",
+                crate::protocol::play::colour_name(c),
+                super::AFTER_FLAG
+            ));
+            return;
+        }
         if self.redo.is_empty() {
             s.out.line("error: there is no move to replay");
             return;
@@ -112,8 +144,7 @@ impl PlayFrontEnd {
         };
         self.start_from(
             s,
-            Game::new(edited),
-            Vec::new(),
+            (Game::new(edited), Vec::new(), None),
             "The game now starts from this position.",
         );
     }
@@ -142,7 +173,8 @@ impl PlayFrontEnd {
                     None => String::new(),
                 };
                 let message = format!("Loaded {file}: {played}{clock}.");
-                self.start_from(s, saved.game, saved.times, &message);
+                let game = (saved.game, saved.times, saved.lost_on_time);
+                self.start_from(s, game, &message);
             }
             Err(e) => s.out.line(&format!("error: {file}:{e}")),
         }
@@ -167,12 +199,21 @@ impl PlayFrontEnd {
             start: self.game.start,
             moves: self.game.moves.clone(),
             times: self.times.clone(),
-            black_score: if pos.board.is_game_over() {
-                pos.black_final_score()
-            } else {
-                0
+            // A game lost on time: every square to the other side, as a forfeit is written.
+            black_score: match self.flag {
+                Some(Color::Black) => -64,
+                Some(Color::White) => 64,
+                None if pos.board.is_game_over() => pos.black_final_score(),
+                None => 0,
             },
-            forfeit: None,
+            forfeit: self.flag.map(|c| {
+                format!(
+                    "{}: {} {}",
+                    name(c as usize),
+                    crate::protocol::play::colour_name(c).to_lowercase(),
+                    super::saved::ON_TIME
+                )
+            }),
             name: None,
         }
     }

@@ -35,6 +35,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// What can follow a loss on time.
+const AFTER_FLAG: &str = "new starts another game, undo goes back, time sets a new clock";
+
 /// The engine's time a move unless told otherwise: level 10 thinks at most 5 s.
 pub const DEFAULT_MOVE_MS: u64 = 5000;
 /// The time of each position's search in `analyze`.
@@ -58,8 +61,9 @@ pub struct PlayConfig {
     pub interactive: bool,
     /// Where the game is saved after every move and on exit (`None`: not saved).
     pub autosave: Option<PathBuf>,
-    /// A game to continue (from `--resume` or a file), with the time each move took.
-    pub resume: Option<(Game, Vec<u64>)>,
+    /// A game to continue (from `--resume` or a file): its moves, the time each took, and
+    /// whether a side lost on time.
+    pub resume: Option<SavedGame>,
     /// The opening book.
     pub book: bool,
     /// Root noise with this seed (`None`: deterministic).
@@ -123,6 +127,9 @@ pub struct PlayFrontEnd {
     times: Vec<u64>,
     /// When the side to move's turn began.
     turn_started: Instant,
+    /// The side whose time ran out: the game is lost on time (undo, a new time control, a new
+    /// or loaded game plays on).
+    flag: Option<Color>,
     /// The game has been announced as over.
     over_announced: bool,
     /// The input has ended: the session ends once the engine has nothing left to do.
@@ -143,11 +150,12 @@ pub struct PlayFrontEnd {
 impl PlayFrontEnd {
     /// A session with this configuration; the game starts when the session does.
     pub fn new(config: PlayConfig) -> PlayFrontEnd {
-        let (game, times) = config
-            .resume
-            .clone()
-            .unwrap_or_else(|| (Game::new(Position::START), Vec::new()));
+        let (game, times, flag) = match config.resume.clone() {
+            Some(saved) => (saved.game, saved.times, saved.lost_on_time),
+            None => (Game::new(Position::START), Vec::new(), None),
+        };
         let mut front = PlayFrontEnd {
+            flag,
             human: [false; 2],
             config,
             game,
@@ -281,6 +289,15 @@ impl PlayFrontEnd {
     /// Moves the game on: automatic passes, the end of the game, the engine's turn, or the prompt
     /// for a human.
     fn advance(&mut self, s: &mut Session<'_>) {
+        if self.flag.is_some() {
+            if !self.over_announced {
+                self.over_announced = true;
+                self.show(s);
+                self.prompt(s);
+            }
+            self.autosave(s);
+            return;
+        }
         loop {
             let pos = self.position();
             if pos.board.is_game_over() {
@@ -332,6 +349,11 @@ impl PlayFrontEnd {
 
     /// The human's prompt: whose turn, and the legal moves.
     pub(super) fn prompt(&self, s: &mut Session<'_>) {
+        if let Some(c) = self.flag {
+            s.out
+                .line(&format!("{} lost on time ({AFTER_FLAG}).", colour_name(c)));
+            return;
+        }
         let pos = self.position();
         let legal: Vec<String> = pos.board.legal_moves().map(|m| m.to_string()).collect();
         s.out.line(&format!(
@@ -342,18 +364,18 @@ impl PlayFrontEnd {
         ));
     }
 
-    /// Replaces the game (a new one, an edited position, a loaded file, whose moves took `times`):
-    /// nothing to redo, the clocks as the moves' times leave them, fresh tables, then `message`
-    /// and the game goes on.
+    /// Replaces the game (a new one, an edited position, a loaded file, whose moves took `times`
+    /// and whose `flag` fell or not): nothing to redo, the clocks as the moves' times leave them,
+    /// fresh tables, then `message` and the game goes on.
     pub(super) fn start_from(
         &mut self,
         s: &mut Session<'_>,
-        game: Game,
-        times: Vec<u64>,
+        (game, times, flag): (Game, Vec<u64>, Option<Color>),
         message: &str,
     ) {
         self.game = game;
         self.set_times(times);
+        self.flag = flag;
         self.redo.clear();
         self.over_announced = false;
         self.dirty = true;
@@ -468,7 +490,8 @@ impl PlayFrontEnd {
             PlayCommand::Redo(n) => self.redo_moves(s, n),
             PlayCommand::Hint(n) => self.hint(s, n),
             PlayCommand::New => {
-                self.start_from(s, Game::new(Position::START), Vec::new(), "New game.")
+                let new = (Game::new(Position::START), Vec::new(), None);
+                self.start_from(s, new, "New game.")
             }
             PlayCommand::Level(l) => match s.core.set_option("Level", Some(&l.to_string())) {
                 Ok(()) => {
@@ -501,6 +524,13 @@ impl PlayFrontEnd {
                 self.config.time = t;
                 s.out
                     .line(&format!("The engine now thinks {}.", self.time_text()));
+                // A new time control plays on after a flag: the turn starts again.
+                if self.flag.take().is_some() {
+                    self.turn_started = Instant::now();
+                    self.over_announced = false;
+                    self.dirty = true;
+                    self.advance(s);
+                }
             }
             PlayCommand::Save(file) => {
                 // A FIFO or device would block the game (or be replaced): only files are written.
@@ -567,6 +597,13 @@ impl PlayFrontEnd {
 
     fn human_move(&mut self, s: &mut Session<'_>, mv: Move) -> bool {
         let pos = self.position();
+        if let Some(c) = self.flag {
+            s.out.line(&format!(
+                "error: {} lost on time ({AFTER_FLAG})",
+                colour_name(c)
+            ));
+            return true;
+        }
         if pos.board.is_game_over() {
             s.out
                 .line("error: the game is over (new starts another, undo goes back)");
@@ -627,6 +664,11 @@ impl FrontEnd for PlayFrontEnd {
         // Enter alone is `stop` for a person at the keyboard; a script's blank line is nothing.
         if !self.config.interactive && line.trim().is_empty() {
             return true;
+        }
+        // A person's clock runs until they type: a line that comes after their time ran out
+        // finds the flag fallen (the engine's flag is looked at when its move comes).
+        if self.task.is_none() {
+            self.check_flag(s);
         }
         if let Some(task) = &mut self.task {
             // Only stop, and quit when nothing was typed ahead of it, act at once; anything else

@@ -26,6 +26,9 @@ pub struct SavedGame {
     /// Milliseconds each move took (`B[f5//1.25]`; 0 where not written, all 0 for a transcript;
     /// at most a day).
     pub times: Vec<u64>,
+    /// The side that lost on time, when the record says so (a result of ±64 with a flag, and
+    /// `lost on time` in its comment, as wedge writes a game whose clock ran out).
+    pub lost_on_time: Option<Color>,
 }
 
 /// A GGF record's name, place, date and time control, kept to be written again.
@@ -73,6 +76,9 @@ impl SavedGame {
     }
 }
 
+/// What the comment of a game lost on time says (`C[human: black lost on time]`).
+pub const ON_TIME: &str = "lost on time";
+
 /// The longest time a move is read as taking: a day.
 const MOST_MOVE_MS: f64 = 86_400_000.0;
 
@@ -109,7 +115,20 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
             .iter()
             .map(|&secs| (secs * 1000.0).round().min(MOST_MOVE_MS) as u64)
             .collect();
+        let lost_on_time = match record.early_result() {
+            Some(r)
+                if r != 0
+                    && record
+                        .comment
+                        .as_deref()
+                        .is_some_and(|c| c.contains(ON_TIME)) =>
+            {
+                Some(if r < 0 { Color::Black } else { Color::White })
+            }
+            _ => None,
+        };
         return Ok(SavedGame {
+            lost_on_time,
             game: record.game,
             names: record.players,
             times,
@@ -131,6 +150,7 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
         return Err(GameTextError::Several(second + 1));
     }
     Ok(SavedGame {
+        lost_on_time: None,
         times: vec![0; game.moves.len()],
         game,
         names: [None, None],

@@ -209,6 +209,11 @@ impl PlayFrontEnd {
         };
         match task {
             Task::Move { started, .. } => {
+                // A move that comes after the engine's time ran out is not played.
+                if self.check_flag(s) {
+                    self.advance(s);
+                    return;
+                }
                 let pos = self.position();
                 let mv = match result.best_move {
                     Some(m) if pos.play(m).is_some() => m,
