@@ -396,6 +396,46 @@ fn book_merge_names_the_files_that_do_not_go_together() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A book's `--out` that holds something else (a mistyped game file, notes) is not replaced; a
+/// book there is rebuilt.
+#[test]
+fn a_book_out_that_is_not_a_book_is_not_replaced() {
+    let dir = temp_dir("book-out");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let build = |out: &std::path::Path| {
+        wedge(&[
+            "book",
+            "build",
+            "--out",
+            s(out),
+            "--depth",
+            "2",
+            "--positions",
+            "3",
+        ])
+    };
+    let out = build(&notes);
+    assert_refused(
+        &out,
+        "holds something other than a book",
+        "book build over notes",
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    let book = dir.join("b.book");
+    for _ in 0..2 {
+        let out = build(&book);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = wedge(&["book", "merge", s(&book), "--out", s(&notes)]);
+    assert_refused(
+        &out,
+        "holds something other than a book",
+        "book merge over notes",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `variant` with a board file takes the file's size: `--size` is not read then, a bad one
 /// included, as its help says.
 #[test]

@@ -199,6 +199,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             shard,
         } => {
             super::check_outputs("book build", &[("--out", &out)], openings.as_deref())?;
+            check_not_other("book build", &out)?;
             let shard = shard_of(shard);
             if shard != wedge::tools::shard::Shard::WHOLE && positions.is_some() {
                 return Err(
@@ -259,6 +260,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &[("--out", &out)],
                 books.iter().map(|p| p.as_path()),
             )?;
+            check_not_other("book merge", &out)?;
             let paths = books;
             let books = paths
                 .iter()
@@ -287,6 +289,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
             shard,
         } => {
             super::check_output(&out)?;
+            check_not_other("book extend", &out)?;
             let b = load_book(book.as_deref())?;
             let journal = journal_of(&out);
             let extended = extend(
@@ -320,6 +323,7 @@ pub fn run(action: BookAction) -> Result<(), String> {
                 &[("--out", &out)],
                 games.iter().map(|p| p.as_path()),
             )?;
+            check_not_other("book learn", &out)?;
             let b = load_book(book.as_deref())?;
             let mut lines = Vec::new();
             for path in &games {
@@ -457,5 +461,32 @@ pub fn run(action: BookAction) -> Result<(), String> {
             out.flush()
                 .map_err(|e| format!("cannot write to standard output: {e}"))
         }
+    }
+}
+
+/// Refuses an `--out` that holds something other than a book (games, notes): the book written
+/// replaces the file, and a mistyped name must not cost it. A book is replaced (that is what
+/// rebuilding or learning into it means), as is an empty file.
+fn check_not_other(command: &str, out: &Path) -> Result<(), String> {
+    let mut head = [0u8; 8];
+    let read = std::fs::File::open(out).and_then(|mut f| {
+        use std::io::Read;
+        let mut n = 0;
+        while n < head.len() {
+            match f.read(&mut head[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        Ok(n)
+    });
+    match read {
+        Ok(0) | Err(_) => Ok(()),
+        Ok(n) if n == head.len() && head == *wedge::book::MAGIC => Ok(()),
+        Ok(_) => Err(format!(
+            "{command}: {}: holds something other than a book, and writing would replace it; \
+             give another file",
+            out.display()
+        )),
     }
 }
