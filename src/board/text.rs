@@ -43,7 +43,8 @@ impl fmt::Display for ParseBoardError {
         match self {
             ParseBoardError::WrongLength(n) => write!(
                 f,
-                "a board needs 64 squares (X/O/-), a1 to h8 row by row, then the side to move; found {n}"
+                "a board needs 64 squares (X/O/-), a1 to h8 row by row, then the side to move (65 \
+                 characters); found {n}"
             ),
             ParseBoardError::BadSquareChar { index, found } => write!(
                 f,

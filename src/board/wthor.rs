@@ -75,7 +75,8 @@ impl fmt::Display for WthorError {
             WthorError::BoardSize(s) => write!(f, "board size {s}: only 8 x 8 games are read"),
             WthorError::Length { games, bytes } => write!(
                 f,
-                "the header announces {games} games of {GAME_BYTES} bytes, but {bytes} bytes follow it"
+                "the header announces {games} game{} of {GAME_BYTES} bytes, but {bytes} bytes follow it",
+                if *games == 1 { "" } else { "s" }
             ),
             WthorError::BadSquare { game, number, byte } => {
                 write!(f, "game {game}, move {number}: byte {byte} is not a square")

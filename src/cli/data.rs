@@ -5,6 +5,7 @@
 
 use clap::Subcommand;
 use std::path::PathBuf;
+use wedge::protocol::play::counted;
 use wedge::tools::train::{self, LabelKind};
 
 /// What `wedge data` does.
@@ -167,11 +168,11 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 String::new()
             };
             outln!(
-                "read {} positions{filtered}; {} repeats left out; wrote {} positions of {} games",
-                r.read + r.filtered,
-                r.duplicates,
-                r.written,
-                r.games
+                "read {}{filtered}; {} left out; wrote {} of {}",
+                counted(r.read + r.filtered, "position", "positions"),
+                counted(r.duplicates, "repeat", "repeats"),
+                counted(r.written, "position", "positions"),
+                counted(r.games, "game", "games")
             );
             for (path, bytes) in &r.torn {
                 eprintln!("{}", torn_warning(path, *bytes));
@@ -202,8 +203,9 @@ pub fn run(action: DataAction) -> Result<(), String> {
                 .map_err(|e| format!("data convert: {}: {e}", out.display()))?;
             let positions: usize = data.blocks.iter().map(|b| b.records.len()).sum();
             outln!(
-                "wrote {positions} positions of {} games from version {} to version {} in {}",
-                data.blocks.len(),
+                "wrote {} of {} from version {} to version {} in {}",
+                counted(positions, "position", "positions"),
+                counted(data.blocks.len(), "game", "games"),
                 data.version,
                 train::VERSION,
                 out.display()
@@ -314,9 +316,9 @@ fn list_positions(
     }
     if drawn.positions.is_empty() {
         return Err(format!(
-            "data positions: no position of the {} games has {min_empties}-{max_empties} empty \
+            "data positions: no position of the {} has {min_empties}-{max_empties} empty \
              squares and a move; nothing written",
-            drawn.games
+            counted(drawn.games, "game", "games")
         ));
     }
     let mut text = String::with_capacity(drawn.positions.len() * 67);
@@ -327,12 +329,11 @@ fn list_positions(
     wedge::files::write_whole(out, text.as_bytes())
         .map_err(|e| format!("data positions: {}: {e}", out.display()))?;
     outln!(
-        "listed {} positions with {min_empties}-{max_empties} empties of {} games in {} ({} \
-         repeats left out)",
-        drawn.positions.len(),
-        drawn.games,
+        "listed {} with {min_empties}-{max_empties} empties of {} in {} ({} left out)",
+        counted(drawn.positions.len(), "position", "positions"),
+        counted(drawn.games, "game", "games"),
         out.display(),
-        drawn.repeats
+        counted(drawn.repeats, "repeat", "repeats")
     );
     Ok(())
 }
@@ -354,11 +355,11 @@ fn info(path: &std::path::Path) -> Result<(), String> {
         let file = train::read_sample_file(path).map_err(|e| e.to_string())?;
         let games: std::collections::BTreeSet<u64> = file.samples.iter().map(|s| s.game).collect();
         outln!(
-            "{}: text, {} games, {} positions (label kinds are not recorded in text files; \
+            "{}: text, {}, {} (label kinds are not recorded in text files; \
              `wedge data merge` converts it)",
             path.display(),
-            games.len(),
-            file.samples.len()
+            counted(games.len(), "game", "games"),
+            counted(file.samples.len(), "position", "positions")
         );
         print_by_empties(file.samples.iter().map(|s| s.board.empty_count()));
         return Ok(());
@@ -371,11 +372,11 @@ fn info(path: &std::path::Path) -> Result<(), String> {
         positions += 1;
     }
     outln!(
-        "{}: format version {}, {} games, {positions} positions ({} outcome, {} search, {} exact \
-         labels)",
+        "{}: format version {}, {}, {} ({} outcome, {} search, {} exact labels)",
         path.display(),
         data.version,
-        data.blocks.len(),
+        counted(data.blocks.len(), "game", "games"),
+        counted(positions, "position", "positions"),
         kinds[0],
         kinds[1],
         kinds[2],
