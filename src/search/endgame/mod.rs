@@ -329,9 +329,9 @@ impl Solver {
         self.stop = Some(stop);
     }
 
-    /// Forgets every stored position.
+    /// Forgets every stored position (with as many threads as the solver searches with).
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.table.clear_with(self.threads());
     }
 }
 

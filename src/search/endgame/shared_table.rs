@@ -129,9 +129,14 @@ impl EndTable {
 
     /// Forgets every position.
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
-            b.slots.iter().for_each(Slot::clear);
-        }
+        self.clear_with(1);
+    }
+
+    /// [`EndTable::clear`] with `threads` threads clearing parts of the table at once.
+    pub fn clear_with(&self, threads: usize) {
+        crate::game::table::clear_in_parts(&self.buckets, threads, |b| {
+            b.slots.iter().for_each(Slot::clear)
+        });
     }
 
     /// The bucket and key of a position. The bucket number is the top bits of a sum of two

@@ -253,7 +253,7 @@ impl Searcher {
 
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
-        self.tree.tt.clear();
+        self.tree.tt.clear(self.threads);
         self.solver.clear();
     }
 

@@ -115,10 +115,11 @@ impl TranspositionTable {
 
     /// Forgets everything. Only between searches: a search running meanwhile would see a part of
     /// the table cleared (harmless, but a waste).
-    pub fn clear(&self) {
-        for b in &self.buckets {
-            b.0.iter().for_each(Slot::clear);
-        }
+    /// `threads` threads clear parts of the table at once.
+    pub fn clear(&self, threads: usize) {
+        crate::game::table::clear_in_parts(&self.buckets, threads, |b| {
+            b.0.iter().for_each(Slot::clear)
+        });
         self.generation.store(0, Relaxed);
     }
 
@@ -256,7 +257,7 @@ mod tests {
         let e = tt.probe(1, 2).unwrap();
         assert_eq!((e.lower, e.best), (20, 7));
         assert!(tt.probe(2, 1).is_none());
-        tt.clear();
+        tt.clear(1);
         assert!(tt.probe(1, 2).is_none());
     }
 
