@@ -146,8 +146,32 @@ impl std::error::Error for FileFault {}
 /// half a file, and a failed write (a full disk) leaves the old file as it was and no partial one.
 /// A `.partial` left there (by a run killed while writing) is replaced; one that is not a regular
 /// file is refused, named. A symbolic link is written through (the file it names is replaced, the
-/// link kept), and a file replaced keeps its permissions.
+/// link kept), and a file replaced keeps its permissions. A file that a `wedge datagen` run is
+/// writing (it holds the file's lock) is refused ([`FileFault::Locked`]): replaced under the run,
+/// its games would go on into a file no longer there.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = link_target(path);
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+        return Err(not_regular_output());
+    }
+    // The lock is held until the new file is in place: no run starts on the old one meanwhile.
+    let held = match open_output(std::fs::OpenOptions::new().write(true), &target) {
+        Ok(file) => match file.try_lock() {
+            Ok(()) => Some(file),
+            Err(std::fs::TryLockError::WouldBlock) => return Err(FileFault::Locked.into()),
+            // A file system without locks: written unguarded, as datagen then writes.
+            Err(std::fs::TryLockError::Error(_)) => None,
+        },
+        // No file yet, or one this user may not open (the rename still replaces it, as before).
+        Err(_) => None,
+    };
+    let written = replace_whole(path, bytes);
+    drop(held);
+    written
+}
+
+/// [`write_whole`] for a caller that holds the file's lock itself (a writer of data files).
+pub(crate) fn replace_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let resolved = link_target(path);
     let path = resolved.as_path();
     let kept = std::fs::metadata(path).ok().map(|m| m.permissions());
@@ -281,6 +305,25 @@ pub fn checksum_parts(parts: &[&[u8]]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_a_run_holds_the_lock_of_is_not_replaced() {
+        let dir = std::env::temp_dir().join(format!("wedge-files-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.wdb");
+        std::fs::write(&path, b"the run's games").unwrap();
+        // Another open file description holds the lock, as a datagen run does.
+        let run = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        run.lock().unwrap();
+        let e = write_whole(&path, b"weights").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::WouldBlock, "{e}");
+        assert!(e.to_string().contains("another process is writing"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"the run's games");
+        drop(run);
+        write_whole(&path, b"weights").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"weights");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn only_regular_files_of_a_sane_size_are_read() {

@@ -637,7 +637,7 @@ pub fn write_data_file(path: &Path, blocks: &[Block]) -> std::io::Result<()> {
     for b in blocks {
         bytes.extend_from_slice(&b.to_bytes(VERSION));
     }
-    let written = crate::files::write_whole(path, &bytes);
+    let written = crate::files::replace_whole(path, &bytes);
     if written.is_ok() {
         match std::fs::remove_file(crate::tools::run::run_file(path)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
