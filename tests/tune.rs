@@ -48,7 +48,10 @@ fn spsa_moves_a_bad_weight_towards_the_better_region() {
         tuned > -440.0,
         "MobilityMid only went from -500 to {tuned}\n{report}"
     );
-    assert!(report.starts_with("16 iterations, 32 games"), "{report}");
+    assert!(
+        report.starts_with("16 of 16 iterations, 32 games"),
+        "{report}"
+    );
     let csv = std::fs::read_to_string(&log).unwrap();
     assert_eq!(
         csv.lines().count(),
@@ -244,6 +247,10 @@ fn an_interrupted_run_ends_its_engines_and_keeps_its_state() {
     assert!(left.is_empty(), "outlived the run: {left:?}");
     assert_eq!(out.status.code(), Some(143), "{err}");
     assert!(err.contains("interrupted in iteration 1"), "{err}");
+    // The values so far are no result: a script reading `tuned:` must not take them.
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("\npartial: option."), "{report}");
+    assert!(!report.contains("tuned:"), "{report}");
     if let Ok(text) = std::fs::read_to_string(&state) {
         assert!(text.contains("\"done\": 0"), "{text}");
     }

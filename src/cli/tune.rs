@@ -252,12 +252,14 @@ fn log_kept(bytes: &[u8], done: usize) -> Result<usize, String> {
 }
 
 /// The final report: each parameter's start, end (and the option to set), and its history at
-/// each tenth of the run.
+/// each tenth of the run. The options line is `tuned:` once every iteration is done, `partial:`
+/// for a run interrupted before (so a script that reads `tuned:` never takes its values).
 fn report(config: &TuneConfig, state: &TuneState) -> String {
     let [w, d, l] = state.plus;
     let mut out = format!(
-        "{} iterations, {} games (plus side +{w} ={d} -{l})\n",
+        "{} of {} iterations, {} games (plus side +{w} ={d} -{l})\n",
         state.done,
+        config.iterations,
         w + d + l
     );
     let marks: Vec<usize> = (1..=10)
@@ -284,7 +286,12 @@ fn report(config: &TuneConfig, state: &TuneState) -> String {
         .zip(&state.theta)
         .map(|(p, t)| format!("option.{}={}", p.name, p.whole(*t)))
         .collect();
-    out.push_str(&format!("tuned: {}\n", options.join(" ")));
+    let label = if state.done >= config.iterations {
+        "tuned"
+    } else {
+        "partial"
+    };
+    out.push_str(&format!("{label}: {}\n", options.join(" ")));
     out
 }
 
