@@ -396,6 +396,27 @@ fn book_merge_names_the_files_that_do_not_go_together() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A binary file of wedge's given where text is read is named for what it is, not reported as a
+/// line that is not UTF-8.
+#[test]
+fn a_binary_file_where_text_is_read_is_named() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let net = format!("{root}/src/eval/net.bin");
+    let out = wedge(&["data", "info", &net]);
+    assert_refused(
+        &out,
+        "net.bin:1: a binary file (a pattern network), not text",
+        "data info",
+    );
+    let book = format!("{root}/book/wedge.book");
+    let out = wedge(&["analyze", &book]);
+    assert_refused(
+        &out,
+        "wedge.book:1: a binary file (an opening book), not text",
+        "analyze",
+    );
+}
+
 /// A book's `--out` that holds something else (a mistyped game file, notes) is not replaced; a
 /// book there is rebuilt.
 #[test]

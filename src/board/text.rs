@@ -571,6 +571,8 @@ pub enum FileProblem {
     Read(std::io::Error),
     /// A line (or the text) is not valid UTF-8.
     NotUtf8,
+    /// The file is one of wedge's binary files (what it holds), not text.
+    Binary(&'static str),
     /// A line longer than this many bytes (damage: the format's lines are short).
     LineTooLong(u64),
     /// Nothing but blank lines and comments where data was expected: what the file should name.
@@ -584,6 +586,7 @@ impl fmt::Display for FileProblem {
         match self {
             FileProblem::Read(e) => write!(f, "{e}"),
             FileProblem::NotUtf8 => f.write_str("the line is not valid UTF-8"),
+            FileProblem::Binary(kind) => write!(f, "a binary file ({kind}), not text"),
             FileProblem::LineTooLong(max) => write!(f, "a line longer than {max} bytes"),
             FileProblem::Empty(what) => {
                 write!(f, "the file names no {what} (it is empty or all comments)")
@@ -612,6 +615,20 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// What is wrong with a file that is not valid UTF-8 (`bytes` from its start): one of wedge's
+/// binary files, named by its first eight bytes (docs/formats.md), or a line
+/// that is not UTF-8.
+pub fn not_text(bytes: &[u8]) -> FileProblem {
+    let kind = match bytes.get(..8) {
+        Some(b"WEDGEBK1") => "an opening book",
+        Some(b"WEDGEPT1" | b"WEDGEPT2") => "pattern weights",
+        Some(b"WEDGENN1") => "a pattern network",
+        Some(b"WEDGEDB1") => "training data, .wdb",
+        _ => return FileProblem::NotUtf8,
+    };
+    FileProblem::Binary(kind)
+}
+
 /// Reads a text file line by line, skipping blank lines and comments (`#` or `%` first), and parses
 /// each remaining line with `parse`. The first failure is returned with the file and line.
 pub fn read_lines<T, E: std::error::Error + Send + Sync + 'static>(
@@ -634,8 +651,8 @@ pub fn read_lines_with_comments<T, E: std::error::Error + Send + Sync + 'static>
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
     let mut out = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
-        let line = std::str::from_utf8(raw)
-            .map_err(|_| FileError::new(path, i + 1, FileProblem::NotUtf8))?;
+        let line =
+            std::str::from_utf8(raw).map_err(|_| FileError::new(path, i + 1, not_text(text)))?;
         let line = line.trim();
         if line.is_empty() {
             continue;

@@ -48,7 +48,7 @@ pub fn read_games(path: &Path) -> Result<Vec<NamedGame>, FileError> {
         // The line of the first byte that is not UTF-8 (lines count from 1).
         let bad = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..bad].iter().filter(|&&b| b == b'\n').count();
-        err(line, FileProblem::NotUtf8)
+        err(line, crate::board::text::not_text(e.as_bytes()))
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first = text.lines().map(str::trim).find(|l| !is_comment(l));
