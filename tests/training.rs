@@ -698,6 +698,34 @@ fn a_fitted_network_is_written_loaded_by_eval_file_and_a_damaged_one_refused() {
     }
 }
 
+/// A network fitted on no positions of the first plies says that its values there drift: its
+/// vectors are shared by every empties count.
+#[test]
+fn a_network_fit_without_the_first_plies_warns() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let exact = format!("{root}/data/test/exact-20-24.wdb");
+    let early = format!("{root}/data/train/early-p7.wdb");
+    let out_path = temp_path("no-first-plies.bin");
+    let o = out_path.to_str().unwrap();
+    let fit = |extra: &[&str]| {
+        let args = [
+            "train", "--net", "--data", &exact, "--out", o, "--epochs", "1",
+        ];
+        wedge(&[&args[..], &["--held-out", "0"], extra].concat())
+    };
+    let out = fit(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: no training position has more than 24 empty squares"),
+        "{err}"
+    );
+    let out = fit(&["--data", &early]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("warning"), "{err}");
+    let _ = std::fs::remove_file(out_path);
+}
+
 /// The final result of every game of a text data file written with outcome labels, for the side
 /// `weak` names (black in even-numbered games, white in odd ones).
 fn weak_side_results(text: &str) -> Vec<i32> {

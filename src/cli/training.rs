@@ -280,6 +280,21 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
         held_out.len()
     );
     check_training(&training, held_out.len())?;
+    let most = training
+        .iter()
+        .map(|s| s.board.empty_count())
+        .max()
+        .unwrap_or(0);
+    if most < 59 {
+        // The tables keep a phase without data as it was; the network's vectors are shared by
+        // every empties count, so its values where no position holds them drift with the rest.
+        eprintln!(
+            "warning: no training position has more than {most} empty squares: the network's \
+             values at {}-60 change with no data to hold them; add positions there \
+             (data/train/early-p7.wdb has the first plies from the start)",
+            most + 1
+        );
+    }
     let mut tests: Vec<(String, Vec<Sample>)> = Vec::new();
     for path in &args.test {
         tests.push((
