@@ -126,6 +126,34 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
         "{err}"
     );
     assert!(!err.contains("iteration"), "{err}");
+    assert!(err.contains("give a range the engine takes"), "{err}");
+    // A parameter given twice is named.
+    let twice = ["MobilityMid,0,-100,100,10", "mobilitymid,0,-100,100,10"];
+    let out = tune_command(5, &twice, &state).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the parameter mobilitymid is given twice"),
+        "{err}"
+    );
+    // A program that cannot run is not blamed on the range.
+    let out = Command::new(env!("CARGO_BIN_EXE_wedge"))
+        .args([
+            "tune",
+            "--engine",
+            "name=x cmd=/nonexistent/engine",
+            "--depth",
+            "1",
+        ])
+        .args(["--param", "MobilityMid,0,-100,100,10", "--state"])
+        .arg(&state)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("did not start") && !err.contains("give a range"),
+        "{err}"
+    );
 }
 
 /// A log of another run (other columns) is refused untouched, and a run refused for its

@@ -266,10 +266,13 @@ fn run_net(args: &TrainArgs) -> Result<(), String> {
     if let Start::Tables(init) = &from {
         if !matches!(init.phasing, Phasing::Linear { .. }) || init.phases.len() > HIDDEN {
             return Err(format!(
-                "--net starts from tables of linear anchors (at most {HIDDEN}); these have {} \
-                 phases of {:?}",
+                "--net starts from tables of at most {HIDDEN} linear anchors (--phasing \
+                 linear:S); these have {} phases, {}",
                 init.phases.len(),
-                init.phasing
+                match init.phasing {
+                    Phasing::Steps { width } => format!("steps:{width}"),
+                    Phasing::Linear { spacing } => format!("linear:{spacing}"),
+                }
             ));
         }
     }

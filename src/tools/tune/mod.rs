@@ -459,8 +459,8 @@ pub enum TuneError {
     NoOpenings,
     /// The tuned engine is a built-in player, not a program.
     NotAProgram,
-    /// A parameter is given twice.
-    Twice,
+    /// A parameter is given twice (its name).
+    Twice(String),
     /// An iteration's games could not be played (an engine that cannot start or refuses a value).
     Match {
         /// The iteration, from 1.
@@ -504,7 +504,7 @@ impl fmt::Display for TuneError {
             TuneError::NotAProgram => {
                 f.write_str("the tuned engine must be a program (cmd=...), not a built-in player")
             }
-            TuneError::Twice => f.write_str("a parameter is given twice"),
+            TuneError::Twice(name) => write!(f, "the parameter {name} is given twice"),
             TuneError::Match { iteration, error } => write!(f, "iteration {iteration}: {error}"),
             TuneError::EngineFailed {
                 iteration,
@@ -515,10 +515,14 @@ impl fmt::Display for TuneError {
                 "iteration {iteration}: engine {engine} failed ({failure}); the iteration is not \
                  counted"
             ),
-            TuneError::Range { bound, failure } => write!(
+            TuneError::Range { bound, failure } if refused_options(failure) => write!(
                 f,
                 "the engine does not take every parameter at its {bound} ({failure}); give a \
                  range the engine takes (its `uci` answer lists each option's min and max)"
+            ),
+            TuneError::Range { bound, failure } => write!(
+                f,
+                "the engine did not start with every parameter at its {bound}: {failure}"
             ),
             TuneError::Save { path, error } => write!(f, "{}: {error}", path.display()),
         }
@@ -526,6 +530,16 @@ impl fmt::Display for TuneError {
 }
 
 impl std::error::Error for TuneError {}
+
+/// Whether a start failed because the engine refused the options it was given (not because it
+/// could not run at all).
+fn refused_options(failure: &arena::player::Failure) -> bool {
+    match failure {
+        arena::player::Failure::OptionsRefused { .. } => true,
+        arena::player::Failure::Handshake(inner) => refused_options(inner),
+        _ => false,
+    }
+}
 
 /// The schedule's constant `A` (a tenth of the run).
 fn stability(config: &TuneConfig) -> f64 {
@@ -570,14 +584,14 @@ pub fn check(config: &TuneConfig) -> Result<(), TuneError> {
     if !matches!(config.engine.kind, EngineKind::Process { .. }) {
         return Err(TuneError::NotAProgram);
     }
-    let mut names: Vec<String> = config
+    let mut names: Vec<(String, &str)> = config
         .params
         .iter()
-        .map(|p| p.name.to_ascii_lowercase())
+        .map(|p| (p.name.to_ascii_lowercase(), p.name.as_str()))
         .collect();
     names.sort_unstable();
-    if names.windows(2).any(|w| w[0] == w[1]) {
-        return Err(TuneError::Twice);
+    if let Some(w) = names.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(TuneError::Twice(w[1].1.to_string()));
     }
     Ok(())
 }
