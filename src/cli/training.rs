@@ -205,7 +205,16 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     let played =
         wedge::tools::train::datagen(&list, &options, &args.out, &progress_reporter("games"))
             .map_err(|e| e.to_string())?;
-    outln!("played {played} games into {}", args.out.display());
+    if played == 0 {
+        outln!(
+            "played no game: {} holds every game of this run's --games already (a larger \
+             --games plays more)",
+            args.out.display()
+        );
+    } else {
+        let played = wedge::protocol::play::counted(played, "game", "games");
+        outln!("played {played} into {}", args.out.display());
+    }
     Ok(())
 }
 
