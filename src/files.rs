@@ -147,7 +147,7 @@ impl std::error::Error for FileFault {}
 /// A `.partial` left there (by a run killed while writing) is replaced; one that is not a regular
 /// file is refused, named. A symbolic link is written through (the file it names is replaced, the
 /// link kept), and a file replaced keeps its permissions. A file that a `wedge datagen` run is
-/// writing (it holds the file's lock) is refused ([`FileFault::Locked`]): replaced under the run,
+/// writing (its lock is held and its `.run` file is beside it) is refused ([`FileFault::Locked`]): replaced under the run,
 /// its games would go on into a file no longer there.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = link_target(path);
@@ -158,7 +158,14 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let held = match open_output(std::fs::OpenOptions::new().write(true), &target) {
         Ok(file) => match file.try_lock() {
             Ok(()) => Some(file),
-            Err(std::fs::TryLockError::WouldBlock) => return Err(FileFault::Locked.into()),
+            // Only a datagen run's file (its `.run` beside it) is refused: another holder of a
+            // lock (`flock FILE wedge ... --out FILE`) is no writer of it.
+            Err(std::fs::TryLockError::WouldBlock) => {
+                if crate::tools::run::run_file(&target).exists() {
+                    return Err(FileFault::Locked.into());
+                }
+                None
+            }
             // A file system without locks: written unguarded, as datagen then writes.
             Err(std::fs::TryLockError::Error(_)) => None,
         },
@@ -312,7 +319,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.wdb");
         std::fs::write(&path, b"the run's games").unwrap();
-        // Another open file description holds the lock, as a datagen run does.
+        // Another open file description holds the lock: without a run file beside it that is
+        // someone else's lock (`flock FILE wedge ... --out FILE`), and the file is written.
+        let run = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        run.lock().unwrap();
+        write_whole(&path, b"notes").unwrap();
+        // With one, a datagen run is writing it: refused, the file kept.
+        std::fs::write(&path, b"the run's games").unwrap();
+        std::fs::write(crate::tools::run::run_file(&path), b"run").unwrap();
         let run = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         run.lock().unwrap();
         let e = write_whole(&path, b"weights").unwrap_err();

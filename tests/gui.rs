@@ -514,7 +514,7 @@ fn a_game_clock_runs_out() {
     let (_, saved) = g.command(&token, r#"{"type":"save"}"#);
     let ggf = saved["ggf"].as_str().unwrap();
     assert!(ggf.contains("C[human: black lost on time]"), "{saved}");
-    assert!(ggf.contains("RE[-64.000:r]"), "{saved}");
+    assert!(ggf.contains("RE[-64.000:t]"), "{saved}");
 }
 
 /// A message about the last move (a book move, a pass) is cleared when the person moves through

@@ -797,9 +797,16 @@ fn a_clock_that_runs_out_loses_the_game_on_time() {
     e.send("quit");
     assert_eq!(e.wait_exit(), 0);
     let text = std::fs::read_to_string(&save).unwrap();
-    assert!(text.contains("RE[-64.000:r]"), "{text}");
+    assert!(text.contains("RE[-64.000:t]"), "{text}");
     assert!(text.contains("black lost on time"), "{text}");
     assert!(!text.contains("]B["), "{text}");
+
+    // Loaded with a time control given, it plays on at once.
+    let mut e = Engine::start_with(&["play", "--load", path, "--clock", "10", "--no-autosave"]);
+    let lines = to_prompt(&mut e);
+    assert!(legal(lines.last().unwrap()).contains(&first), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.wait_exit(), 0);
 
     // Resumed, the game is still lost; a new clock plays on, and the move is taken.
     let mut e = Engine::start_with(&["play", "--resume", "--autosave", path]);

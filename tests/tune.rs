@@ -151,7 +151,7 @@ fn bad_parameters_and_a_state_of_another_run_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        err.contains("did not start") && !err.contains("give a range"),
+        err.contains("could not be started") && !err.contains("give a range"),
         "{err}"
     );
 }

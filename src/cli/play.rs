@@ -98,7 +98,7 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         } else {
             args.load.clone()
         };
-    let saved = match from {
+    let mut saved = match from {
         Some(path) => {
             let bytes = wedge::files::read_regular(&path, wedge::files::MAX_TEXT_BYTES).map_err(
                 |e| match e.kind() {
@@ -136,6 +136,10 @@ pub fn run(args: PlayArgs) -> Result<u8, String> {
         None => saved_players.unwrap_or(Players::Human(wedge::board::Color::Black)),
     };
     let level = args.level.or(saved_level).unwrap_or(10);
+    // A time control given plays on after a loss on time, as `time` does in the game.
+    if let Some(saved) = saved.as_mut().filter(|_| time_given) {
+        saved.lost_on_time = None;
+    }
     // A saved game with a clock goes on with it (its moves' times are charged), unless told.
     let time = match saved.as_ref().and_then(|s| s.clock()) {
         Some((ms, inc)) if !time_given => TimeSetting::Game(ms, inc),
@@ -171,8 +175,7 @@ fn keep_unfinished(path: &std::path::Path) -> Option<String> {
     let bytes = wedge::files::read_regular(path, wedge::files::MAX_TEXT_BYTES).ok()?;
     let saved = read_saved(&String::from_utf8_lossy(&bytes)).ok()?;
     let moves = saved.game.moves.iter().filter(|m| !m.is_pass()).count();
-    let over = saved.game.position().board.is_game_over() || saved.lost_on_time.is_some();
-    if over || moves == 0 {
+    if saved.game.position().board.is_game_over() || moves == 0 {
         return None;
     }
     let aside = path.with_extension("previous.ggf");

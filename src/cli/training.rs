@@ -207,9 +207,10 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     if played == 0 {
         outln!(
-            "played no game: {} holds every game of this run's --games already (a larger \
+            "played no game: {} holds every game of this part of --games {} already (a larger \
              --games plays more)",
-            args.out.display()
+            args.out.display(),
+            args.games
         );
     } else {
         let played = wedge::protocol::play::counted(played, "game", "games");

@@ -14,6 +14,10 @@ use super::{Color, Move, Position};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// What the reason of a forfeit on time says (the match runner's, the browser board's and
+/// `wedge play`'s): the result is then written with GGF's time-out flag, `:t`.
+pub const LOST_ON_TIME: &str = "lost on time";
+
 /// A finished (or forfeited) game, ready to be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GgfGame {
@@ -113,7 +117,11 @@ impl fmt::Display for GgfGame {
             format!(
                 "{:+}.000{}",
                 self.black_score,
-                if self.forfeit.is_some() { ":r" } else { "" }
+                match &self.forfeit {
+                    Some(why) if why.contains(LOST_ON_TIME) => ":t",
+                    Some(_) => ":r",
+                    None => "",
+                }
             )
         } else {
             "?".to_string()

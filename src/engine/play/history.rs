@@ -211,7 +211,7 @@ impl PlayFrontEnd {
                     "{}: {} {}",
                     name(c as usize),
                     crate::protocol::play::colour_name(c).to_lowercase(),
-                    super::saved::ON_TIME
+                    crate::board::ggf::LOST_ON_TIME
                 )
             }),
             name: None,

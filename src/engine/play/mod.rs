@@ -433,13 +433,20 @@ impl PlayFrontEnd {
         match self.config.time {
             TimeSetting::PerMove(ms) => SearchRequest::move_time(ms),
             TimeSetting::Game(base, inc) => {
-                let left = self.left(side as usize, base, inc);
-                SearchRequest::on_clock(side.into(), left.max(50), inc)
+                // What this turn has taken already (the autosave, the board) is spent.
+                let spent = self.turn_started.elapsed().as_millis() as u64;
+                let left = self.left(side as usize, base, inc).saturating_sub(spent);
+                SearchRequest::on_clock(side.into(), left.max(1), inc)
             }
         }
     }
 
     fn engine_move(&mut self, s: &mut Session<'_>) {
+        // A clock with nothing left searches no more: the flag has fallen.
+        if self.check_flag(s) {
+            self.advance(s);
+            return;
+        }
         let pos = self.position();
         let params = self.go_params(pos.side);
         if let Some(book) = s.core.book_move(pos, &params) {
@@ -597,6 +604,8 @@ impl PlayFrontEnd {
 
     fn human_move(&mut self, s: &mut Session<'_>, mv: Move) -> bool {
         let pos = self.position();
+        // A move that waited behind a hint or an analysis comes as late as it is.
+        self.check_flag(s);
         if let Some(c) = self.flag {
             s.out.line(&format!(
                 "error: {} lost on time ({AFTER_FLAG})",
@@ -649,6 +658,8 @@ impl PlayFrontEnd {
 
 impl FrontEnd for PlayFrontEnd {
     fn begin(&mut self, s: &mut Session<'_>) {
+        // The engine's start is not the first turn's time.
+        self.turn_started = Instant::now();
         self.start(s);
         self.advance(s);
     }

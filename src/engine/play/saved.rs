@@ -76,8 +76,13 @@ impl SavedGame {
     }
 }
 
-/// What the comment of a game lost on time says (`C[human: black lost on time]`).
-pub const ON_TIME: &str = "lost on time";
+/// Whether a record's result is a loss on time: GGF's `:t` flag, or wedge's reason in the
+/// comment.
+fn lost_on_time(record: &crate::board::ggf::GgfRecord) -> bool {
+    let flag = record.result.as_deref().and_then(|r| r.split_once(':'));
+    let comment = record.comment.as_deref().unwrap_or("");
+    flag.is_some_and(|(_, f)| f.trim() == "t") || comment.contains(crate::board::ggf::LOST_ON_TIME)
+}
 
 /// The longest time a move is read as taking: a day.
 const MOST_MOVE_MS: f64 = 86_400_000.0;
@@ -116,13 +121,7 @@ pub fn read_saved(text: &str) -> Result<SavedGame, GameTextError> {
             .map(|&secs| (secs * 1000.0).round().min(MOST_MOVE_MS) as u64)
             .collect();
         let lost_on_time = match record.early_result() {
-            Some(r)
-                if r != 0
-                    && record
-                        .comment
-                        .as_deref()
-                        .is_some_and(|c| c.contains(ON_TIME)) =>
-            {
+            Some(r) if r != 0 && lost_on_time(&record) => {
                 Some(if r < 0 { Color::Black } else { Color::White })
             }
             _ => None,

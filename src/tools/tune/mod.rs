@@ -522,7 +522,7 @@ impl fmt::Display for TuneError {
             ),
             TuneError::Range { bound, failure } => write!(
                 f,
-                "the engine did not start with every parameter at its {bound}: {failure}"
+                "the engine could not be started ({bound} of every parameter): {failure}"
             ),
             TuneError::Save { path, error } => write!(f, "{}: {error}", path.display()),
         }

@@ -349,6 +349,12 @@ impl fmt::Display for Failure {
             }
             Failure::Timeout => f.write_str("no answer in time (hung?)"),
             Failure::Stopped => f.write_str("the match was stopped"),
+            Failure::Handshake(inner) if **inner == Failure::Timeout => write!(
+                f,
+                "handshake failed: no answer to the protocol's opening commands within {} s \
+                 (hung, or an engine of another protocol?)",
+                HANDSHAKE_TIMEOUT.as_secs()
+            ),
             Failure::Handshake(inner) => write!(f, "handshake failed: {inner}"),
             Failure::OptionsRefused { sent, errors } => write!(
                 f,
@@ -618,5 +624,13 @@ mod tests {
             }
         ));
         assert!(EngineSpec::parse("cmd=x option.=3").is_err());
+    }
+
+    #[test]
+    fn a_silent_handshake_says_how_long_it_waited() {
+        let text = Failure::Handshake(Box::new(Failure::Timeout)).to_string();
+        assert!(text.contains("opening commands within 20 s"), "{text}");
+        let text = Failure::Handshake(Box::new(Failure::NoMove)).to_string();
+        assert!(text.starts_with("handshake failed: answered"), "{text}");
     }
 }
