@@ -147,8 +147,9 @@ impl std::error::Error for FileFault {}
 /// A `.partial` left there (by a run killed while writing) is replaced; one that is not a regular
 /// file is refused, named. A symbolic link is written through (the file it names is replaced, the
 /// link kept), and a file replaced keeps its permissions. A file that a `wedge datagen` run is
-/// writing (its lock is held and its `.run` file is beside it) is refused ([`FileFault::Locked`]): replaced under the run,
-/// its games would go on into a file no longer there.
+/// writing (its lock is held and its `.run` file is beside it) is refused
+/// ([`FileFault::Locked`]): replaced under the run, its games would go on into a file no longer
+/// there.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = link_target(path);
     if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {

@@ -87,6 +87,11 @@ impl PlayFrontEnd {
             .saturating_sub(self.used(c))
     }
 
+    /// What the game is after colour `c` lost on time, and what can follow.
+    pub(super) fn lost_text(c: Color) -> String {
+        format!("{} lost on time ({AFTER_FLAG})", colour_name(c))
+    }
+
     /// The side to move, when it has a clock and its turn has taken longer than the clock had
     /// left when the turn began (a flag falls at once: no grace period).
     fn time_up(&self) -> Option<Color> {

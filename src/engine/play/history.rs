@@ -68,11 +68,7 @@ impl PlayFrontEnd {
 
     pub(super) fn redo_moves(&mut self, s: &mut Session<'_>, n: Option<usize>) {
         if let Some(c) = self.flag {
-            s.out.line(&format!(
-                "error: {} lost on time ({})",
-                crate::protocol::play::colour_name(c),
-                super::AFTER_FLAG
-            ));
+            s.out.line(&format!("error: {}", Self::lost_text(c)));
             return;
         }
         if self.redo.is_empty() {

@@ -350,8 +350,7 @@ impl PlayFrontEnd {
     /// The human's prompt: whose turn, and the legal moves.
     pub(super) fn prompt(&self, s: &mut Session<'_>) {
         if let Some(c) = self.flag {
-            s.out
-                .line(&format!("{} lost on time ({AFTER_FLAG}).", colour_name(c)));
+            s.out.line(&format!("{}.", Self::lost_text(c)));
             return;
         }
         let pos = self.position();
@@ -607,10 +606,7 @@ impl PlayFrontEnd {
         // A move that waited behind a hint or an analysis comes as late as it is.
         self.check_flag(s);
         if let Some(c) = self.flag {
-            s.out.line(&format!(
-                "error: {} lost on time ({AFTER_FLAG})",
-                colour_name(c)
-            ));
+            s.out.line(&format!("error: {}", Self::lost_text(c)));
             return true;
         }
         if pos.board.is_game_over() {
