@@ -4,7 +4,7 @@
 //! not each other.
 
 /// Words of an error message longer than this many characters are quoted short.
-const LONG_WORD: usize = 200;
+pub const LONG_WORD: usize = 200;
 
 /// `message` with every word longer than [`LONG_WORD`] characters cut to its start and its size
 /// ([`crate::files::Excerpt`]): a 60,000-character path or move sent to the engine is not written
