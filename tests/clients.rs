@@ -508,21 +508,43 @@ fn fewer_threads_give_their_memory_back() {
 }
 
 #[test]
-fn a_go_during_perft_gets_its_own_answer() {
+fn a_go_during_perft_waits_for_it_and_stop_ends_both() {
     let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("perft 20");
-    e.send("go depth 3");
-    let lines = e.until(|l| l.starts_with("bestmove"));
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string error: go: perft")),
-        "{lines:?}"
-    );
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove none"));
+    e.send("go depth 60");
+    // `perft 20` would run for days, `go depth 60` long: the stop ends the first at once and the
+    // second as it starts.
     e.send("stop");
-    e.until(|l| l == "info string perft 20 stopped");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let stopped = lines
+        .iter()
+        .position(|l| l == "info string perft 20 stopped");
+    assert!(stopped.is_some(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(legal_in(&Position::START, mv), "{lines:?}");
+}
+
+#[test]
+fn a_script_need_not_wait_for_bestmove() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 6");
+    e.send("position startpos moves f5");
+    e.send("go depth 2");
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let first = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+    let mv = first.split_whitespace().nth(1).unwrap();
+    assert!(legal_in(&Position::START, mv), "{lines:?}");
+    // The second search is of the position sent after the first `go`.
+    let (_, mv) = e.bestmove();
+    let after = "f5".parse::<wedge::board::text::Game>().unwrap().position();
+    assert!(legal_in(&after, &mv), "{mv}");
 }
 
 #[test]

@@ -6,7 +6,6 @@
 //! (protocol.md, 3.1) replaces the 8 x 8 position while it is set; what differs for it is in
 //! [`super::variant`] (engine side) and [`crate::protocol::variant`] (text).
 
-use super::core::CoreError;
 use super::options::declarations;
 use super::report::{GameEvent, Report, SearchEvent, ToolReport};
 use super::session::{FrontEnd, Session, StartProblem, Writer};
@@ -15,7 +14,7 @@ use crate::board::{Move, Position};
 use crate::protocol::output::{
     bench_line, bestmove, bestmove_with_ponder, display_lines, error_line, eval_lines,
     handshake_lines, info_line, move_text, option_lines, perft_move_line, progress_line,
-    response_line, threads_warning, Mode, HELP, NO_CLOCK_WARNING,
+    response_line, threads_warning, Mode, HELP,
 };
 use crate::protocol::parser::{
     parse_command, Command, Fault, GoParams, ParseError, PositionSpec, QueryKind,
@@ -28,6 +27,8 @@ use std::collections::VecDeque;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+mod go;
 
 /// Writes `info string error: <message>`.
 fn error(out: &mut Writer<'_>, message: impl Display) {
@@ -69,6 +70,26 @@ struct Active {
     stopped: bool,
     /// `ponderhit` arrived during a ponder search: when it ends, search again with these.
     restart: Option<GoParams>,
+    /// A command that needs the engine idle came while this search or tool ran toward its own
+    /// end: it and every later line wait for the answer.
+    awaited: bool,
+}
+
+/// Whether `cmd` needs the engine idle: during a search it would change what the search or its
+/// `bestmove` depends on (the position, the options, the notation) or start another.
+fn needs_idle(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Uci
+            | Command::Ugi
+            | Command::NewGame
+            | Command::Position { .. }
+            | Command::VariantPosition { .. }
+            | Command::SetOption { .. }
+            | Command::Go(_)
+            | Command::Perft(_)
+            | Command::Bench(_)
+    )
 }
 
 /// Input as this front end applies it, in order: a parsed line or the end of the input.
@@ -171,11 +192,37 @@ impl WedgeFrontEnd {
         match input {
             // After `quit` (waiting for the search it stopped), nothing more is applied.
             _ if self.eof => true,
+            Input::Line(Ok(Some(cmd @ (Command::Stop | Command::Quit)))) if self.awaited() => {
+                // Lines wait for the running search or tool, which may take long (`go depth 40`,
+                // `perft 20`): this stops it at once, and applies again after those lines, to
+                // what they start.
+                self.command(s, Command::Stop);
+                self.deferred.push_back(Input::Line(Ok(Some(cmd))));
+                true
+            }
+            Input::Eof if self.holding() => {
+                // Lines wait for a search that ends on its own: it answers within the grace
+                // time, as it would with nothing waiting.
+                if let Some(a) = self.active.as_ref().filter(|_| self.awaited()) {
+                    s.stop_after_grace(a.stop.clone());
+                }
+                self.deferred.push_back(Input::Eof);
+                true
+            }
             input if self.holding() => {
                 self.deferred.push_back(input);
                 true
             }
             Input::Line(Ok(Some(Command::Quit))) => self.quit(s),
+            Input::Line(Ok(Some(cmd))) if needs_idle(&cmd) && self.ends_on_its_own() => {
+                // A script that sends its next `position` and `go` without waiting for the
+                // `bestmove`: they apply after it, in order, as a GUI's would after `stop`.
+                if let Some(a) = &mut self.active {
+                    a.awaited = true;
+                }
+                self.deferred.push_back(Input::Line(Ok(Some(cmd))));
+                true
+            }
             Input::Line(Ok(Some(cmd))) => self.command(s, cmd),
             Input::Line(Ok(None)) => true,
             Input::Line(Err(e)) => {
@@ -309,7 +356,22 @@ impl WedgeFrontEnd {
     /// `stop` until the stopped search or tool has answered, so that what follows a `stop` (a new
     /// position, the next `go`) applies after its `bestmove` as a GUI expects.
     fn holding(&self) -> bool {
-        self.awaiting_pong.is_some() || self.active.as_ref().is_some_and(|a| a.stopped)
+        self.awaiting_pong.is_some() || self.active.as_ref().is_some_and(|a| a.stopped || a.awaited)
+    }
+
+    /// Whether lines wait for the end of what runs, which has not been stopped.
+    fn awaited(&self) -> bool {
+        self.active
+            .as_ref()
+            .is_some_and(|a| a.awaited && !a.stopped)
+    }
+
+    /// Whether what runs (a search with a limit, one after `ponderhit`, `perft` or `bench`) ends
+    /// without a `stop`.
+    fn ends_on_its_own(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| {
+            !a.stopped && matches!(a.task, Task::Search { infinite: false } | Task::Tool)
+        })
     }
 
     /// Whether a search (not a tool) is running: it owes a `bestmove` of its own.
@@ -355,14 +417,6 @@ impl WedgeFrontEnd {
                     "go: a search is running: send 'stop' first (this go is ignored; the running \
                      search answers bestmove)",
                 );
-            }
-            Command::Go(_) if busy => {
-                // A `perft` or `bench` writes no `bestmove`: this `go` gets its own "no move".
-                error(
-                    &mut s.out,
-                    "go: perft or bench is running: send 'stop' first (no search started)",
-                );
-                s.out.line(&bestmove(None, self.mode));
             }
             _ if busy => {
                 error(
@@ -473,232 +527,6 @@ impl WedgeFrontEnd {
         }
     }
 
-    fn go(&mut self, s: &mut Session<'_>, mut params: GoParams) {
-        if let Some(board) = self.variant {
-            self.go_variant(s, board, params);
-            return;
-        }
-        // `go` before any `position` searches the start position.
-        let pos = self.position.unwrap_or(Position::START);
-        let ponder = params.ponder;
-        params.ponder = false;
-        // `searchmoves` asks for a search of those moves, even when none of them is legal.
-        let named_moves = params.searchmoves.is_some();
-        if let Some(set) = params.searchmoves {
-            if set & pos.board.legal_moves().0 == 0 && pos.board.can_move() {
-                error(
-                    &mut s.out,
-                    "go: searchmoves: none of these moves is legal here; searching all moves",
-                );
-                // All of them named: a restart after `ponderhit` is still a `searchmoves` search,
-                // which the book does not answer.
-                params.searchmoves = Some(pos.board.legal_moves().0);
-            }
-        }
-        // A move found without a search, with its line (the book's, for the expected reply).
-        let quick = if pos.board.is_game_over() {
-            s.out.line("info string game over");
-            Some((None, Vec::new()))
-        } else if pos.board.must_pass() {
-            Some((Some(Move::PASS), Vec::new()))
-        } else if ponder || params.depth.is_some() || params.nodes.is_some() || named_moves {
-            // `go depth`, `go nodes` and `go searchmoves` ask for a search: the book does not
-            // answer.
-            None
-        } else {
-            s.core.book_move(pos, &params.request()).map(|m| {
-                s.out.line(&format!(
-                    "info string book move {} score {:+}",
-                    move_text(m.mv, self.mode),
-                    m.score
-                ));
-                let info = s.core.book_info(pos.board, &m);
-                s.out
-                    .line(&info_line(&info, self.mode, s.core.options.multipv > 1));
-                (Some(m.mv), info.pv)
-            })
-        };
-        if let Some((mv, pv)) = quick {
-            let line = bestmove_with_ponder(mv, &pv, s.core.options.ponder, self.mode);
-            self.quick_answer(s, line, held_task(ponder, params));
-            return;
-        }
-        let search_params = if ponder {
-            GoParams {
-                infinite: true,
-                ..params
-            }
-        } else {
-            params
-        };
-        let request = search_params.request();
-        if request.lacks_clock_of(pos.side.into()) {
-            s.out.line(NO_CLOCK_WARNING);
-        }
-        let plan = s.core.plan(pos, &request);
-        if self.debug {
-            s.out.line(&format!("info string {}", plan.describe()));
-        }
-        let started = s.core.start_search(pos, plan.limits, plan.hard);
-        self.started(s, started, params, ponder);
-    }
-
-    /// Answers a `go` without searching (game over, a forced pass, a book move): at once, or, for
-    /// `go ponder` and `go infinite` (`hold`), held until `ponderhit` or `stop` as their searches'
-    /// answers would be.
-    fn quick_answer(&mut self, s: &mut Session<'_>, line: String, hold: Option<Task>) {
-        match hold {
-            Some(task) => {
-                self.active = Some(Active {
-                    stop: Arc::new(AtomicBool::new(true)),
-                    task,
-                    held: Some(line),
-                    stopped: false,
-                    restart: None,
-                });
-            }
-            None => s.out.line(&line),
-        }
-    }
-
-    /// Records the search just sent to the worker (its stop flag), or answers "no move" if it
-    /// could not be sent.
-    fn started(
-        &mut self,
-        s: &mut Session<'_>,
-        started: Result<Arc<AtomicBool>, CoreError>,
-        params: GoParams,
-        ponder: bool,
-    ) {
-        let stop = match started {
-            Ok(stop) => stop,
-            Err(e) => {
-                error(&mut s.out, &e);
-                s.out.line(&bestmove(None, self.mode));
-                return;
-            }
-        };
-        self.active = Some(Active {
-            stop,
-            task: if ponder {
-                Task::Ponder(params)
-            } else {
-                Task::Search {
-                    infinite: params.infinite,
-                }
-            },
-            held: None,
-            stopped: false,
-            restart: None,
-        });
-    }
-
-    /// `go` on a variant board: the variant player's search on the worker, with the same stop flag,
-    /// holding back and ponder handling as on 8 x 8 (protocol.md, 3.1).
-    fn go_variant(&mut self, s: &mut Session<'_>, board: VariantBoard, mut params: GoParams) {
-        if params.by_colour && params.by_player {
-            // White is player 1 here: `wtime` and `p1time` would name one clock twice, and the
-            // two namings cannot be told apart once mixed. A malformed `go`: no search.
-            error(
-                &mut s.out,
-                "go: on a variant board name the clocks by colour (wtime, btime, winc, binc) or by \
-                 player (p1time, p2time, p1inc, p2inc), not both",
-            );
-            s.out.line(&bestmove(None, self.mode));
-            return;
-        }
-        let ponder = params.ponder;
-        params.ponder = false;
-        // searchmoves names 8x8 squares: it has no meaning on a variant board.
-        if params.searchmoves.is_some() {
-            error(
-                &mut s.out,
-                "go: searchmoves names 8x8 squares: not used on a variant board",
-            );
-        }
-        params.searchmoves = None;
-        if board.is_over() {
-            s.out.line("info string game over");
-            self.quick_answer(s, bestmove(None, self.mode), held_task(ponder, params));
-            return;
-        }
-        if board.must_pass() {
-            let line = bestmove(Some(Move::PASS), self.mode);
-            self.quick_answer(s, line, held_task(ponder, params));
-            return;
-        }
-        let search_params = GoParams {
-            infinite: params.infinite || ponder,
-            ..params
-        };
-        let request = search_params.variant_request();
-        if request.lacks_clock_of(board.to_move()) {
-            s.out.line(NO_CLOCK_WARNING);
-        }
-        let plan = variant::plan(&board, &request, &s.core.options);
-        if self.debug {
-            s.out.line(&format!("info string {}", plan.describe()));
-        }
-        // The hard limit counts from now, as on 8 x 8: jobs queued before the search (a table
-        // being filled for a new layout, a clear) would otherwise come out of the move's time.
-        let hard = crate::variant::time::plan(&plan.plan.limits, board.empties()).hard;
-        let started = s.core.start_search(board, plan, hard);
-        self.started(s, started, params, ponder);
-    }
-
-    /// `ponderhit`: the expected move was played. A ponder search that has already ended answers
-    /// now; one still running is stopped and the position searched again with the `go ponder`
-    /// command's own limits (the table keeps what the ponder search found, so the new search
-    /// reaches the same depth at once).
-    fn ponderhit(&mut self, s: &mut Session<'_>) {
-        let Some(a) = &mut self.active else {
-            return;
-        };
-        let Task::Ponder(params) = a.task else {
-            return;
-        };
-        a.task = Task::Search { infinite: false };
-        if let Some(line) = a.held.take() {
-            self.finish(s, line);
-            return;
-        }
-        a.restart = Some(params);
-        a.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// A search ended with this `bestmove` line: written now, or held back (infinite, ponder), or
-    /// replaced by the real search after `ponderhit`.
-    fn search_done(&mut self, s: &mut Session<'_>, line: String) {
-        let Some(active) = &mut self.active else {
-            return;
-        };
-        if let Some(params) = active.restart.take() {
-            if self.eof {
-                // The GUI is gone: answer with what pondering found rather than search again.
-                self.finish(s, line);
-                return;
-            }
-            self.active = None;
-            self.go(s, params);
-            return;
-        }
-        let holds = matches!(
-            active.task,
-            Task::Search { infinite: true } | Task::Ponder(_)
-        );
-        if holds && !active.stopped {
-            active.held = Some(line);
-            return;
-        }
-        self.finish(s, line);
-    }
-
-    /// The search is over: writes its `bestmove` line.
-    fn finish(&mut self, s: &mut Session<'_>, line: String) {
-        self.active = None;
-        s.out.line(&line);
-    }
-
     fn query(&mut self, s: &mut Session<'_>, kind: QueryKind) {
         if let Some(board) = &self.variant {
             s.out.line(&variant_text::response_line(kind, board));
@@ -759,6 +587,7 @@ impl WedgeFrontEnd {
             held: None,
             stopped: false,
             restart: None,
+            awaited: false,
         });
     }
 
