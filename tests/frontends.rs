@@ -138,6 +138,13 @@ fn nboard_session() {
     s.send(&format!("set game {PASS_GAME}"));
     s.send("go");
     assert_eq!(s.until(|l| l.starts_with("===")).last().unwrap(), "=== PA");
+    // A hint for the side that must pass: the pass, then the opponent's line, which wins all.
+    s.send("hint 2");
+    let lines = s.until(|l| l == "status");
+    assert!(lines
+        .iter()
+        .all(|l| !l.starts_with("search ") || l.starts_with("search PA-A1 -64.00 0 ")));
+    assert!(lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
     // The GUI plays black's a1 without a pass: wedge inserts it; the game is then over.
     s.send("move a1");
     s.send("hint 1");
@@ -315,6 +322,13 @@ fn gtp_genmove_on_a_finished_game_passes_for_both_colours() {
         assert_eq!(gtp_ask(&mut s, &format!("play {c} pass")), "=", "{c}");
     }
     assert_eq!(gtp_ask(&mut s, "play b d3"), "? the game is over");
+    // `undo` takes back those five passes first, then the move that ended the game.
+    for _ in 0..5 {
+        assert_eq!(gtp_ask(&mut s, "undo"), "=");
+        assert!(gtp_ask(&mut s, "final_score").starts_with("= "));
+    }
+    assert_eq!(gtp_ask(&mut s, "undo"), "=");
+    assert!(gtp_ask(&mut s, "final_score").starts_with("? "));
 }
 
 #[test]

@@ -66,6 +66,9 @@ impl Pending {
 /// The state of a GTP session.
 pub struct GtpFrontEnd {
     game: Game,
+    /// Passes taken after the game ended (by `play` or `genmove`): a finished game's record has
+    /// no place for them, and `undo` takes them back before the game's own moves.
+    passes_after_end: usize,
     settings: Option<TimeSettings>,
     /// Black's and white's last `time_left`.
     left: [Option<TimeLeft>; 2],
@@ -142,7 +145,7 @@ impl FrontEnd for GtpFrontEnd {
             }
             (None, Ok(line)) => self.command(s, &line),
             (None, Err(e)) => {
-                reply(s, "", Err(Error::Unreadable(e)));
+                reply(s, e.leading_id().unwrap_or(""), Err(Error::Unreadable(e)));
                 true
             }
         };
@@ -237,6 +240,7 @@ impl GtpFrontEnd {
     pub fn new() -> GtpFrontEnd {
         GtpFrontEnd {
             game: Game::new(Position::START),
+            passes_after_end: 0,
             settings: None,
             left: [None, None],
             used: [Duration::ZERO; 2],
@@ -268,7 +272,7 @@ impl GtpFrontEnd {
         while self.pending.is_none() {
             match self.queue.pop_front() {
                 None => break,
-                Some(Err(e)) => reply(s, "", Err(Error::Unreadable(e))),
+                Some(Err(e)) => reply(s, e.leading_id().unwrap_or(""), Err(Error::Unreadable(e))),
                 Some(Ok(line)) => {
                     if !self.command(s, &line) {
                         return false;
@@ -372,12 +376,17 @@ impl GtpFrontEnd {
             Command::BoardSize | Command::Komi | Command::SetGame => done,
             Command::ClearBoard => {
                 self.game = Game::new(Position::START);
+                self.passes_after_end = 0;
                 self.new_clocks();
                 s.core.new_game();
                 done
             }
             Command::ListGames => Ok(GAME.into()),
             Command::Play(c, mv) => self.play(c, mv).and(done),
+            Command::Undo if self.passes_after_end > 0 => {
+                self.passes_after_end -= 1;
+                done
+            }
             Command::Undo => match self.game.moves.pop() {
                 Some(_) => done,
                 None => Err(Error::CannotUndo),
@@ -426,6 +435,7 @@ impl GtpFrontEnd {
         // (a controller relays it to the other engine); any other move is refused.
         if self.game.position().board.is_game_over() {
             return if mv == Move::PASS {
+                self.passes_after_end += 1;
                 Ok(())
             } else {
                 Err(Error::Over)
@@ -479,6 +489,7 @@ impl GtpFrontEnd {
             game.moves.truncate(n - 1);
         }
         self.game = game;
+        self.passes_after_end = 0;
         self.new_clocks();
         s.core.new_game();
         Ok(())
@@ -489,6 +500,9 @@ impl GtpFrontEnd {
     fn genmove(&mut self, s: &mut Session<'_>, c: Color, play: bool) -> Result<Answer, Error> {
         // A finished game has no turn: either colour passes.
         if self.game.position().board.is_game_over() {
+            if play {
+                self.passes_after_end += 1;
+            }
             return Ok(Answer::Now(Move::PASS.to_string()));
         }
         let pos = self.turn_of(c)?;

@@ -34,7 +34,11 @@ const ANALYZE_MS: u64 = 1000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Purpose {
     Go,
-    Hint,
+    /// `hint`: whether the search runs on the position after a forced pass (its lines then start
+    /// with the pass and their scores are negated).
+    Hint {
+        after_pass: bool,
+    },
     /// One position of `analyze`: its ply, and whether the search ran on the position after a
     /// forced pass (its score is then negated).
     Analyze {
@@ -75,15 +79,6 @@ pub struct NboardFrontEnd {
     input_ended: bool,
     /// When it ended: an analysis answers within [`EOF_GRACE`] of it, not that long a position.
     ended_at: Option<Instant>,
-}
-
-/// The score of a position whose only move is a pass, from the score of the position after it.
-fn negate(score: Score) -> Score {
-    match score {
-        Score::Eval(cd) => Score::Eval(-cd),
-        Score::Exact(d) => Score::Exact(-d),
-        Score::Wld(w) => Score::Wld(-w),
-    }
 }
 
 impl Default for NboardFrontEnd {
@@ -391,9 +386,11 @@ impl NboardFrontEnd {
             return;
         }
         if pos.board.must_pass() {
-            s.out.line(text::STATUS);
-            s.out.line(text::PASS_HINT);
-            s.out.line(text::STATUS);
+            // The only move is the pass: the hint is the opponent's best line after it.
+            let after = pos.play(Move::PASS).unwrap_or(pos);
+            let plan = self.depth_plan(s, after);
+            s.out.line(text::THINKING);
+            self.start(s, after, plan, Purpose::Hint { after_pass: true }, started);
             return;
         }
         let book: Vec<_> = s.core.book_moves(pos.board).into_iter().take(n).collect();
@@ -408,7 +405,7 @@ impl NboardFrontEnd {
         let mut plan = self.depth_plan(s, pos);
         plan.limits.multipv = n;
         s.out.line(text::THINKING);
-        self.start(s, pos, plan, Purpose::Hint, started);
+        self.start(s, pos, plan, Purpose::Hint { after_pass: false }, started);
     }
 
     fn start(
@@ -439,7 +436,7 @@ impl NboardFrontEnd {
     /// Once the input has ended: a `hint` (which runs until `ping`) stops at once and answers what
     /// it has; a `go` or `analyze` answers within the grace time, whatever depth or clock it has.
     fn stop_for_end_of_input(s: &Session<'_>, purpose: Purpose, stop: &Arc<AtomicBool>) {
-        if purpose == Purpose::Hint {
+        if matches!(purpose, Purpose::Hint { .. }) {
             stop.store(true, Ordering::Relaxed);
         } else {
             s.stop_after_grace(stop.clone());
@@ -449,10 +446,19 @@ impl NboardFrontEnd {
     fn info(&mut self, s: &mut Session<'_>, info: &Info) {
         let Some(r) = &self.running else { return };
         // A bound (an aspiration window failed) is not the move's value: only exact lines show.
-        if r.purpose != Purpose::Hint || !r.pongs.is_empty() || info.bound != Bound::Exact {
+        let Purpose::Hint { after_pass } = r.purpose else {
+            return;
+        };
+        if !r.pongs.is_empty() || info.bound != Bound::Exact || info.pv.is_empty() {
             return;
         }
-        if let Some(line) = text::search_line(&info.pv, info.score, info.depth, info.selectivity) {
+        let (pv, score) = if after_pass {
+            let pv = std::iter::once(Move::PASS).chain(info.pv.iter().copied());
+            (pv.collect(), info.score.negated())
+        } else {
+            (info.pv.clone(), info.score)
+        };
+        if let Some(line) = text::search_line(&pv, score, info.depth, info.selectivity) {
             s.out.line(&line);
         }
     }
@@ -482,10 +488,10 @@ impl NboardFrontEnd {
                 s.out.line(&text::move_line(mv, &eval, secs));
                 s.out.line(text::STATUS);
             }
-            Purpose::Hint => s.out.line(text::STATUS),
+            Purpose::Hint { .. } => s.out.line(text::STATUS),
             Purpose::Analyze { ply, after_pass } => {
                 let score = if after_pass {
-                    negate(result.score)
+                    result.score.negated()
                 } else {
                     result.score
                 };

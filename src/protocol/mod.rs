@@ -79,6 +79,17 @@ impl LineError {
             .is_some_and(|w| w.eq_ignore_ascii_case(word.as_bytes()))
             && blank_len(&rest[word.len()..]) > 0
     }
+
+    /// The line's first word when it is all digits and a blank follows it within the bytes kept:
+    /// a GTP command's id, which the answer to the line repeats.
+    pub fn leading_id(&self) -> Option<&str> {
+        let rest = skip_blanks(&self.head[..self.head_len as usize]);
+        let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if n == 0 || blank_len(&rest[n..]) == 0 {
+            return None;
+        }
+        std::str::from_utf8(&rest[..n]).ok()
+    }
 }
 
 /// The length in bytes of the blank `bytes` starts with: a white-space character as the command
@@ -129,7 +140,7 @@ pub enum Protocol {
 }
 
 /// Reads the input up to its first command and guesses the protocol from it
-/// ([`detect_protocol`]). Blank lines before it mean nothing in any protocol and are dropped; of
+/// ([`detect_protocol`]). Blank lines and `#` comment lines (GTP's) before it are dropped; of
 /// the command's line at most [`MAX_LINE_BYTES`] + 2 bytes are read. So neither endless blank
 /// lines nor a huge first line can exhaust memory. Returns the protocol and the bytes read that
 /// the protocol must still see (the first command's line, or nothing at the end of the input).
@@ -143,7 +154,8 @@ pub fn read_first_command(input: &mut impl std::io::BufRead) -> (Protocol, Vec<u
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 let line = String::from_utf8_lossy(&first);
-                let blank = line.trim_start_matches('\u{feff}').trim().is_empty();
+                let text = line.trim_start_matches('\u{feff}').trim();
+                let blank = text.is_empty() || text.starts_with('#');
                 if !blank || !line.ends_with('\n') {
                     break;
                 }
@@ -194,6 +206,28 @@ mod tests {
         assert!(go(b"go\x0bdepth \xff"));
         assert!(go(b"\xc2\xa0go\xc2\xa0depth \xff"));
         assert!(!go(b"go\xc2depth"));
+    }
+
+    #[test]
+    fn comment_lines_before_the_first_command_are_dropped() {
+        let mut input = BufReader::new(&b"# a GTP script\n  # more\n\nboardsize 8\n"[..]);
+        let (protocol, kept) = read_first_command(&mut input);
+        assert_eq!(protocol, Protocol::Gtp);
+        assert_eq!(kept, b"boardsize 8\n");
+    }
+
+    #[test]
+    fn an_unreadable_lines_gtp_id_is_kept() {
+        let id = |line: &[u8]| {
+            let e = LineError::new(LineFault::NotUtf8, line);
+            e.leading_id().map(str::to_string)
+        };
+        assert_eq!(id(b"6 play b \xff").as_deref(), Some("6"));
+        assert_eq!(id(b"  42\tgenmove \xff").as_deref(), Some("42"));
+        assert_eq!(id(b"play b \xff"), None);
+        assert_eq!(id(b"6x play \xff"), None);
+        // Digits that run past the bytes kept are not known to be the whole id.
+        assert_eq!(id(b"12345678901234567890 play \xff"), None);
     }
 
     #[test]

@@ -239,9 +239,6 @@ pub fn search_line(pv: &[Move], score: Score, depth: u32, selectivity: u8) -> Op
     Some(format!("search {} {eval} 0 {depth}", pv.join("-")))
 }
 
-/// The hint for a position whose only move is a pass.
-pub const PASS_HINT: &str = "search PA 0.00 0 0";
-
 /// One position of `analyze`: `analysis <ply> <eval>`.
 pub fn analysis_line(ply: usize, eval: &str) -> String {
     format!("analysis {ply} {eval}")

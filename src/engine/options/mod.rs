@@ -167,9 +167,7 @@ impl std::fmt::Display for Detail<'_> {
                     ValueFault::NotAChoice { values, got } => {
                         write!(f, "takes {}, got '{got}'", values.join(" or "))
                     }
-                    ValueFault::NoText => f.write_str(
-                        "needs a value ('value <empty>' or 'value' with nothing after it for none)",
-                    ),
+                    ValueFault::NoText => f.write_str("needs a value ('<empty>' for none)"),
                     ValueFault::NotANumberOption => f.write_str("is not a number option"),
                     ValueFault::NotAChoiceOption => f.write_str("is not a choice option"),
                 }
