@@ -56,6 +56,20 @@ fn board_strings_starting_with_a_dash_are_values() {
 }
 
 #[test]
+fn variant_perft_divide_names_its_squares() {
+    let out = wedge(&["variant", "perft", "--depth", "2", "--divide"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let parts: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("perft 2:"))
+        .skip(1)
+        .collect();
+    // The 10 x 10 start position's four moves, each named as the engine names squares.
+    assert_eq!(parts, ["f4 3", "g5 3", "d6 3", "e7 3"], "{stdout}");
+}
+
+#[test]
 fn zero_threads_and_zero_hash_are_refused() {
     for args in [
         &["bench", "--hash", "0"][..],

@@ -12,8 +12,10 @@ use std::str::FromStr;
 /// Why a board string or FEN could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseBoardError {
-    /// Not 64 square characters (the count found is given).
+    /// Not 64 square characters and a side (the count of characters found is given).
     WrongLength(usize),
+    /// A word of squares that is not 64 long (the count found is given); the side follows it.
+    WrongSquareCount(usize),
     /// A character that is not a disc or an empty square, at the given square index (0 = a1).
     BadSquareChar {
         /// Index of the square, 0 = a1.
@@ -45,6 +47,10 @@ impl fmt::Display for ParseBoardError {
                 f,
                 "a board needs 64 squares (X/O/-), a1 to h8 row by row, then the side to move (65 \
                  characters); found {n}"
+            ),
+            ParseBoardError::WrongSquareCount(n) => write!(
+                f,
+                "a board needs 64 squares (X/O/-), a1 to h8 row by row, in one word; found {n}"
             ),
             ParseBoardError::BadSquareChar { index, found } => write!(
                 f,

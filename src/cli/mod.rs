@@ -96,6 +96,11 @@ pub fn thread_count(text: &str) -> Result<usize, String> {
     bounded_count(text, 1, 1024)
 }
 
+/// Threads of one search, as the engine's `Threads` option allows: 1 to 256.
+pub fn search_threads(text: &str) -> Result<usize, String> {
+    bounded_count(text, 1, 256)
+}
+
 /// Games played at once by `match` and `tune`: 1 to 256 (each game runs its own engines).
 pub fn concurrency(text: &str) -> Result<usize, String> {
     bounded_count(text, 1, 256)

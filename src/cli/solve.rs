@@ -1,7 +1,7 @@
 //! `wedge solve`: solves every position of an OBF file exactly (or win/loss/draw) and checks the
 //! scores the file gives.
 
-use super::{hash_mb, load_evaluator, thread_count};
+use super::{hash_mb, load_evaluator, search_threads};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wedge::board::text::read_obf_file;
@@ -15,11 +15,12 @@ pub struct SolveArgs {
     /// Solve for win/loss/draw only.
     #[arg(long)]
     pub wld: bool,
-    /// Search threads per position (they share one table).
-    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    /// Search threads per position, 1 to 256 as the engine's Threads option (they share one
+    /// table).
+    #[arg(long, value_parser = search_threads, default_value_t = 1)]
     pub threads: usize,
-    /// Positions solved at once (each with its own threads and table).
-    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    /// Positions solved at once, 1 to 256 (each with its own threads and table).
+    #[arg(long, value_parser = search_threads, default_value_t = 1)]
     pub jobs: usize,
     /// Transposition table size per position being solved, in MB.
     #[arg(long, value_parser = hash_mb, default_value_t = 256)]

@@ -143,7 +143,7 @@ fn run_perft(args: PerftArgs) -> Result<(), String> {
     if args.divide && args.depth > 0 {
         for (mv, n) in perft::perft_divide(&board, args.depth) {
             match mv {
-                Some(sq) => outln!("{} {} {n}", sq.row, sq.col),
+                Some(sq) => outln!("{} {n}", wedge::protocol::variant::square_name(sq)),
                 None => outln!("pass {n}"),
             }
         }

@@ -128,10 +128,23 @@ pub struct VariantPlan {
 impl VariantPlan {
     /// A one-line description for debug output.
     pub fn describe(&self) -> String {
-        format!(
-            "variant plan: depth {:?}, movetime {:?}, clock {:?}, nodes {:?}",
-            self.limits.depth, self.limits.movetime, self.limits.clock, self.nodes
-        )
+        let l = &self.limits;
+        let depth = l.depth.map_or("any".to_string(), |d| d.to_string());
+        let movetime = l
+            .movetime
+            .map_or("none".to_string(), |t| format!("{} ms", t.as_millis()));
+        let clock = l.clock.map_or("none".to_string(), |c| {
+            let to_go = c
+                .moves_to_go
+                .map_or(String::new(), |n| format!(", {n} moves to go"));
+            format!(
+                "{} ms + {} ms a move{to_go}",
+                c.remaining.as_millis(),
+                c.increment.as_millis()
+            )
+        });
+        let nodes = self.nodes.map_or("any".to_string(), |n| n.to_string());
+        format!("variant plan: depth {depth}, movetime {movetime}, clock {clock}, nodes {nodes}")
     }
 }
 
@@ -314,5 +327,28 @@ pub fn evaluate(board: &Board, options: &VariantOptions) -> VariantEval {
         edges: layout.edges.count(),
         value,
         over: board.is_over(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::clock::Clock;
+    use std::time::Duration;
+
+    #[test]
+    fn a_plan_reads_as_text_not_as_rust() {
+        let plan = VariantPlan {
+            limits: Limits {
+                depth: None,
+                movetime: None,
+                clock: Some(Clock::sudden_death(Duration::from_millis(4970))),
+            },
+            nodes: Some(5000),
+        };
+        assert_eq!(
+            plan.describe(),
+            "variant plan: depth any, movetime none, clock 4970 ms + 0 ms a move, nodes 5000"
+        );
     }
 }

@@ -147,7 +147,11 @@ pub fn row(number: usize, r: &SolvedLine) -> String {
         mv,
         r.score,
         expected,
-        if r.ok { "OK" } else { "MISMATCH" },
+        match (r.expected, r.ok) {
+            (None, _) => "-",
+            (Some(_), true) => "OK",
+            (Some(_), false) => "MISMATCH",
+        },
         r.nodes,
         secs,
         r.nodes as f64 / secs.max(1e-9)
@@ -180,5 +184,22 @@ mod tests {
         let line = totals(&[], Duration::from_millis(5));
         assert!(line.contains(" 0.000 s solving"), "{line}");
         assert!(!line.contains("-0.000"), "{line}");
+    }
+
+    #[test]
+    fn the_check_column_says_ok_only_against_a_score() {
+        let solved = |expected, ok| SolvedLine {
+            empties: 20,
+            best_move: None,
+            score: 4,
+            expected,
+            ok,
+            nodes: 10,
+            time: Duration::from_millis(1),
+        };
+        let check = |r: &SolvedLine| row(1, r).split_whitespace().nth(5).map(str::to_string);
+        assert_eq!(check(&solved(None, true)).as_deref(), Some("-"));
+        assert_eq!(check(&solved(Some(4), true)).as_deref(), Some("OK"));
+        assert_eq!(check(&solved(Some(6), false)).as_deref(), Some("MISMATCH"));
     }
 }

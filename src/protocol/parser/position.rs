@@ -34,7 +34,7 @@ pub(super) fn parse_position(line: &str, args: &[&str]) -> Result<Command, Parse
             let (squares, side, rest) = two_tokens("board", "the 64 squares", rest)?;
             let count = squares.chars().count();
             if count != 64 {
-                return Err(Fault::Board("board", ParseBoardError::WrongLength(count)).into());
+                return Err(Fault::Board("board", ParseBoardError::WrongSquareCount(count)).into());
             }
             let pos = Position::from_str(&format!("{squares} {side}"))
                 .map_err(|e| ParseError::from(Fault::Board("board", e)))?;

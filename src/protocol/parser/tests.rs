@@ -370,6 +370,13 @@ fn malformed_lines_are_errors() {
     assert!(err("hello").contains("setoption"));
     assert!(err(&"x".repeat(MAX_LINE_BYTES + 1)).contains("line too long"));
     assert!(err("position startpos moves f5 z9").contains("move 2"));
+    // The squares are one word and the side another: the count is of the squares alone.
+    let short = err(&format!("position board {} X", &START_BOARD[..63]));
+    assert!(
+        short.contains("64 squares") && short.ends_with("found 63"),
+        "{short}"
+    );
+    assert!(!short.contains("65"), "{short}");
 }
 
 #[test]
