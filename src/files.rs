@@ -178,14 +178,26 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
+/// `1 byte`, `2 bytes`: a size in messages.
+pub fn byte_count(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "byte" } else { "bytes" })
+}
+
+/// The file a whole-file write of `path` goes through before it is renamed over it:
+/// `<path>.partial` beside the file `path` resolves to. A file there is taken for what a killed
+/// run left and replaced, so a writer refuses an input of that name before it starts.
+pub fn partial_path(path: &Path) -> std::path::PathBuf {
+    let mut partial = link_target(path).into_os_string();
+    partial.push(".partial");
+    std::path::PathBuf::from(partial)
+}
+
 /// [`write_whole`] for a caller that holds the file's lock itself (a writer of data files).
 pub(crate) fn replace_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let resolved = link_target(path);
     let path = resolved.as_path();
     let kept = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
+    let partial = partial_path(path);
     let named = |e: io::Error| io::Error::from(FileFault::Helper(partial.clone(), e));
     match std::fs::symlink_metadata(&partial) {
         Ok(m) if !m.is_file() => return Err(named(not_regular_output())),

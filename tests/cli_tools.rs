@@ -119,6 +119,59 @@ fn an_output_that_names_an_input_or_the_other_output_is_refused() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A write goes through `<out>.partial` (and a merge's parts through `<part>.new`), which replaces
+/// a file of that name: an input so named is refused, not lost.
+#[test]
+fn an_input_named_as_a_file_the_output_goes_through_is_refused() {
+    let dir = temp_dir("partial");
+    let games = dir.join("list.txt.partial");
+    std::fs::write(&games, "f5d6c3d3c4f4f6f3e6e7\n").unwrap();
+    let data = dir.join("d.wdb.partial");
+    std::fs::copy("data/test/exact-20-24.wdb", &data).unwrap();
+    let part = dir.join("z-000.wdb.new");
+    std::fs::copy("data/test/exact-20-24.wdb", &part).unwrap();
+    let list = dir.join("list.txt");
+    let (d, z) = (dir.join("d.wdb"), dir.join("z.wdb"));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["data", "positions", s(&games), "--out", s(&list)],
+            "list.txt.partial: an input",
+        ),
+        (
+            vec!["data", "merge", s(&data), "--out", s(&d)],
+            "d.wdb.partial: one of the inputs",
+        ),
+        (
+            vec!["data", "convert", s(&data), "--out", s(&d)],
+            "d.wdb.partial: an input",
+        ),
+        (
+            vec![
+                "data",
+                "merge",
+                s(&part),
+                "--out",
+                s(&z),
+                "--max-positions",
+                "100000",
+            ],
+            "z-000.wdb.new: one of the inputs",
+        ),
+    ];
+    let kept: Vec<(PathBuf, Vec<u8>)> = [&games, &data, &part]
+        .iter()
+        .map(|p| (p.to_path_buf(), std::fs::read(p).unwrap()))
+        .collect();
+    for (args, expected) in &cases {
+        assert_refused(&wedge(args), expected, &args.join(" "));
+        for (path, bytes) in &kept {
+            assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", args.join(" "));
+        }
+    }
+    assert!(!list.exists() && !d.exists() && !z.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn counts_and_tests_out_of_range_are_refused_not_bent() {
     // A book these refusals must never write (a path of this process alone).
@@ -188,6 +241,23 @@ fn counts_and_tests_out_of_range_are_refused_not_bent() {
         assert_refused(&wedge(args), expected, &args.join(" "));
     }
     assert!(!never_path.exists());
+}
+
+#[test]
+fn mpc_fit_from_scores_refuses_the_options_of_a_measurement() {
+    let never = std::env::temp_dir().join(format!("wedge-tools-mpc-{}.txt", std::process::id()));
+    for extra in [
+        &["--depth", "3"][..],
+        &["--positions", "5"][..],
+        &["--seed", "2"][..],
+        &["--jobs", "2"][..],
+        &["--scores-out", "s.txt"][..],
+    ] {
+        let mut args = vec!["mpc", "fit", "--scores", "scores.txt", "--out", s(&never)];
+        args.extend(extra);
+        assert_refused(&wedge(&args), "cannot be used with", &extra.join(" "));
+    }
+    assert!(!never.exists());
 }
 
 #[test]

@@ -91,8 +91,8 @@ pub enum DataAction {
         /// Solve positions with at most this many empties exactly instead.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=26))]
         exact_empties: u32,
-        /// Positions labelled at once.
-        #[arg(long, value_parser = super::thread_count, default_value_t = 1)]
+        /// Positions labelled at once, 1 to 256.
+        #[arg(long, value_parser = super::search_threads, default_value_t = 1)]
         threads: usize,
     },
     /// Count the games and positions of data files, by label kind and by empty squares.
@@ -193,10 +193,10 @@ pub fn run(action: DataAction) -> Result<(), String> {
             let data = train::read_data_file(&input).map_err(|e| e.to_string())?;
             if data.torn_bytes > 0 {
                 return Err(format!(
-                    "data convert: {}: {} bytes of an unfinished game at the end (resume its \
-                     datagen run, or merge it, first)",
+                    "data convert: {}: {} of an unfinished game at the end (resume its datagen \
+                     run, or merge it, first)",
                     input.display(),
-                    data.torn_bytes
+                    wedge::files::byte_count(data.torn_bytes)
                 ));
             }
             train::write_data_file(&out, &data.blocks)
@@ -342,9 +342,10 @@ fn list_positions(
 /// (an interrupted run): its positions are skipped, the rest is used.
 pub fn torn_warning(path: &std::path::Path, bytes: u64) -> String {
     format!(
-        "warning: {}: {bytes} bytes of an unfinished game at the end, skipped (an interrupted \
-         run; resuming it with the same command completes the file)",
-        path.display()
+        "warning: {}: {} of an unfinished game at the end, skipped (an interrupted run; resuming \
+         it with the same command completes the file)",
+        path.display(),
+        wedge::files::byte_count(bytes)
     )
 }
 
@@ -403,9 +404,11 @@ fn print_by_empties(empties: impl Iterator<Item = u32>) {
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)
-        .map(|(d, n)| format!("{}-{}: {n}", d * 10, d * 10 + 9))
+        .map(|(d, n)| format!("{}-{}: {n}", d * 10, (d * 10 + 9).min(64)))
         .collect();
-    outln!("  by empties: {}", by_empties.join(", "));
+    if !by_empties.is_empty() {
+        outln!("  by empties: {}", by_empties.join(", "));
+    }
 }
 
 /// Parses `outcome`, `exact` or `search:D`.

@@ -23,7 +23,7 @@ pub struct EvalTestArgs {
     pub depth: Option<u32>,
     /// Selectivity of that search, percent as the `Selectivity` option: 73, 87, 95, 98, 99 or
     /// 100 (full width).
-    #[arg(long, default_value_t = 73, value_parser = super::selectivity_percent)]
+    #[arg(long, default_value_t = 73, value_parser = super::selectivity_percent, requires = "depth")]
     pub selectivity: u8,
 }
 
@@ -104,11 +104,12 @@ fn run_eval_test(
         "mean absolute error (discs) against the labels, by empty squares, and the last one's \
          mean signed error (bias: positive where it scores too high for the side to move):"
     );
-    let mut rows: Vec<(String, u32, u32)> = (0..=60)
+    // Up to 64: a data file may hold boards of fewer than 4 discs, which no game reaches.
+    let mut rows: Vec<(String, u32, u32)> = (0..=64)
         .filter(|&n| by_empties[0].count(n, n) > 0)
         .map(|n| (n.to_string(), n, n))
         .collect();
-    rows.push(("all".to_string(), 0, 60));
+    rows.push(("all".to_string(), 0, 64));
     print_errors("empties", &names, &by_empties, &rows);
     outln!();
     outln!("the same by the size of the label (|score| in discs): close, clear and lopsided positions:");

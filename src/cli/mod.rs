@@ -292,6 +292,14 @@ pub fn check_outputs<'a>(
                 out.display()
             ));
         }
+        let partial = wedge::files::partial_path(out);
+        if file_identity(&partial).is_some_and(|p| inputs.contains(&p)) {
+            return Err(format!(
+                "{command}: {}: an input, and the file {flag} is written through (use another \
+                 name for it)",
+                partial.display()
+            ));
+        }
         if let Some(j) = targets[..i].iter().position(|t| t.as_ref() == Some(target)) {
             let other = outputs[j].0;
             return Err(format!(

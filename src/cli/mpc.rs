@@ -1,7 +1,7 @@
 //! `wedge mpc fit`: the midgame search's Multi-ProbCut table from positions of self-play games
 //! (docs/search.md shows the command that made the built-in table).
 
-use super::{progress_reporter, thread_count};
+use super::{progress_reporter, search_threads};
 use std::path::PathBuf;
 use wedge::search::midgame::probcut;
 use wedge::tools::mpc;
@@ -25,24 +25,24 @@ pub struct FitArgs {
     /// Where to write the table (the format of src/search/midgame/mpc.txt).
     #[arg(long)]
     pub out: PathBuf,
-    /// Also write the measured values here.
-    #[arg(long)]
+    /// Also write the measured values here (not with --scores, which reads them).
+    #[arg(long, conflicts_with = "scores")]
     pub scores_out: Option<PathBuf>,
     /// Deepest search (1 to 56: positions need two empties more).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=56))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=56), conflicts_with = "scores")]
     pub depth: u32,
     /// Positions drawn from the data (at `depth + 2` to 58 empties), 1 to 10,000,000.
-    #[arg(long, default_value_t = 1000, value_parser = super::game_count)]
+    #[arg(long, default_value_t = 1000, value_parser = super::game_count, conflicts_with = "scores")]
     pub positions: usize,
     /// Seed of the draw.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "scores")]
     pub seed: u64,
     /// Search with this evaluation file (as `EvalFile` loads it) instead of the built-in one: the
     /// table for that evaluation, to play with `MpcFile` beside it.
     #[arg(long, conflicts_with = "scores")]
     pub eval_file: Option<PathBuf>,
-    /// Positions searched at once.
-    #[arg(long, value_parser = thread_count, default_value_t = 1)]
+    /// Positions searched at once, 1 to 256.
+    #[arg(long, value_parser = search_threads, default_value_t = 1, conflicts_with = "scores")]
     pub jobs: usize,
 }
 

@@ -11,8 +11,8 @@ pub enum WeightsAction {
     /// loading --from files and --set values as the engine's options would; --patterns also writes
     /// the trained pattern weights in use. Loading both files again gives the same evaluation.
     Dump {
-        /// A file to load first, as `setoption name EvalFile` loads it: trained pattern weights or
-        /// a text weights file (repeatable, in order; each is checked, line by line for text).
+        /// A file to load first, as `setoption name EvalFile` loads it: trained pattern weights, a
+        /// pattern network or a text weights file (repeatable, in order; each is checked, line by line for text).
         #[arg(long)]
         from: Vec<PathBuf>,
         /// A named weight to set after the files, NAME=VALUE (repeatable).

@@ -37,7 +37,8 @@ pub fn measure(
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<DepthScores>, TableAllocError> {
-    let searchers = (0..jobs.max(1))
+    // No more searchers (16 MB tables) than positions.
+    let searchers = (0..jobs.min(positions.len()).clamp(1, 256))
         .map(|_| Searcher::try_new(16, eval.clone()))
         .collect::<Result<Vec<_>, _>>()?;
     let finished = AtomicUsize::new(0);

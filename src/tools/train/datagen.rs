@@ -420,9 +420,9 @@ fn open_binary(out: &Path) -> Result<(HashSet<usize>, u32), DatagenError> {
         f.set_len(data.sound_bytes).map_err(err)?;
         f.sync_all().map_err(err)?;
         log::warn!(
-            "{}: cut {} bytes of an unfinished game from the end (an interrupted run)",
+            "{}: cut {} of an unfinished game from the end (an interrupted run)",
             out.display(),
-            data.torn_bytes
+            crate::files::byte_count(data.torn_bytes)
         );
     }
     Ok((
@@ -489,8 +489,9 @@ pub fn datagen(
         let cut = repair_data_tail(out)?;
         if cut > 0 {
             log::warn!(
-                "{}: cut {cut} bytes of an unfinished game from the end (an interrupted run)",
-                out.display()
+                "{}: cut {} of an unfinished game from the end (an interrupted run)",
+                out.display(),
+                crate::files::byte_count(cut)
             );
         }
         (games_done(out).map_err(DatagenError::Text)?, 0)

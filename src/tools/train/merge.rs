@@ -92,7 +92,11 @@ impl fmt::Display for MergeError {
             MergeError::Binary(e) => write!(f, "{e}"),
             MergeError::Write(path, e) => write!(f, "{}: {e}", path.display()),
             MergeError::OutputIsInput(path) => {
-                write!(f, "{}: an output is one of the inputs", path.display())
+                write!(
+                    f,
+                    "{}: one of the inputs, and a file the output is written to or through",
+                    path.display()
+                )
             }
             MergeError::TextLabelsUnnamed(path) => write!(
                 f,
@@ -124,10 +128,10 @@ fn read_text_blocks(path: &Path, labels: TextLabels) -> Result<Vec<Block>, FileE
     read_lines_with_comments(
         path,
         |comment| {
-            if let Some(rest) = comment.strip_prefix("# game") {
+            if let Some(number) = super::game_marker(comment) {
                 let mut b = blocks.borrow_mut();
                 if let Some(closed) = b.last_mut() {
-                    if let Ok(n) = rest.trim().parse::<u64>() {
+                    if let Some(n) = number {
                         closed.game = n;
                     }
                 }
@@ -292,9 +296,23 @@ pub fn merge_kept(
         .iter()
         .filter_map(|i| std::fs::canonicalize(i).ok())
         .collect();
+    // Each output, and the files its write goes through (`.new` for parts, `.partial` for all),
+    // which replace a file of their name.
     for path in &paths {
-        if std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
-            return Err(MergeError::OutputIsInput(path.clone()));
+        let fresh = new_path(path);
+        let through = [
+            path.clone(),
+            crate::files::partial_path(path),
+            crate::files::partial_path(&fresh),
+            fresh,
+        ];
+        for p in through
+            .iter()
+            .take(if max_positions.is_some() { 4 } else { 2 })
+        {
+            if std::fs::canonicalize(p).is_ok_and(|c| inputs.contains(&c)) {
+                return Err(MergeError::OutputIsInput(p.clone()));
+            }
         }
     }
     // Parts of an earlier merge into more parts are removed after the write; one that is an
@@ -332,14 +350,7 @@ pub fn merge_kept(
 /// leaves the parts of an earlier merge as they were, not a mix of the two. The new parts and the
 /// old are on the disk together until the renames.
 fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> {
-    let fresh: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| {
-            let mut name = p.as_os_str().to_owned();
-            name.push(".new");
-            PathBuf::from(name)
-        })
-        .collect();
+    let fresh: Vec<PathBuf> = paths.iter().map(|p| new_path(p)).collect();
     let undo = |upto: usize| {
         for f in &fresh[..upto] {
             let _ = std::fs::remove_file(f);
@@ -391,6 +402,13 @@ fn write_parts(paths: &[PathBuf], parts: &[&[Block]]) -> Result<(), MergeError> 
         }
     }
     Ok(())
+}
+
+/// `<path>.new`: where [`write_parts`] writes a part before the renames.
+fn new_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".new");
+    PathBuf::from(name)
 }
 
 /// `<dir>/<stem>-<k as 3 digits>.wdb` for output `<dir>/<stem>.wdb`.

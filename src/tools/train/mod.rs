@@ -443,9 +443,28 @@ fn set_centre(phasing: Phasing, k: usize) -> u32 {
     e.min(60)
 }
 
+/// Whether a comment line of a text data file is the marker that closes a game (`# game N`, or
+/// `# game` alone), and the game's number when it gives one; `# gameplay ...` is no marker.
+pub(crate) fn game_marker(comment: &str) -> Option<Option<u64>> {
+    let rest = comment.strip_prefix("# game")?;
+    if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+        return None;
+    }
+    Some(rest.trim().parse().ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_marker_is_the_word_game_not_a_prefix() {
+        assert_eq!(game_marker("# game 12"), Some(Some(12)));
+        assert_eq!(game_marker("# game"), Some(None));
+        assert_eq!(game_marker("# game\t7 "), Some(Some(7)));
+        assert_eq!(game_marker("# gameplay note"), None);
+        assert_eq!(game_marker("# a comment"), None);
+    }
     use crate::board::{Color, Position};
 
     /// A board after `plies` random moves from the start (fewer if a side cannot move).

@@ -103,7 +103,7 @@ pub fn read_sample_file(path: &Path) -> Result<SampleFile, FileError> {
     let samples = crate::board::text::read_lines_with_comments(
         path,
         |comment| {
-            if comment.starts_with("# game") {
+            if super::game_marker(comment).is_some() {
                 games_closed.set(games_closed.get() + 1);
             }
         },
