@@ -547,6 +547,96 @@ fn a_script_need_not_wait_for_bestmove() {
     assert!(legal_in(&after, &mv), "{mv}");
 }
 
+/// Several pairs sent at once apply in order, each `go` to the position before it, and each gets
+/// its `bestmove`, with the end of the input right behind them.
+#[test]
+fn waiting_lines_apply_in_order_and_each_go_answers() {
+    let lines = ["f5", "f5 d6", "f5 d6 c3", "f5 d6 c3 d3", "f5 d6 c3 d3 c4"];
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 5");
+    for moves in lines {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 3");
+    }
+    e.send("go depth x");
+    e.stdin = None;
+    let (_, first) = e.bestmove();
+    assert!(legal_in(&Position::START, &first), "{first}");
+    for moves in lines {
+        let (_, mv) = e.bestmove();
+        let pos = moves
+            .parse::<wedge::board::text::Game>()
+            .unwrap()
+            .position();
+        assert!(legal_in(&pos, &mv), "{moves}: {mv}");
+    }
+    // The unreadable `go` waits its turn too, and answers "no move".
+    let rest = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(rest.last().map(String::as_str), Some("bestmove none"));
+    assert!(
+        rest.iter().any(|l| l.contains("'depth' needs a number")),
+        "{rest:?}"
+    );
+    assert_eq!(e.wait_exit(), 0);
+}
+
+/// After `ponderhit` the restarted search has the `go ponder` limits: lines sent behind it wait
+/// for its answer and apply in order.
+#[test]
+fn lines_after_ponderhit_wait_for_the_search() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go ponder depth 4");
+    e.send("ponderhit");
+    e.send("position startpos moves f5");
+    e.send("go depth 2");
+    let (_, first) = e.bestmove();
+    assert!(legal_in(&Position::START, &first), "{first}");
+    let (_, second) = e.bestmove();
+    let after = "f5".parse::<wedge::board::text::Game>().unwrap().position();
+    assert!(legal_in(&after, &second), "{second}");
+}
+
+/// `quit` behind waiting lines stops what runs at once, and the lines still apply before the exit.
+#[test]
+fn quit_behind_waiting_lines_ends_a_long_search() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.send("position startpos");
+    e.send("go depth 60");
+    e.send("position startpos moves f5");
+    e.send("quit");
+    // Without the early stop `go depth 60` would run for hours and the test time out.
+    let (_, first) = e.bestmove();
+    let (_, second) = e.bestmove();
+    assert!(legal_in(&Position::START, &first), "{first}");
+    assert!(legal_in(&Position::START, &second), "{second}");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+/// A plain `go` searches until `stop`: a `position` during it is refused, not held.
+#[test]
+fn a_go_without_a_limit_still_refuses_a_position() {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value false");
+    e.send("position startpos");
+    e.send("go");
+    e.send("position startpos moves f5");
+    let lines = e.until(|l| l.starts_with("info string error"));
+    assert!(
+        lines.last().unwrap().contains("a search is running"),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let (_, mv) = e.bestmove();
+    assert!(legal_in(&Position::START, &mv), "{mv}");
+}
+
 #[test]
 fn end_of_input_after_ponderhit_still_answers_and_exits() {
     let mut e = Engine::start();

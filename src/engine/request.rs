@@ -70,6 +70,17 @@ impl SearchRequest {
             && !self.infinite
     }
 
+    /// Whether a search of this request for `side` to move ends on its own: not `infinite`, and a
+    /// depth, nodes, a move time, `side`'s clock or a solve bounds it.
+    pub fn has_limit(&self, side: Side) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime_ms.is_some()
+                || self.clock_ms[side as usize].is_some()
+                || self.solve.is_some())
+    }
+
     /// A move in at most `ms` milliseconds.
     pub fn move_time(ms: u64) -> SearchRequest {
         SearchRequest {

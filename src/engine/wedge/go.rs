@@ -82,7 +82,8 @@ impl WedgeFrontEnd {
             s.out.line(&format!("info string {}", plan.describe()));
         }
         let started = s.core.start_search(pos, plan.limits, plan.hard);
-        self.started(s, started, params, ponder);
+        let bounded = params.request().has_limit(pos.side.into());
+        self.started(s, started, params, ponder, bounded);
     }
 
     /// Answers a `go` without searching (game over, a forced pass, a book move): at once, or, for
@@ -98,20 +99,22 @@ impl WedgeFrontEnd {
                     stopped: false,
                     restart: None,
                     awaited: false,
+                    bounded: false,
                 });
             }
             None => s.out.line(&line),
         }
     }
 
-    /// Records the search just sent to the worker (its stop flag), or answers "no move" if it
-    /// could not be sent.
+    /// Records the search just sent to the worker (its stop flag; `bounded`: whether `params`
+    /// end it without a `stop`, once not pondering), or answers "no move" if it could not be sent.
     pub(super) fn started(
         &mut self,
         s: &mut Session<'_>,
         started: Result<Arc<AtomicBool>, CoreError>,
         params: GoParams,
         ponder: bool,
+        bounded: bool,
     ) {
         let stop = match started {
             Ok(stop) => stop,
@@ -134,6 +137,7 @@ impl WedgeFrontEnd {
             stopped: false,
             restart: None,
             awaited: false,
+            bounded,
         });
     }
 
@@ -192,7 +196,8 @@ impl WedgeFrontEnd {
         // being filled for a new layout, a clear) would otherwise come out of the move's time.
         let hard = crate::variant::time::plan(&plan.plan.limits, board.empties()).hard;
         let started = s.core.start_search(board, plan, hard);
-        self.started(s, started, params, ponder);
+        let bounded = params.variant_request().has_limit(board.to_move());
+        self.started(s, started, params, ponder, bounded);
     }
 
     /// `ponderhit`: the expected move was played. A ponder search that has already ended answers
@@ -200,13 +205,35 @@ impl WedgeFrontEnd {
     /// command's own limits (the table keeps what the ponder search found, so the new search
     /// reaches the same depth at once).
     pub(super) fn ponderhit(&mut self, s: &mut Session<'_>) {
+        let bounded = match (&self.active, self.variant) {
+            (
+                Some(Active {
+                    task: Task::Ponder(p),
+                    ..
+                }),
+                Some(board),
+            ) => p.variant_request().has_limit(board.to_move()),
+            (
+                Some(Active {
+                    task: Task::Ponder(p),
+                    ..
+                }),
+                None,
+            ) => {
+                let side = self.position.unwrap_or(Position::START).side;
+                p.request().has_limit(side.into())
+            }
+            _ => false,
+        };
         let Some(a) = &mut self.active else {
             return;
         };
         let Task::Ponder(params) = a.task else {
             return;
         };
+        // Until the restarted search answers, what it will be: bounded by the `go ponder` limits.
         a.task = Task::Search { infinite: false };
+        a.bounded = bounded;
         if let Some(line) = a.held.take() {
             self.finish(s, line);
             return;

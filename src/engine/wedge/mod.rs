@@ -73,23 +73,32 @@ struct Active {
     /// A command that needs the engine idle came while this search or tool ran toward its own
     /// end: it and every later line wait for the answer.
     awaited: bool,
+    /// The search has a limit (depth, nodes, time, the side to move's clock, a solve), so it ends
+    /// without a `stop`; a plain `go` searches until `stop` or the game is solved.
+    bounded: bool,
 }
 
-/// Whether `cmd` needs the engine idle: during a search it would change what the search or its
-/// `bestmove` depends on (the position, the options, the notation) or start another.
-fn needs_idle(cmd: &Command) -> bool {
-    matches!(
-        cmd,
-        Command::Uci
-            | Command::Ugi
-            | Command::NewGame
-            | Command::Position { .. }
-            | Command::VariantPosition { .. }
-            | Command::SetOption { .. }
-            | Command::Go(_)
-            | Command::Perft(_)
-            | Command::Bench(_)
-    )
+/// Whether `input` waits for a search that ends on its own: a command that needs the engine idle
+/// (it would change what the search or its `bestmove` depends on, the position, the options, the
+/// notation, or start another), and a line that cannot be read, whose error (and a `go`'s
+/// `bestmove none`) then comes in its turn.
+fn waits_for_idle(input: &Input) -> bool {
+    match input {
+        Input::Line(Ok(Some(cmd))) => matches!(
+            cmd,
+            Command::Uci
+                | Command::Ugi
+                | Command::NewGame
+                | Command::Position { .. }
+                | Command::VariantPosition { .. }
+                | Command::SetOption { .. }
+                | Command::Go(_)
+                | Command::Perft(_)
+                | Command::Bench(_)
+        ),
+        Input::Line(Err(_)) => true,
+        Input::Line(Ok(None)) | Input::Eof => false,
+    }
 }
 
 /// Input as this front end applies it, in order: a parsed line or the end of the input.
@@ -182,47 +191,76 @@ impl WedgeFrontEnd {
             let Some(input) = self.deferred.pop_front() else {
                 break;
             };
-            go_on = self.input(s, input);
+            go_on = self.apply(s, input);
         }
         go_on && !s.out.is_closed()
     }
 
-    /// Applies one line or the end of the input; returns false to end the session.
+    /// Takes one line or the end of the input as it arrives: applied now, or queued behind what
+    /// waits; returns false to end the session.
     fn input(&mut self, s: &mut Session<'_>, input: Input) -> bool {
-        match input {
+        if self.eof {
             // After `quit` (waiting for the search it stopped), nothing more is applied.
-            _ if self.eof => true,
-            Input::Line(Ok(Some(cmd @ (Command::Stop | Command::Quit)))) if self.awaited() => {
-                // Lines wait for the running search or tool, which may take long (`go depth 40`,
-                // `perft 20`): this stops it at once, and applies again after those lines, to
-                // what they start.
+            return true;
+        }
+        if self.holding() || !self.deferred.is_empty() {
+            self.act_early(s, &input);
+            self.deferred.push_back(input);
+            return true;
+        }
+        self.apply(s, input)
+    }
+
+    /// While lines wait for a search or tool that ends on its own (which may take long: `go depth
+    /// 40`, `perft 20`), a `stop` or `quit` behind them stops it at once, and the end of the input
+    /// starts its grace time; each still applies again in its turn, to what the lines start.
+    fn act_early(&mut self, s: &mut Session<'_>, input: &Input) {
+        if !self.awaited() {
+            return;
+        }
+        match input {
+            Input::Line(Ok(Some(Command::Stop | Command::Quit))) => {
                 self.command(s, Command::Stop);
-                self.deferred.push_back(Input::Line(Ok(Some(cmd))));
-                true
             }
-            Input::Eof if self.holding() => {
-                // Lines wait for a search that ends on its own: it answers within the grace
-                // time, as it would with nothing waiting.
-                if let Some(a) = self.active.as_ref().filter(|_| self.awaited()) {
+            Input::Eof => {
+                if let Some(a) = &self.active {
                     s.stop_after_grace(a.stop.clone());
                 }
-                self.deferred.push_back(Input::Eof);
-                true
             }
-            input if self.holding() => {
-                self.deferred.push_back(input);
-                true
-            }
-            Input::Line(Ok(Some(Command::Quit))) => self.quit(s),
-            Input::Line(Ok(Some(cmd))) if needs_idle(&cmd) && self.ends_on_its_own() => {
+            _ => {}
+        }
+    }
+
+    /// Applies one line or the end of the input in its turn; returns false to end the session.
+    fn apply(&mut self, s: &mut Session<'_>, input: Input) -> bool {
+        match input {
+            _ if self.eof => true,
+            input if waits_for_idle(&input) && self.ends_on_its_own() => {
                 // A script that sends its next `position` and `go` without waiting for the
-                // `bestmove`: they apply after it, in order, as a GUI's would after `stop`.
+                // `bestmove`: they apply after it, in order, as a GUI's would after `stop`. The
+                // line goes back to the front; what is queued behind it may act at once.
                 if let Some(a) = &mut self.active {
                     a.awaited = true;
                 }
-                self.deferred.push_back(Input::Line(Ok(Some(cmd))));
+                self.deferred.push_front(input);
+                let behind: Vec<usize> = (1..self.deferred.len())
+                    .filter(|&i| {
+                        matches!(
+                            self.deferred[i],
+                            Input::Eof | Input::Line(Ok(Some(Command::Stop | Command::Quit)))
+                        )
+                    })
+                    .collect();
+                for i in behind {
+                    let early = match &self.deferred[i] {
+                        Input::Eof => Input::Eof,
+                        _ => Input::Line(Ok(Some(Command::Stop))),
+                    };
+                    self.act_early(s, &early);
+                }
                 true
             }
+            Input::Line(Ok(Some(Command::Quit))) => self.quit(s),
             Input::Line(Ok(Some(cmd))) => self.command(s, cmd),
             Input::Line(Ok(None)) => true,
             Input::Line(Err(e)) => {
@@ -370,7 +408,12 @@ impl WedgeFrontEnd {
     /// without a `stop`.
     fn ends_on_its_own(&self) -> bool {
         self.active.as_ref().is_some_and(|a| {
-            !a.stopped && matches!(a.task, Task::Search { infinite: false } | Task::Tool)
+            !a.stopped
+                && match a.task {
+                    Task::Tool => true,
+                    Task::Search { infinite: false } => a.bounded,
+                    Task::Search { infinite: true } | Task::Ponder(_) => false,
+                }
         })
     }
 
@@ -588,6 +631,7 @@ impl WedgeFrontEnd {
             stopped: false,
             restart: None,
             awaited: false,
+            bounded: true,
         });
     }
 

@@ -456,6 +456,7 @@ pub(crate) fn game_marker(comment: &str) -> Option<Option<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Color, Position};
 
     #[test]
     fn a_game_marker_is_the_word_game_not_a_prefix() {
@@ -465,7 +466,6 @@ mod tests {
         assert_eq!(game_marker("# gameplay note"), None);
         assert_eq!(game_marker("# a comment"), None);
     }
-    use crate::board::{Color, Position};
 
     /// A board after `plies` random moves from the start (fewer if a side cannot move).
     pub(super) fn random_board(rng: &mut Rng, plies: u64) -> Board {
