@@ -243,20 +243,17 @@ impl WedgeFrontEnd {
                     a.awaited = true;
                 }
                 self.deferred.push_front(input);
-                let behind: Vec<usize> = (1..self.deferred.len())
-                    .filter(|&i| {
-                        matches!(
-                            self.deferred[i],
-                            Input::Eof | Input::Line(Ok(Some(Command::Stop | Command::Quit)))
-                        )
+                let early: Vec<Input> = (self.deferred.iter().skip(1))
+                    .filter_map(|queued| match queued {
+                        Input::Eof => Some(Input::Eof),
+                        Input::Line(Ok(Some(Command::Stop | Command::Quit))) => {
+                            Some(Input::Line(Ok(Some(Command::Stop))))
+                        }
+                        _ => None,
                     })
                     .collect();
-                for i in behind {
-                    let early = match &self.deferred[i] {
-                        Input::Eof => Input::Eof,
-                        _ => Input::Line(Ok(Some(Command::Stop))),
-                    };
-                    self.act_early(s, &early);
+                for input in &early {
+                    self.act_early(s, input);
                 }
                 true
             }

@@ -299,17 +299,13 @@ pub fn merge_kept(
     // Each output, and the files its write goes through (`.new` for parts, `.partial` for all),
     // which replace a file of their name.
     for path in &paths {
-        let fresh = new_path(path);
-        let through = [
-            path.clone(),
-            crate::files::partial_path(path),
-            crate::files::partial_path(&fresh),
-            fresh,
-        ];
-        for p in through
-            .iter()
-            .take(if max_positions.is_some() { 4 } else { 2 })
-        {
+        let mut through = vec![path.clone(), crate::files::partial_path(path)];
+        if max_positions.is_some() {
+            let fresh = new_path(path);
+            through.push(crate::files::partial_path(&fresh));
+            through.push(fresh);
+        }
+        for p in &through {
             if std::fs::canonicalize(p).is_ok_and(|c| inputs.contains(&c)) {
                 return Err(MergeError::OutputIsInput(p.clone()));
             }
